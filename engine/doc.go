@@ -1,0 +1,13 @@
+// Package engine runs gorgonia expression graphs with sparse message passing.
+//
+// It owns the pieces every model shares: compressed sparse row (CSR)
+// adjacencies and their cached normalisations, the custom differentiable
+// gorgonia ops gorgonia v0.9.18 lacks (sparse×dense products with constant or
+// learnable edge values, segment softmax, fused pair inner products, row L2
+// normalisation), the parameter store with unique hierarchical names, named
+// seeded random streams, and the trainer: one training graph run by a
+// TapeMachine with Adam, plus a forward-only evaluation graph that shares the
+// parameter tensors.
+//
+// engine imports no other package of this module.
+package engine

@@ -1,0 +1,220 @@
+package engine
+
+import (
+	"math"
+	"testing"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// testAdj is a 5-node graph: path 0-1-2-3 plus edge 1-4 (4 is a leaf).
+func testAdj() *Adjacency {
+	return NewAdjacency(5, [][2]int{{0, 1}, {1, 2}, {2, 3}, {1, 4}, {4, 1}, {2, 2}})
+}
+
+func TestAdjacencyNorms(t *testing.T) {
+	a := testAdj()
+	if a.A.NNZ() != 8 {
+		t.Fatalf("nnz = %d, want 8 (4 undirected edges, duplicate and self-loop dropped)", a.A.NNZ())
+	}
+	// GCN norm entry (0,1): deg+1 of node 0 is 2, of node 1 is 4: 1/√(2·4).
+	g := a.GCNNorm().Dense()
+	if got, want := g[0*5+1], 1/math.Sqrt(8); math.Abs(got-want) > 1e-15 {
+		t.Errorf("gcn(0,1) = %g, want %g", got, want)
+	}
+	if got, want := g[1*5+1], 0.25; math.Abs(got-want) > 1e-15 {
+		t.Errorf("gcn(1,1) = %g, want %g", got, want)
+	}
+	m := a.MeanNorm().Dense()
+	if got := m[1*5+0] + m[1*5+2] + m[1*5+4]; math.Abs(got-1) > 1e-15 {
+		t.Errorf("mean row 1 sums to %g", got)
+	}
+	// Transpose round trip and permutation.
+	mt := a.MeanNorm().T()
+	for r := 0; r < 5; r++ {
+		for c := 0; c < 5; c++ {
+			if mt.Dense()[r*5+c] != m[c*5+r] {
+				t.Fatalf("transpose differs at (%d,%d)", r, c)
+			}
+		}
+	}
+	perm := a.MeanNorm().TransposePerm()
+	for k, p := range perm {
+		if mt.Val[k] != a.MeanNorm().Val[p] {
+			t.Fatalf("perm[%d] wrong", k)
+		}
+	}
+}
+
+func TestSpMMForwardAndGradient(t *testing.T) {
+	a := testAdj()
+	for _, m := range []*CSR{a.GCNNorm(), a.MeanNorm(), a.Sum()} {
+		xv := RandomValues(1, 5*3)
+		// Forward against the dense product.
+		b := NewBuilder(NewParamStore(tensor.Float64, Stream(1, "init")), false)
+		x := b.Constant("x", xv, 5, 3)
+		y := SpMM(m, x)
+		f, err := NewForward(b, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := f.Run(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := m.Dense()
+		for r := 0; r < 5; r++ {
+			for j := 0; j < 3; j++ {
+				var want float64
+				for c := 0; c < 5; c++ {
+					want += d[r*5+c] * xv[c*3+j]
+				}
+				if math.Abs(got[r*3+j]-want) > 1e-14 {
+					t.Fatalf("SpMM(%d,%d) = %g, want %g", r, j, got[r*3+j], want)
+				}
+			}
+		}
+		err = CheckGradient(func(b *Builder) (*G.Node, []*G.Node) {
+			x := b.Param("x", Glorot(1), 5, 3)
+			return SpMM(m, x), []*G.Node{x}
+		}, 1e-6, 1e-7)
+		if err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestPairDotForwardAndGradient(t *testing.T) {
+	zv := RandomValues(2, 6*4)
+	I := []int{0, 1, 2, 5, 3, 0}
+	J := []int{1, 1, 4, 0, 2, 5}
+	b := NewBuilder(NewParamStore(tensor.Float64, Stream(1, "init")), false)
+	z := b.Constant("z", zv, 6, 4)
+	in, jn := b.IntInput("i", len(I)), b.IntInput("j", len(J))
+	if err := LetInts(in, I); err != nil {
+		t.Fatal(err)
+	}
+	if err := LetInts(jn, J); err != nil {
+		t.Fatal(err)
+	}
+	f, err := NewForward(b, PairDot(z, in, jn))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := f.Run(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range I {
+		var want float64
+		for k := 0; k < 4; k++ {
+			want += zv[I[p]*4+k] * zv[J[p]*4+k]
+		}
+		if math.Abs(got[p]-want) > 1e-14 {
+			t.Errorf("pair %d = %g, want %g", p, got[p], want)
+		}
+	}
+	err = CheckGradient(func(b *Builder) (*G.Node, []*G.Node) {
+		z := b.Param("z", Glorot(1), 6, 4)
+		in, jn := b.IntInput("i", len(I)), b.IntInput("j", len(J))
+		G.Must(in, LetInts(in, I))
+		G.Must(jn, LetInts(jn, J))
+		return PairDot(z, in, jn), []*G.Node{z}
+	}, 1e-6, 1e-7)
+	if err != nil {
+		t.Error(err)
+	}
+}
+
+func TestRowNormalize(t *testing.T) {
+	xv := RandomValues(3, 4*3)
+	b := NewBuilder(NewParamStore(tensor.Float64, Stream(1, "init")), false)
+	f, err := NewForward(b, RowNormalize(b.Constant("x", xv, 4, 3)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, _ := f.Run(nil)
+	for r := 0; r < 4; r++ {
+		n := math.Sqrt(xv[r*3]*xv[r*3] + xv[r*3+1]*xv[r*3+1] + xv[r*3+2]*xv[r*3+2])
+		for k := 0; k < 3; k++ {
+			if math.Abs(got[r*3+k]-xv[r*3+k]/n) > 1e-15 {
+				t.Fatalf("row %d col %d = %g", r, k, got[r*3+k])
+			}
+		}
+	}
+	err = CheckGradient(func(b *Builder) (*G.Node, []*G.Node) {
+		x := b.Param("x", Glorot(1), 4, 3)
+		return RowNormalize(x), []*G.Node{x}
+	}, 1e-6, 1e-7)
+	if err != nil {
+		t.Error(err)
+	}
+}
+
+// TestOpsStayDistinct: two SpMM ops over different adjacencies applied to the
+// same input must stay two nodes (gorgonia merges nodes with equal hashes).
+func TestOpsStayDistinct(t *testing.T) {
+	a := testAdj()
+	b := NewBuilder(NewParamStore(tensor.Float64, Stream(1, "init")), false)
+	x := b.Constant("x", RandomValues(4, 15), 5, 3)
+	y1 := SpMM(a.GCNNorm(), x)
+	y2 := SpMM(a.MeanNorm(), x)
+	y3 := SpMM(a.MeanNorm().T(), x)
+	if y1 == y2 || y2 == y3 || y1 == y3 {
+		t.Fatal("SpMM over different adjacencies merged into one node")
+	}
+	if y4 := SpMM(a.GCNNorm(), x); y4 != y1 {
+		t.Error("identical SpMM ops were not merged (hash is not content based)")
+	}
+	r1 := RowNormalize(x)
+	if r1 == x {
+		t.Fatal("row normalise returned its input")
+	}
+	i, j := b.IntInput("i", 2), b.IntInput("j", 2)
+	i2 := b.IntInput("i2", 2)
+	if PairDot(x, i, j) == PairDot(x, i2, j) {
+		t.Error("PairDot over different index inputs merged")
+	}
+}
+
+func TestBuilderRejectsDuplicateNames(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("no panic for a duplicate name")
+		}
+	}()
+	b := NewBuilder(NewParamStore(tensor.Float64, Stream(1, "init")), false)
+	b.Param("w", Zeros, 2, 2)
+	b.Param("w", Zeros, 2, 2)
+}
+
+func TestDropoutGradient(t *testing.T) {
+	err := CheckGradient(func(b *Builder) (*G.Node, []*G.Node) {
+		x := b.Param("x", Glorot(1), 5, 4)
+		return b.Dropout("drop", x, 0.5), []*G.Node{x}
+	}, 1e-6, 1e-7)
+	if err != nil {
+		t.Error(err)
+	}
+}
+
+// wrongSpMM differentiates with A instead of Aᵀ: the gradient check must
+// catch it on the asymmetric mean adjacency (it proves the check can fail).
+type wrongSpMM struct{ spmmOp }
+
+func (op *wrongSpMM) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error) {
+	dx, err := G.ApplyOp(&spmmOp{a: op.a}, grad)
+	return G.Nodes{dx}, err
+}
+
+func TestGradientCheckCatchesWrongGradient(t *testing.T) {
+	m := testAdj().MeanNorm()
+	err := CheckGradient(func(b *Builder) (*G.Node, []*G.Node) {
+		x := b.Param("x", Glorot(1), 5, 3)
+		return G.Must(G.ApplyOp(&wrongSpMM{spmmOp{a: m}}, x)), []*G.Node{x}
+	}, 1e-6, 1e-7)
+	if err == nil {
+		t.Fatal("gradient check accepted Aᵀ replaced by A")
+	}
+}

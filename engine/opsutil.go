@@ -1,0 +1,53 @@
+package engine
+
+import (
+	"fmt"
+	"hash"
+	"hash/fnv"
+
+	"github.com/chewxy/hm"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// Float is the element type of every tensor ops compute on.
+type Float interface{ float32 | float64 }
+
+var intVec = G.TensorType{Dims: 1, Of: tensor.Int}
+
+func tt(dims int, of hm.Type) G.TensorType { return G.TensorType{Dims: dims, Of: of} }
+
+func hashOf(w func(h hash.Hash)) uint32 {
+	h := fnv.New32a()
+	w(h)
+	return h.Sum32()
+}
+
+// dense unwraps a gorgonia Value into a *tensor.Dense.
+func dense(op string, v G.Value) *tensor.Dense {
+	d, ok := v.(*tensor.Dense)
+	if !ok {
+		panic(fmt.Sprintf("engine: %s: expected *tensor.Dense input, got %T", op, v))
+	}
+	return d
+}
+
+func ints(op string, v G.Value) []int {
+	d := dense(op, v)
+	x, ok := d.Data().([]int)
+	if !ok {
+		panic(fmt.Sprintf("engine: %s: index input has dtype %v, want int", op, d.Dtype()))
+	}
+	return x
+}
+
+func newDense(dt tensor.Dtype, shape ...int) *tensor.Dense {
+	return tensor.New(tensor.WithShape(shape...), tensor.Of(dt))
+}
+
+// recoverOp turns a panic inside Do into an error gorgonia can report.
+func recoverOp(err *error) {
+	if r := recover(); r != nil {
+		*err = fmt.Errorf("%v", r)
+	}
+}

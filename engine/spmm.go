@@ -1,0 +1,83 @@
+package engine
+
+import (
+	"fmt"
+	"hash"
+
+	"github.com/chewxy/hm"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// SpMM returns the node A·X for a constant sparse A (rows×cols) and a dense
+// matrix node X (cols×d). The adjacency is part of the op (not an input), so
+// no gradient is computed for it; dX = Aᵀ·dY uses A's cached transpose.
+// Cost O(nnz(A)·d) forward and backward.
+//
+// It panics if X is not a matrix with A.Cols rows.
+func SpMM(a *CSR, x *G.Node) *G.Node {
+	if x.Dims() != 2 || x.Shape()[0] != a.Cols {
+		panic(fmt.Sprintf("engine: SpMM: sparse matrix is %d×%d, dense input has shape %v", a.Rows, a.Cols, x.Shape()))
+	}
+	return G.Must(G.ApplyOp(&spmmOp{a: a}, x))
+}
+
+type spmmOp struct{ a *CSR }
+
+func (op *spmmOp) Arity() int { return 1 }
+func (op *spmmOp) Type() hm.Type {
+	a := hm.TypeVariable('a')
+	return hm.NewFnType(tt(2, a), tt(2, a))
+}
+func (op *spmmOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+	s := in[0].(tensor.Shape)
+	if len(s) != 2 || s[0] != op.a.Cols {
+		return nil, fmt.Errorf("engine: SpMM: CSR has %d columns, X has shape %v", op.a.Cols, s)
+	}
+	return tensor.Shape{op.a.Rows, s[1]}, nil
+}
+func (op *spmmOp) Do(in ...G.Value) (v G.Value, err error) {
+	defer recoverOp(&err)
+	x := dense("SpMM", in[0])
+	d := x.Shape()[1]
+	out := newDense(x.Dtype(), op.a.Rows, d)
+	switch xs := x.Data().(type) {
+	case []float64:
+		spmm(op.a, op.a.Val, xs, out.Data().([]float64), d)
+	case []float32:
+		spmm(op.a, op.a.Val32(), xs, out.Data().([]float32), d)
+	default:
+		return nil, fmt.Errorf("engine: SpMM: unsupported dtype %v", x.Dtype())
+	}
+	return out, nil
+}
+
+// spmm computes y = A·x for row-major x (cols×d) and y (rows×d).
+func spmm[T Float](a *CSR, val []T, x, y []T, d int) {
+	for r := 0; r < a.Rows; r++ {
+		yr := y[r*d : (r+1)*d]
+		for k := a.RowPtr[r]; k < a.RowPtr[r+1]; k++ {
+			w := val[k]
+			xr := x[a.ColIdx[k]*d : (a.ColIdx[k]+1)*d]
+			for j := range yr {
+				yr[j] += w * xr[j]
+			}
+		}
+	}
+}
+
+func (op *spmmOp) ReturnsPtr() bool     { return false }
+func (op *spmmOp) CallsExtern() bool    { return false }
+func (op *spmmOp) OverwritesInput() int { return -1 }
+func (op *spmmOp) WriteHash(h hash.Hash) {
+	fmt.Fprintf(h, "engine.SpMM{%d×%d nnz=%d id=%016x}", op.a.Rows, op.a.Cols, op.a.NNZ(), op.a.ID())
+}
+func (op *spmmOp) Hashcode() uint32 { return hashOf(op.WriteHash) }
+func (op *spmmOp) String() string {
+	return fmt.Sprintf("SpMM[%d×%d,nnz=%d,%04x]", op.a.Rows, op.a.Cols, op.a.NNZ(), op.a.ID()&0xffff)
+}
+func (op *spmmOp) DiffWRT(int) []bool { return []bool{true} }
+func (op *spmmOp) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error) {
+	dx, err := G.ApplyOp(&spmmOp{a: op.a.T()}, grad)
+	return G.Nodes{dx}, err
+}

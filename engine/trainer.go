@@ -1,0 +1,183 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// TrainOptions configures the optimiser.
+type TrainOptions struct {
+	LR          float64 // Adam learning rate
+	WeightDecay float64 // coupled L2 (PyTorch Adam weight_decay)
+}
+
+// Trainer runs one training graph: a TapeMachine computes the loss and its
+// symbolic gradient, Adam updates the parameters in place. Build it once and
+// call Step every epoch; per-epoch inputs are rebound by the builder's feeds
+// and dropout masks (drawn from the dropout stream) before each run.
+type Trainer struct {
+	b      *Builder
+	loss   *G.Node
+	lossV  G.Value
+	terms  []string
+	termV  []*G.Value
+	vm     G.VM
+	solver *G.AdamSolver
+	vg     []G.ValueGrad
+	rng    *rand.Rand
+}
+
+// DivergedError reports a non-finite loss.
+type DivergedError struct {
+	Term  string // the first non-finite term, or "loss"
+	Value float64
+}
+
+func (e *DivergedError) Error() string {
+	return fmt.Sprintf("engine: %s is %v", e.Term, e.Value)
+}
+
+// NewTrainer differentiates loss with respect to every parameter of b's graph
+// and compiles the machine. terms are extra scalar nodes (e.g. "bce", "mse")
+// read on every step for logging and divergence reports. rng is the dropout
+// stream.
+func NewTrainer(b *Builder, loss *G.Node, terms map[string]*G.Node, opt TrainOptions, rng *rand.Rand) (t *Trainer, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("engine: building trainer: %v", r)
+		}
+	}()
+	if !loss.IsScalar() {
+		return nil, fmt.Errorf("engine: loss has shape %v, want a scalar", loss.Shape())
+	}
+	params := b.ParamNodes()
+	if len(params) == 0 {
+		return nil, fmt.Errorf("engine: the model has no parameters")
+	}
+	if _, err := G.Grad(loss, params...); err != nil {
+		return nil, fmt.Errorf("engine: differentiating the loss: %w", err)
+	}
+	t = &Trainer{b: b, loss: loss, rng: rng}
+	G.Read(loss, &t.lossV)
+	names := make([]string, 0, len(terms))
+	for k := range terms {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		v := new(G.Value)
+		G.Read(terms[k], v)
+		t.terms = append(t.terms, k)
+		t.termV = append(t.termV, v)
+	}
+	t.vm = G.NewTapeMachine(b.G, G.BindDualValues(params...))
+	opts := []G.SolverOpt{G.WithLearnRate(opt.LR)}
+	if opt.WeightDecay > 0 {
+		opts = append(opts, G.WithL2Reg(opt.WeightDecay))
+	}
+	t.solver = G.NewAdamSolver(opts...)
+	t.vg = G.NodesToValueGrads(params)
+	return t, nil
+}
+
+// StepResult is what one optimisation step observed before the update.
+type StepResult struct {
+	Loss  float64
+	Terms map[string]float64
+}
+
+// Step fills the per-run inputs, runs forward and backward, checks the loss
+// is finite and applies one Adam update. On a non-finite loss it returns a
+// *DivergedError naming the first non-finite term and leaves the parameters
+// untouched.
+func (t *Trainer) Step() (StepResult, error) {
+	var res StepResult
+	if err := t.b.fill(t.rng); err != nil {
+		return res, err
+	}
+	err := t.vm.RunAll()
+	defer t.vm.Reset()
+	if err != nil {
+		return res, fmt.Errorf("engine: running the training graph: %w", err)
+	}
+	res.Loss = scalar(t.lossV)
+	res.Terms = make(map[string]float64, len(t.terms))
+	for i, k := range t.terms {
+		res.Terms[k] = scalar(*t.termV[i])
+	}
+	if math.IsNaN(res.Loss) || math.IsInf(res.Loss, 0) {
+		for _, k := range t.terms {
+			if v := res.Terms[k]; math.IsNaN(v) || math.IsInf(v, 0) {
+				return res, &DivergedError{Term: k, Value: v}
+			}
+		}
+		return res, &DivergedError{Term: "loss", Value: res.Loss}
+	}
+	if err := t.solver.Step(t.vg); err != nil {
+		return res, fmt.Errorf("engine: Adam step: %w", err)
+	}
+	return res, nil
+}
+
+// Close releases the machine.
+func (t *Trainer) Close() { t.vm.Close() }
+
+func scalar(v G.Value) float64 {
+	switch x := v.(type) {
+	case *G.F64:
+		return float64(*x)
+	case *G.F32:
+		return float64(*x)
+	case *tensor.Dense:
+		return ToFloat64(x)[0]
+	}
+	panic(fmt.Sprintf("engine: cannot read %T as a scalar", v))
+}
+
+// Forward runs a forward-only graph (built with train=false and sharing the
+// parameter tensors) and returns the value of one output node.
+type Forward struct {
+	b   *Builder
+	vm  G.VM
+	out G.Value
+}
+
+// NewForward compiles b's graph for forward runs of out.
+func NewForward(b *Builder, out *G.Node) (f *Forward, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("engine: building forward graph: %v", r)
+		}
+	}()
+	f = &Forward{b: b}
+	G.Read(out, &f.out)
+	f.vm = G.NewTapeMachine(b.G)
+	return f, nil
+}
+
+// Run evaluates the graph (feeds are filled from rng, which may be nil when
+// the graph has none) and returns a copy of the output as float64 with its
+// shape.
+func (f *Forward) Run(rng *rand.Rand) ([]float64, tensor.Shape, error) {
+	if err := f.b.fill(rng); err != nil {
+		return nil, nil, err
+	}
+	err := f.vm.RunAll()
+	defer f.vm.Reset()
+	if err != nil {
+		return nil, nil, fmt.Errorf("engine: running the forward graph: %w", err)
+	}
+	d, ok := f.out.(*tensor.Dense)
+	if !ok {
+		return nil, nil, fmt.Errorf("engine: forward output is %T, want a tensor", f.out)
+	}
+	return ToFloat64(d), d.Shape().Clone(), nil
+}
+
+// Close releases the machine.
+func (f *Forward) Close() { f.vm.Close() }
