@@ -174,7 +174,7 @@ func (f *Forward) Run(rng *rand.Rand) ([]float64, tensor.Shape, error) {
 	}
 	d, ok := f.out.(*tensor.Dense)
 	if !ok {
-		return nil, nil, fmt.Errorf("engine: forward output is %T, want a tensor", f.out)
+		return []float64{scalar(f.out)}, tensor.ScalarShape(), nil
 	}
 	return ToFloat64(d), d.Shape().Clone(), nil
 }

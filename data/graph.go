@@ -1,0 +1,111 @@
+package data
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Graph is one undirected simple graph with nodes 0..N-1.
+type Graph struct {
+	Name    string
+	N       int
+	Edges   [][2]int  // each undirected edge once, u < v, sorted, no self-loops
+	Labels  []int     // node labels (nil when the dataset has none)
+	IDs     []uint64  // stable node identifiers (hash keys), distinct within a dataset
+	X       []float64 // node features, row-major N×XDim (nil when none)
+	XDim    int
+	Removed struct{ SelfLoops, Duplicates int }
+}
+
+// Dataset is a named list of graphs sharing a feature scheme.
+type Dataset struct {
+	Name   string
+	Graphs []*Graph
+	// Identity marks datasets whose input is a one-hot identity with
+	// permuted columns (Communities); X is then nil.
+	Identity bool
+	// Perm is the column permutation of the identity features per graph.
+	Perm [][]int
+}
+
+// NewGraph builds a graph from possibly messy edges: self-loops and
+// duplicates (in either orientation) are removed and counted in Removed.
+// It returns an error for an endpoint outside [0, n).
+func NewGraph(name string, n int, edges [][2]int) (*Graph, error) {
+	g := &Graph{Name: name, N: n}
+	seen := make(map[[2]int]bool, len(edges))
+	for _, e := range edges {
+		u, v := e[0], e[1]
+		if u < 0 || v < 0 || u >= n || v >= n {
+			return nil, fmt.Errorf("data: %s: edge (%d,%d) outside %d nodes", name, u, v, n)
+		}
+		if u == v {
+			g.Removed.SelfLoops++
+			continue
+		}
+		if u > v {
+			u, v = v, u
+		}
+		if seen[[2]int{u, v}] {
+			g.Removed.Duplicates++
+			continue
+		}
+		seen[[2]int{u, v}] = true
+		g.Edges = append(g.Edges, [2]int{u, v})
+	}
+	sort.Slice(g.Edges, func(a, b int) bool {
+		if g.Edges[a][0] != g.Edges[b][0] {
+			return g.Edges[a][0] < g.Edges[b][0]
+		}
+		return g.Edges[a][1] < g.Edges[b][1]
+	})
+	g.IDs = make([]uint64, n)
+	for i := range g.IDs {
+		g.IDs[i] = uint64(i)
+	}
+	return g, nil
+}
+
+// NumNodes returns the total node count.
+func (d *Dataset) NumNodes() int {
+	n := 0
+	for _, g := range d.Graphs {
+		n += g.N
+	}
+	return n
+}
+
+// NumEdges returns the total undirected edge count.
+func (d *Dataset) NumEdges() int {
+	n := 0
+	for _, g := range d.Graphs {
+		n += len(g.Edges)
+	}
+	return n
+}
+
+// FeatureDim is the input feature width (N for identity features).
+func (d *Dataset) FeatureDim() int {
+	if d.Identity {
+		m := 0
+		for _, g := range d.Graphs {
+			m = max(m, g.N)
+		}
+		return m
+	}
+	if len(d.Graphs) == 0 {
+		return 0
+	}
+	return d.Graphs[0].XDim
+}
+
+// NumClasses is the number of distinct labels (0 when unlabelled).
+func (d *Dataset) NumClasses() int {
+	set := map[int]bool{}
+	for _, g := range d.Graphs {
+		for _, l := range g.Labels {
+			set[l] = true
+		}
+	}
+	return len(set)
+}

@@ -1,0 +1,152 @@
+package data
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+)
+
+// Task names.
+const (
+	TaskLink = "link" // link prediction
+	TaskPair = "pair" // pairwise node classification (same label)
+)
+
+// Pair is an unordered node pair of one graph, I < J.
+type Pair struct{ I, J int32 }
+
+func key(i, j int) uint64 {
+	if i > j {
+		i, j = j, i
+	}
+	return uint64(i)<<32 | uint64(j)
+}
+
+// Split is one graph's task: positives split 80/10/10, fixed validation and
+// test negatives, the message-passing edges and the hop distances on them.
+type Split struct {
+	Graph              *Graph
+	Train, Val, Test   []Pair // positives
+	ValNeg, TestNeg    []Pair
+	MP                 [][2]int // message-passing edges
+	pos                map[uint64]bool
+	fixedNeg           map[uint64]bool
+	Dist               *Distances
+	CandidateNegatives int // number of pairs that are not positives
+}
+
+// NewSplit builds the task on g. Link: positives are the edges, and only
+// training edges pass messages. Pair: positives are same-label pairs and the
+// whole graph passes messages. Positives are shuffled by rng and split by
+// int(0.8P), int(0.9P) as P-GNN does. Validation and test negatives (as many
+// as positives) are drawn once, disjoint from every positive in either
+// orientation and from each other.
+func NewSplit(g *Graph, task string, rng *rand.Rand) (*Split, error) {
+	s := &Split{Graph: g, pos: map[uint64]bool{}, fixedNeg: map[uint64]bool{}}
+	var pos []Pair
+	switch task {
+	case TaskLink:
+		for _, e := range g.Edges {
+			pos = append(pos, Pair{int32(e[0]), int32(e[1])})
+		}
+	case TaskPair:
+		if g.Labels == nil {
+			return nil, fmt.Errorf("data: %s has no node labels: the pair task needs them", g.Name)
+		}
+		for i := 0; i < g.N; i++ {
+			for j := i + 1; j < g.N; j++ {
+				if g.Labels[i] == g.Labels[j] {
+					pos = append(pos, Pair{int32(i), int32(j)})
+				}
+			}
+		}
+	default:
+		return nil, fmt.Errorf("data: unknown task %q (valid: link, pair)", task)
+	}
+	if len(pos) < 10 {
+		return nil, fmt.Errorf("data: %s has %d positive pairs for task %s; at least 10 are needed for a split", g.Name, len(pos), task)
+	}
+	for _, p := range pos {
+		s.pos[key(int(p.I), int(p.J))] = true
+	}
+	s.CandidateNegatives = g.N*(g.N-1)/2 - len(pos)
+	rng.Shuffle(len(pos), func(a, b int) { pos[a], pos[b] = pos[b], pos[a] })
+	a, b := int(0.8*float64(len(pos))), int(0.9*float64(len(pos)))
+	s.Train, s.Val, s.Test = pos[:a], pos[a:b], pos[b:]
+	if task == TaskLink {
+		for _, p := range s.Train {
+			s.MP = append(s.MP, [2]int{int(p.I), int(p.J)})
+		}
+		sort.Slice(s.MP, func(x, y int) bool {
+			if s.MP[x][0] != s.MP[y][0] {
+				return s.MP[x][0] < s.MP[y][0]
+			}
+			return s.MP[x][1] < s.MP[y][1]
+		})
+	} else {
+		s.MP = g.Edges
+	}
+	s.ValNeg = s.sample(rng, len(s.Val), true)
+	s.TestNeg = s.sample(rng, len(s.Test), true)
+	return s, nil
+}
+
+// SampleTrainNegatives draws k negatives for one training epoch: uniform
+// unordered pairs that are no positive (any split) and no validation or test
+// negative. Fewer than k are returned only when the graph has fewer such
+// pairs.
+func (s *Split) SampleTrainNegatives(rng *rand.Rand, k int) []Pair {
+	return s.sample(rng, k, false)
+}
+
+func (s *Split) sample(rng *rand.Rand, k int, fixed bool) []Pair {
+	n := s.Graph.N
+	avail := s.CandidateNegatives - len(s.fixedNeg)
+	if k > avail {
+		k = avail
+	}
+	out := make([]Pair, 0, k)
+	taken := make(map[uint64]bool, k)
+	// Rejection sampling while the pool is large; enumerate when dense.
+	if avail > 4*k {
+		for len(out) < k {
+			i, j := rng.IntN(n), rng.IntN(n)
+			if i == j {
+				continue
+			}
+			kk := key(i, j)
+			if s.pos[kk] || s.fixedNeg[kk] || taken[kk] {
+				continue
+			}
+			taken[kk] = true
+			if i > j {
+				i, j = j, i
+			}
+			out = append(out, Pair{int32(i), int32(j)})
+		}
+	} else {
+		var pool []Pair
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				kk := key(i, j)
+				if !s.pos[kk] && !s.fixedNeg[kk] {
+					pool = append(pool, Pair{int32(i), int32(j)})
+				}
+			}
+		}
+		for t := 0; t < k; t++ {
+			r := t + rng.IntN(len(pool)-t)
+			pool[t], pool[r] = pool[r], pool[t]
+		}
+		out = pool[:k]
+	}
+	if fixed {
+		for _, p := range out {
+			s.fixedNeg[key(int(p.I), int(p.J))] = true
+		}
+	}
+	return out
+}
+
+// IsPositive reports whether (i, j) is a positive of any split.
+func (s *Split) IsPositive(i, j int) bool { return s.pos[key(i, j)] }

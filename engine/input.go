@@ -1,0 +1,78 @@
+package engine
+
+import (
+	"fmt"
+
+	G "gorgonia.org/gorgonia"
+)
+
+// Features describes the input features of N nodes as the column
+// concatenation [Sparse | Dense]: an optional sparse part (a one-hot identity
+// is a permutation matrix, so X·W is a row lookup, O(N·d)) and an optional
+// dense row-major part (given attributes and hash vectors).
+type Features struct {
+	N        int
+	Sparse   *CSR
+	Dense    []float64
+	DenseDim int
+}
+
+// Dim is the total feature width.
+func (f *Features) Dim() int {
+	d := f.DenseDim
+	if f.Sparse != nil {
+		d += f.Sparse.Cols
+	}
+	return d
+}
+
+// Block is one graph of a disjoint union: nodes Off..Off+N-1, with its
+// all-pairs hop distances on the message-passing graph (row-major N×N,
+// HopUnreachable when there is no path) when a model needs them.
+type Block struct {
+	Off, N int
+	Hops   []uint16
+}
+
+// HopUnreachable marks an unreachable pair in Block.Hops.
+const HopUnreachable = ^uint16(0)
+
+// GraphInput is what a model sees: the message-passing adjacency of the
+// (union) graph, the input features and the graph blocks.
+type GraphInput struct {
+	Adj    *Adjacency
+	X      *Features
+	Blocks []Block
+}
+
+// InputLinear applies one linear map to the features: X·W + b with W
+// (Dim×out) stored as name+".Ws" (sparse rows) and name+".Wd" (dense rows),
+// initialised like one nn.Linear(Dim, out). The sparse part uses SpMM, so no
+// N×Dim dense product is formed; the dense features enter as a constant input
+// node named name+".X".
+func (b *Builder) InputLinear(name string, x *Features, out int, bias bool) *G.Node {
+	in := x.Dim()
+	if in == 0 {
+		panic(fmt.Sprintf("engine: %s: the input has no features", name))
+	}
+	var y *G.Node
+	if x.Sparse != nil {
+		ws := b.Param(name+".Ws", UniformFanIn(in), x.Sparse.Cols, out)
+		y = SpMM(x.Sparse, ws)
+	}
+	if x.DenseDim > 0 {
+		xd := b.Constant(name+".X", x.Dense, x.N, x.DenseDim)
+		wd := b.Param(name+".Wd", UniformFanIn(in), x.DenseDim, out)
+		yd := G.Must(G.Mul(xd, wd))
+		if y == nil {
+			y = yd
+		} else {
+			y = G.Must(G.Add(y, yd))
+		}
+	}
+	if bias {
+		y = b.AddBias(name+".b", y, UniformFanIn(in))
+	}
+	AssertShape(name, y, x.N, out)
+	return y
+}

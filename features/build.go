@@ -1,0 +1,84 @@
+package features
+
+import (
+	"fmt"
+
+	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/engine"
+)
+
+// Options selects the input of a run.
+type Options struct {
+	Hash    bool // concatenate hash vectors
+	HashDim int  // n, components per node
+}
+
+// Build returns the input features of the disjoint union of ds's graphs, in
+// graph order: [identity | attributes | hash]. Identity datasets contribute a
+// sparse permuted one-hot part; attribute datasets a dense part; the hash
+// vector of node b is HashVectors(b's ID) and is concatenated as dense
+// columns. It errors when a hash is requested with HashDim < 1 or when the
+// graphs' attribute widths differ.
+func Build(ds *data.Dataset, opt Options) (*engine.Features, error) {
+	n := ds.NumNodes()
+	f := &engine.Features{N: n}
+	if ds.Identity {
+		cols := ds.FeatureDim()
+		var es []engine.Entry
+		off := 0
+		for gi, g := range ds.Graphs {
+			for i := 0; i < g.N; i++ {
+				es = append(es, engine.Entry{Row: off + i, Col: ds.Perm[gi][i], Val: 1})
+			}
+			off += g.N
+		}
+		f.Sparse = engine.NewCSR(n, cols, es)
+	}
+	xdim := 0
+	if !ds.Identity && len(ds.Graphs) > 0 {
+		xdim = ds.Graphs[0].XDim
+		for _, g := range ds.Graphs {
+			if g.XDim != xdim {
+				return nil, fmt.Errorf("features: %s: graphs have feature widths %d and %d", ds.Name, xdim, g.XDim)
+			}
+		}
+	}
+	hd := 0
+	if opt.Hash {
+		if opt.HashDim < 1 {
+			return nil, fmt.Errorf("features: hash dimension must be ≥ 1, got %d", opt.HashDim)
+		}
+		hd = opt.HashDim
+	}
+	f.DenseDim = xdim + hd
+	if f.DenseDim == 0 {
+		return f, nil
+	}
+	f.Dense = make([]float64, n*f.DenseDim)
+	row := 0
+	for _, g := range ds.Graphs {
+		var h []float64
+		if hd > 0 {
+			h = HashVectors(g.IDs, hd)
+		}
+		for i := 0; i < g.N; i++ {
+			dst := f.Dense[row*f.DenseDim : (row+1)*f.DenseDim]
+			copy(dst, g.X[i*xdim:(i+1)*xdim])
+			if hd > 0 {
+				copy(dst[xdim:], h[i*hd:(i+1)*hd])
+			}
+			row++
+		}
+	}
+	return f, nil
+}
+
+// DefaultHashDim is the paper's rule n = input feature dimension, with 32 for
+// featureless or constant-feature graphs (dimension ≤ 1), where n = 1 cannot
+// break isomorphisms.
+func DefaultHashDim(ds *data.Dataset) int {
+	if d := ds.FeatureDim(); d > 1 {
+		return d
+	}
+	return 32
+}
