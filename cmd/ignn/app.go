@@ -1,0 +1,189 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/ignn/ignn/cmd/internal/experiment"
+	"github.com/ignn/ignn/models"
+	"github.com/urfave/cli/v2"
+)
+
+// usageError marks bad flags or arguments: exit code 2.
+type usageError struct{ error }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+func exitCode(err error) int {
+	var u usageError
+	if errors.As(err, &u) {
+		return 2
+	}
+	return 1
+}
+
+// run is the whole program, testable end to end.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	app := &cli.App{
+		Name:      "ignn",
+		Usage:     "train and compare Isometric Graph Neural Networks (embeddings faithful to graph distance)",
+		Writer:    stdout,
+		ErrWriter: stderr,
+		Commands: []*cli.Command{
+			trainCommand(stdout, stderr),
+			modelsCommand(stdout),
+		},
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return usageError{err}
+		},
+	}
+	return app.RunContext(ctx, args)
+}
+
+func modelsCommand(stdout io.Writer) *cli.Command {
+	return &cli.Command{
+		Name:  "models",
+		Usage: "list the registered architectures",
+		Action: func(c *cli.Context) error {
+			for _, n := range models.Names() {
+				e, _ := models.Lookup(n)
+				fmt.Fprintf(stdout, "%-8s %s\n", n, e.Description)
+			}
+			return nil
+		},
+	}
+}
+
+// runFlags are the flags every training command shares, bound to a Config.
+func runFlags() []cli.Flag {
+	d := experiment.Default()
+	return []cli.Flag{
+		&cli.StringFlag{Name: "dataset", Value: d.Dataset, Usage: "communities, email, protein, or a path to an edge list"},
+		&cli.StringFlag{Name: "data-dir", EnvVars: []string{"IGNN_DATA"}, Usage: "directory holding email/ and protein/ raw files"},
+		&cli.StringFlag{Name: "task", Value: d.Task, Usage: "link (link prediction) or pair (pairwise node classification)"},
+		&cli.StringFlag{Name: "model", Value: d.Model, Usage: "architecture (see `ignn models`)"},
+		&cli.StringFlag{Name: "variant", Value: d.Variant, Usage: "base, hash, mse or both"},
+		&cli.IntFlag{Name: "hash-dim", Value: d.HashDim, Usage: "hash vector dimension n (0 = input feature dimension, 32 for featureless graphs)"},
+		&cli.Float64Flag{Name: "lambda-bce", Value: d.LambdaBCE, Usage: "weight of the task BCE term"},
+		&cli.Float64Flag{Name: "lambda-mse", Value: d.LambdaMSE, Usage: "weight of the distance MSE term (mse and both variants)"},
+		&cli.Float64Flag{Name: "alpha", Value: d.Alpha, Usage: "distance transform exponent: target 1 − 1/d^α"},
+		&cli.IntFlag{Name: "epochs", Value: d.Epochs, Usage: "training epochs"},
+		&cli.Float64Flag{Name: "lr", Value: d.LR, Usage: "Adam learning rate"},
+		&cli.Float64Flag{Name: "weight-decay", Value: d.WeightDec, Usage: "Adam L2 weight decay"},
+		&cli.Float64Flag{Name: "dropout", Value: d.Model_.Dropout, Usage: "dropout between layers"},
+		&cli.IntFlag{Name: "hidden", Value: d.Model_.Hidden, Usage: "hidden and embedding width"},
+		&cli.IntFlag{Name: "layers", Value: 0, Usage: "message-passing layers (0 = the model's default: 3, P-GNN 2)"},
+		&cli.IntFlag{Name: "heads", Value: d.Model_.Heads, Usage: "GAT attention heads"},
+		&cli.BoolFlag{Name: "gin-train-eps", Usage: "GIN: learn ε instead of fixing it at 0"},
+		&cli.IntFlag{Name: "eval-every", Value: d.EvalEvery, Usage: "evaluate every K epochs"},
+		&cli.Uint64Flag{Name: "seed", Value: d.Seed, Usage: "random seed (split, negatives, init, dropout)"},
+		&cli.StringFlag{Name: "dtype", Value: d.DType, Usage: "float32 or float64"},
+		&cli.IntFlag{Name: "mse-pairs", Value: d.MSEPairs, Usage: "max MSE pairs per epoch (all intra-graph pairs when they fit)"},
+	}
+}
+
+// configFrom binds the shared flags.
+func configFrom(c *cli.Context) (experiment.Config, error) {
+	cfg := experiment.Default()
+	cfg.Dataset = c.String("dataset")
+	cfg.DataDir = c.String("data-dir")
+	cfg.Task = c.String("task")
+	cfg.Model = c.String("model")
+	cfg.Variant = c.String("variant")
+	cfg.HashDim = c.Int("hash-dim")
+	cfg.LambdaBCE = c.Float64("lambda-bce")
+	cfg.LambdaMSE = c.Float64("lambda-mse")
+	cfg.Alpha = c.Float64("alpha")
+	cfg.Epochs = c.Int("epochs")
+	cfg.LR = c.Float64("lr")
+	cfg.WeightDec = c.Float64("weight-decay")
+	cfg.EvalEvery = c.Int("eval-every")
+	cfg.Seed = c.Uint64("seed")
+	cfg.DType = c.String("dtype")
+	cfg.MSEPairs = c.Int("mse-pairs")
+	cfg.Model_.Dropout = c.Float64("dropout")
+	cfg.Model_.Hidden = c.Int("hidden")
+	cfg.Model_.Out = c.Int("hidden")
+	cfg.Model_.Heads = c.Int("heads")
+	cfg.Model_.TrainEps = c.Bool("gin-train-eps")
+	e, err := models.Lookup(cfg.Model)
+	if err != nil {
+		return cfg, usageError{err}
+	}
+	if e.Defaults != nil {
+		e.Defaults(&cfg.Model_)
+	}
+	if l := c.Int("layers"); l != 0 {
+		cfg.Model_.Layers = l
+	}
+	if c.Args().Len() > 0 {
+		return cfg, usagef("unexpected argument %q", c.Args().First())
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, usageError{err}
+	}
+	return cfg, nil
+}
+
+func trainCommand(stdout, stderr io.Writer) *cli.Command {
+	return &cli.Command{
+		Name:  "train",
+		Usage: "train one model variant and report AUC and Kendall τ",
+		Flags: append(runFlags(),
+			&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON object on stdout"},
+			&cli.BoolFlag{Name: "quiet", Usage: "no progress on stderr"},
+		),
+		Action: func(c *cli.Context) error {
+			cfg, err := configFrom(c)
+			if err != nil {
+				return err
+			}
+			log := slog.New(slog.NewTextHandler(stderr, nil))
+			if c.Bool("quiet") {
+				log = slog.New(slog.NewTextHandler(io.Discard, nil))
+			}
+			cj, _ := json.Marshal(cfg)
+			log.Info("config", "effective", string(cj))
+			start := time.Now()
+			res, err := experiment.Run(c.Context, cfg, experiment.Hooks{
+				Epoch: func(epoch int, loss float64, m *experiment.Metrics) {
+					if m == nil || c.Bool("quiet") {
+						return
+					}
+					done := float64(epoch+1) / float64(cfg.Epochs)
+					el := time.Since(start)
+					eta := time.Duration(float64(el) * (1 - done) / done)
+					fmt.Fprintf(stderr, "epoch %4d/%d  loss %.4f  val AUC %.4f  test AUC %.4f  τ %.4f  ETA %s\n",
+						epoch, cfg.Epochs, loss, m.ValAUC, m.TestAUC, m.TestKendallTau, eta.Round(100*time.Millisecond))
+				},
+				Warn: func(msg string) { log.Warn(msg) },
+			})
+			if err != nil {
+				return err
+			}
+			if c.Bool("json") {
+				enc := json.NewEncoder(stdout)
+				return enc.Encode(res)
+			}
+			fmt.Fprintf(stdout, "%s %s %s %s seed %d: best epoch %d  val AUC %s  test AUC %s  Kendall τ %s  (final epoch %d: AUC %s, τ %s)  %.1f ms/epoch\n",
+				res.Dataset, res.Task, res.Model, res.Variant, res.Seed, res.BestEpoch, f3(res.ValAUC), f3(res.TestAUC), f3(res.TestKendallTau),
+				res.Final.Epoch, f3(res.Final.TestAUC), f3(res.Final.TestKendallTau), res.MsPerEpoch)
+			return nil
+		},
+	}
+}
+
+func f3(n experiment.Num) string {
+	if math.IsNaN(float64(n)) {
+		return "undefined"
+	}
+	return strings.TrimSpace(fmt.Sprintf("%.3f", float64(n)))
+}

@@ -1,0 +1,84 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Evaluation is the outcome of evaluating the model after an epoch.
+type Evaluation struct {
+	Epoch   int
+	ValAUC  float64            // the selection criterion
+	Metrics map[string]float64 // anything else (test AUC, τ, …)
+}
+
+// FitConfig sets the epoch loop.
+type FitConfig struct {
+	Epochs    int
+	EvalEvery int // evaluate after epochs 0, K, 2K, … and after the last
+	// StartEpoch resumes a loop (epochs before it are taken as done).
+	StartEpoch int
+	// OnEpoch, when set, is called after every epoch (ev is nil when the
+	// epoch was not evaluated). Returning an error stops the loop.
+	OnEpoch func(epoch int, step StepResult, ev *Evaluation) error
+}
+
+// FitResult summarises a run. Best is the first evaluation with the highest
+// validation AUC (P-GNN's protocol); Final is the last evaluation.
+type FitResult struct {
+	Best, Final Evaluation
+	Evals       []Evaluation
+	Seconds     float64 // wall time of the loop
+	StepSeconds float64 // time spent preparing inputs and stepping
+}
+
+// Fit runs the training loop: prepare(epoch) rebinds the epoch's inputs
+// (negatives, pair samples), then one Trainer step; evaluate runs every
+// EvalEvery epochs. A non-finite loss stops the loop with an error naming the
+// epoch and the diverging term.
+func Fit(t *Trainer, cfg FitConfig, prepare func(epoch int) error, evaluate func(epoch int) (Evaluation, error)) (FitResult, error) {
+	var res FitResult
+	if cfg.Epochs < 1 || cfg.EvalEvery < 1 {
+		return res, fmt.Errorf("engine: epochs (%d) and eval-every (%d) must be ≥ 1", cfg.Epochs, cfg.EvalEvery)
+	}
+	start := time.Now()
+	best := -1.0
+	for epoch := cfg.StartEpoch; epoch < cfg.Epochs; epoch++ {
+		t0 := time.Now()
+		if err := prepare(epoch); err != nil {
+			return res, fmt.Errorf("epoch %d: preparing inputs: %w", epoch, err)
+		}
+		step, err := t.Step()
+		res.StepSeconds += time.Since(t0).Seconds()
+		if err != nil {
+			var de *DivergedError
+			if errors.As(err, &de) {
+				return res, fmt.Errorf("epoch %d: training diverged: %s became %v (lower --lr or the λ weights)", epoch, de.Term, de.Value)
+			}
+			return res, fmt.Errorf("epoch %d: %w", epoch, err)
+		}
+		var evp *Evaluation
+		if epoch%cfg.EvalEvery == 0 || epoch == cfg.Epochs-1 {
+			ev, err := evaluate(epoch)
+			if err != nil {
+				return res, fmt.Errorf("epoch %d: evaluating: %w", epoch, err)
+			}
+			ev.Epoch = epoch
+			res.Evals = append(res.Evals, ev)
+			if ev.ValAUC > best || len(res.Evals) == 1 {
+				best = ev.ValAUC
+				res.Best = ev
+			}
+			res.Final = ev
+			evp = &res.Evals[len(res.Evals)-1]
+		}
+		if cfg.OnEpoch != nil {
+			if err := cfg.OnEpoch(epoch, step, evp); err != nil {
+				return res, err
+			}
+		}
+	}
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}

@@ -1,0 +1,25 @@
+package models
+
+import (
+	"github.com/ignn/ignn/engine"
+	G "gorgonia.org/gorgonia"
+)
+
+// GCN is Kipf & Welling's graph convolution as PyG's GCNConv defines it:
+// h' = D^{-1/2}(A+I)D^{-1/2}·(h·W) + b, W Glorot, b zero. The product h·W is
+// taken before aggregating, which is cheaper whenever out ≤ in.
+func init() {
+	Register(Entry{
+		Name:        "gcn",
+		Description: "graph convolution (Kipf & Welling), symmetric normalisation with self-loops",
+		New: func(c Config) Model {
+			return stack{name: "gcn", cfg: c, layer: gcnLayer}
+		},
+	})
+}
+
+func gcnLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) *G.Node {
+	xw := transform(b, name, h, x, in, out)
+	y := engine.SpMM(adj.GCNNorm(), xw)
+	return b.AddBias(name+".b", y, engine.Zeros)
+}

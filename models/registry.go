@@ -1,0 +1,155 @@
+package models
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ignn/ignn/engine"
+	G "gorgonia.org/gorgonia"
+)
+
+// Config holds the architecture settings shared by every model. The zero
+// value is not useful: start from DefaultConfig.
+type Config struct {
+	Hidden   int     // hidden width (32)
+	Out      int     // embedding width (32)
+	Layers   int     // message-passing layers (3; P-GNN uses 2)
+	Dropout  float64 // dropout between layers in training (0.5)
+	Pre      bool    // linear pre-layer input→Hidden, no activation (true)
+	Heads    int     // GAT attention heads (1)
+	TrainEps bool    // GIN: learn ε (false: ε = 0)
+}
+
+// DefaultConfig is the paper's setting for GCN/SAGE/GAT/GIN.
+func DefaultConfig() Config {
+	return Config{Hidden: 32, Out: 32, Layers: 3, Dropout: 0.5, Pre: true, Heads: 1}
+}
+
+// Validate rejects non-positive sizes.
+func (c Config) Validate() error {
+	switch {
+	case c.Hidden < 1:
+		return fmt.Errorf("models: hidden width must be ≥ 1, got %d", c.Hidden)
+	case c.Out < 1:
+		return fmt.Errorf("models: output width must be ≥ 1, got %d", c.Out)
+	case c.Layers < 1:
+		return fmt.Errorf("models: layers must be ≥ 1, got %d", c.Layers)
+	case c.Dropout < 0 || c.Dropout >= 1:
+		return fmt.Errorf("models: dropout must be in [0, 1), got %g", c.Dropout)
+	case c.Heads < 1:
+		return fmt.Errorf("models: heads must be ≥ 1, got %d", c.Heads)
+	}
+	return nil
+}
+
+// Model builds node embeddings.
+type Model interface {
+	// Forward adds the model to b's graph and returns the N×D embeddings,
+	// rows L2-normalised. It may panic on a programming error; Build
+	// recovers it.
+	Forward(b *engine.Builder, in *engine.GraphInput) *G.Node
+}
+
+// Entry is one registered architecture.
+type Entry struct {
+	Name        string
+	Description string
+	// Needs lists inputs beyond the adjacency and features ("hops" = per
+	// graph hop distances in GraphInput.Blocks, with MaxHops truncation).
+	NeedsHops bool
+	MaxHops   int // 0 = exact
+	// Defaults adjusts DefaultConfig for this model (e.g. P-GNN: 2 layers).
+	Defaults func(*Config)
+	New      func(Config) Model
+}
+
+var registry = map[string]Entry{}
+
+// Register adds an architecture; it panics on a duplicate name. Call it from
+// an init function in the model's file.
+func Register(e Entry) {
+	if _, ok := registry[e.Name]; ok {
+		panic(fmt.Sprintf("models: %q registered twice", e.Name))
+	}
+	registry[e.Name] = e
+}
+
+// Names lists the registered models, sorted.
+func Names() []string {
+	var n []string
+	for k := range registry {
+		n = append(n, k)
+	}
+	sort.Strings(n)
+	return n
+}
+
+// Lookup finds a model by name; the error lists the valid names.
+func Lookup(name string) (Entry, error) {
+	e, ok := registry[name]
+	if !ok {
+		return Entry{}, fmt.Errorf("unknown model %q (valid: %s)", name, strings.Join(Names(), ", "))
+	}
+	return e, nil
+}
+
+// Build runs m.Forward, turning a panic into an error, and checks the output
+// shape is N×anything with N the input's node count.
+func Build(m Model, b *engine.Builder, in *engine.GraphInput) (z *G.Node, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("models: building the graph: %v", r)
+		}
+	}()
+	z = m.Forward(b, in)
+	if z.Dims() != 2 || z.Shape()[0] != in.Adj.N {
+		return nil, fmt.Errorf("models: embeddings have shape %v, want %d rows", z.Shape(), in.Adj.N)
+	}
+	return z, nil
+}
+
+// stack is the structure shared by GCN, SAGE, GAT and GIN: optional linear
+// pre-layer, Layers message-passing layers with ReLU and dropout between
+// them, and L2-normalised output. layer(b, name, h, in, out) builds one
+// layer; on the first layer without a pre-layer h is nil and the layer must
+// read the features itself (see firstInput).
+type stack struct {
+	name  string
+	cfg   Config
+	layer func(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) *G.Node
+}
+
+func (s stack) Forward(b *engine.Builder, gi *engine.GraphInput) *G.Node {
+	var h *G.Node
+	in := gi.X.Dim()
+	if s.cfg.Pre {
+		h = b.InputLinear(s.name+".pre", gi.X, s.cfg.Hidden, true)
+		in = s.cfg.Hidden
+	}
+	for l := 0; l < s.cfg.Layers; l++ {
+		out := s.cfg.Hidden
+		if l == s.cfg.Layers-1 {
+			out = s.cfg.Out
+		}
+		name := fmt.Sprintf("%s.%d", s.name, l)
+		h = s.layer(b, name, h, gi.X, gi.Adj, in, out)
+		engine.AssertShape(name, h, gi.Adj.N, out)
+		if l < s.cfg.Layers-1 {
+			h = G.Must(G.Rectify(h))
+			h = b.Dropout(name+".dropout", h, s.cfg.Dropout)
+		}
+		in = out
+	}
+	return engine.RowNormalize(h)
+}
+
+// transform returns h·W (no bias) for a layer, or X·W through the sparse-aware
+// input map when h is nil (first layer without a pre-layer).
+func transform(b *engine.Builder, name string, h *G.Node, x *engine.Features, in, out int) *G.Node {
+	if h == nil {
+		return b.InputLinear(name, x, out, false)
+	}
+	w := b.Param(name+".W", engine.Glorot(1), in, out)
+	return G.Must(G.Mul(h, w))
+}
