@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"sync"
 
 	G "gorgonia.org/gorgonia"
 )
@@ -15,6 +16,14 @@ type Features struct {
 	Sparse   *CSR
 	Dense    []float64
 	DenseDim int
+
+	once  sync.Once
+	dense *ConstMatrix
+}
+
+func (f *Features) constant() *ConstMatrix {
+	f.once.Do(func() { f.dense = NewConstMatrix(f.N, f.DenseDim, f.Dense) })
+	return f.dense
 }
 
 // Dim is the total feature width.
@@ -49,7 +58,7 @@ type GraphInput struct {
 // (Dim×out) stored as name+".Ws" (sparse rows) and name+".Wd" (dense rows),
 // initialised like one nn.Linear(Dim, out). The sparse part uses SpMM, so no
 // N×Dim dense product is formed; the dense features enter as a constant input
-// node named name+".X".
+// input held by a ConstMul op (no unused dX is computed).
 func (b *Builder) InputLinear(name string, x *Features, out int, bias bool) *G.Node {
 	in := x.Dim()
 	if in == 0 {
@@ -61,9 +70,8 @@ func (b *Builder) InputLinear(name string, x *Features, out int, bias bool) *G.N
 		y = SpMM(x.Sparse, ws)
 	}
 	if x.DenseDim > 0 {
-		xd := b.Constant(name+".X", x.Dense, x.N, x.DenseDim)
 		wd := b.Param(name+".Wd", UniformFanIn(in), x.DenseDim, out)
-		yd := G.Must(G.Mul(xd, wd))
+		yd := ConstMul(x.constant(), wd)
 		if y == nil {
 			y = yd
 		} else {

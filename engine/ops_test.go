@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"runtime"
 	"testing"
 
 	G "gorgonia.org/gorgonia"
@@ -216,5 +217,71 @@ func TestGradientCheckCatchesWrongGradient(t *testing.T) {
 	}, 1e-6, 1e-7)
 	if err == nil {
 		t.Fatal("gradient check accepted Aᵀ replaced by A")
+	}
+}
+
+func TestConstMul(t *testing.T) {
+	xv := RandomValues(5, 5*4)
+	x := NewConstMatrix(5, 4, xv)
+	b := NewBuilder(NewParamStore(tensor.Float64, Stream(1, "init")), false)
+	wv := RandomValues(6, 4*3)
+	w := b.Constant("w", wv, 4, 3)
+	f, err := NewForward(b, ConstMul(x, w))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, _ := f.Run(nil)
+	for r := 0; r < 5; r++ {
+		for j := 0; j < 3; j++ {
+			var want float64
+			for k := 0; k < 4; k++ {
+				want += xv[r*4+k] * wv[k*3+j]
+			}
+			if math.Abs(got[r*3+j]-want) > 1e-14 {
+				t.Fatalf("(%d,%d) = %g, want %g", r, j, got[r*3+j], want)
+			}
+		}
+	}
+	err = CheckGradient(func(b *Builder) (*G.Node, []*G.Node) {
+		w := b.Param("w", Glorot(1), 4, 3)
+		return ConstMul(x, w), []*G.Node{w}
+	}, 1e-6, 1e-7)
+	if err != nil {
+		t.Error(err)
+	}
+	// Different constants stay different nodes.
+	y := NewConstMatrix(5, 4, RandomValues(7, 20))
+	if ConstMul(x, w) == ConstMul(y, w) {
+		t.Error("ConstMul over different matrices merged")
+	}
+}
+
+// TestPairDotChunked: the parallel scatter-add equals the serial one (up to
+// summation order) and is bit-identical whatever GOMAXPROCS is.
+func TestPairDotChunked(t *testing.T) {
+	const n, d, p = 300, 32, 5000
+	z := RandomValues(8, n*d)
+	g := RandomValues(9, p)
+	I, J := make([]int, p), make([]int, p)
+	for k := range I {
+		I[k], J[k] = (k*7)%n, (k*13+5)%n
+	}
+	serial := make([]float64, n*d)
+	pairDotGrad(z, I, J, g, d, serial)
+	run := func(procs int) []float64 {
+		old := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(old)
+		out := make([]float64, n*d)
+		pairDotGradChunked(z, I, J, g, d, out)
+		return out
+	}
+	one, two := run(1), run(2)
+	for k := range serial {
+		if one[k] != two[k] {
+			t.Fatalf("entry %d differs between GOMAXPROCS 1 and 2", k)
+		}
+		if math.Abs(one[k]-serial[k]) > 1e-12 {
+			t.Fatalf("entry %d: chunked %g, serial %g", k, one[k], serial[k])
+		}
 	}
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"hash"
+	"sync"
 
 	"github.com/chewxy/hm"
 	G "gorgonia.org/gorgonia"
@@ -47,9 +48,9 @@ func (pairDotOp) Do(in ...G.Value) (v G.Value, err error) {
 	out := newDense(z.Dtype(), len(I))
 	switch zs := z.Data().(type) {
 	case []float64:
-		pairDot(zs, I, J, d, out.Data().([]float64))
+		parallelPairs(len(I), d, func(lo, hi int) { pairDot(zs, I[lo:hi], J[lo:hi], d, out.Data().([]float64)[lo:hi]) })
 	case []float32:
-		pairDot(zs, I, J, d, out.Data().([]float32))
+		parallelPairs(len(I), d, func(lo, hi int) { pairDot(zs, I[lo:hi], J[lo:hi], d, out.Data().([]float32)[lo:hi]) })
 	default:
 		return nil, fmt.Errorf("engine: PairDot: unsupported dtype %v", z.Dtype())
 	}
@@ -67,11 +68,20 @@ func checkIdx(op string, idx []int, n int) {
 func pairDot[T Float](z []T, I, J []int, d int, out []T) {
 	for p := range I {
 		a, b := z[I[p]*d:(I[p]+1)*d], z[J[p]*d:(J[p]+1)*d]
-		var s T
-		for k := range a {
-			s += a[k] * b[k]
+		b = b[:len(a)]
+		// Four accumulators: fixed order, so results are reproducible.
+		var s0, s1, s2, s3 T
+		k := 0
+		for ; k+4 <= len(a); k += 4 {
+			s0 += a[k] * b[k]
+			s1 += a[k+1] * b[k+1]
+			s2 += a[k+2] * b[k+2]
+			s3 += a[k+3] * b[k+3]
 		}
-		out[p] = s
+		for ; k < len(a); k++ {
+			s0 += a[k] * b[k]
+		}
+		out[p] = (s0 + s1) + (s2 + s3)
 	}
 }
 
@@ -107,9 +117,9 @@ func (pairDotGradOp) Do(in ...G.Value) (v G.Value, err error) {
 	out := newDense(z.Dtype(), n, d)
 	switch zs := z.Data().(type) {
 	case []float64:
-		pairDotGrad(zs, I, J, g.Data().([]float64), d, out.Data().([]float64))
+		pairDotGradChunked(zs, I, J, g.Data().([]float64), d, out.Data().([]float64))
 	case []float32:
-		pairDotGrad(zs, I, J, g.Data().([]float32), d, out.Data().([]float32))
+		pairDotGradChunked(zs, I, J, g.Data().([]float32), d, out.Data().([]float32))
 	}
 	return out, nil
 }
@@ -123,7 +133,21 @@ func pairDotGrad[T Float](z []T, I, J []int, g []T, d int, dz []T) {
 		i, j := I[p], J[p]
 		a, b := z[i*d:(i+1)*d], z[j*d:(j+1)*d]
 		da, db := dz[i*d:(i+1)*d], dz[j*d:(j+1)*d]
-		for k := range a {
+		b, da, db = b[:len(a)], da[:len(a)], db[:len(a)]
+		k := 0
+		for ; k+4 <= len(a); k += 4 {
+			a0, a1, a2, a3 := a[k], a[k+1], a[k+2], a[k+3]
+			b0, b1, b2, b3 := b[k], b[k+1], b[k+2], b[k+3]
+			da[k] += gp * b0
+			da[k+1] += gp * b1
+			da[k+2] += gp * b2
+			da[k+3] += gp * b3
+			db[k] += gp * a0
+			db[k+1] += gp * a1
+			db[k+2] += gp * a2
+			db[k+3] += gp * a3
+		}
+		for ; k < len(a); k++ {
 			da[k] += gp * b[k]
 			db[k] += gp * a[k]
 		}
@@ -136,3 +160,56 @@ func (pairDotGradOp) OverwritesInput() int  { return -1 }
 func (pairDotGradOp) WriteHash(h hash.Hash) { fmt.Fprint(h, "engine.PairDotGrad") }
 func (op pairDotGradOp) Hashcode() uint32   { return hashOf(op.WriteHash) }
 func (pairDotGradOp) String() string        { return "PairDotGrad" }
+
+// pairChunks is the fixed number of pair ranges PairDot splits its work
+// into. The split depends only on the pair count, never on the number of
+// CPUs, so results are bit-identical whatever GOMAXPROCS is.
+const pairChunks = 4
+
+// minParallelWork is the P·D below which the ops stay single-threaded.
+const minParallelWork = 1 << 16
+
+func chunkBounds(p, c int) (lo, hi int) { return p * c / pairChunks, p * (c + 1) / pairChunks }
+
+// parallelPairs runs f over the fixed pair chunks, concurrently when the
+// work is large enough. f must write only its own range.
+func parallelPairs(p, d int, f func(lo, hi int)) {
+	if p*d < minParallelWork {
+		f(0, p)
+		return
+	}
+	var wg sync.WaitGroup
+	for c := 0; c < pairChunks; c++ {
+		lo, hi := chunkBounds(p, c)
+		wg.Add(1)
+		go func() { defer wg.Done(); f(lo, hi) }()
+	}
+	wg.Wait()
+}
+
+// pairDotGradChunked accumulates each chunk's scatter-add into its own
+// buffer and sums the buffers in chunk order (deterministic).
+func pairDotGradChunked[T Float](z []T, I, J []int, g []T, d int, dz []T) {
+	p := len(I)
+	if p*d < minParallelWork {
+		pairDotGrad(z, I, J, g, d, dz)
+		return
+	}
+	bufs := make([][]T, pairChunks)
+	bufs[0] = dz
+	var wg sync.WaitGroup
+	for c := 0; c < pairChunks; c++ {
+		if c > 0 {
+			bufs[c] = make([]T, len(dz))
+		}
+		lo, hi := chunkBounds(p, c)
+		wg.Add(1)
+		go func() { defer wg.Done(); pairDotGrad(z, I[lo:hi], J[lo:hi], g[lo:hi], d, bufs[c]) }()
+	}
+	wg.Wait()
+	for c := 1; c < pairChunks; c++ {
+		for k, v := range bufs[c] {
+			dz[k] += v
+		}
+	}
+}

@@ -37,12 +37,12 @@ type Config struct {
 }
 
 // Default returns the documented defaults: the paper's sizes, Adam lr 0.01
-// with weight decay 5e-4, λ_BCE = λ_MSE = 1, α = 1, 200 epochs evaluated every
+// with weight decay 5e-4, λ_BCE = 1, λ_MSE = 10, α = 1, 200 epochs evaluated every
 // 10, float32.
 func Default() Config {
 	return Config{
 		Dataset: "communities", Task: data.TaskLink, Model: "gcn", Variant: "both",
-		LambdaBCE: 1, LambdaMSE: 1, Alpha: 1, Epochs: 200, LR: 0.01, WeightDec: 5e-4,
+		LambdaBCE: 1, LambdaMSE: 10, Alpha: 1, Epochs: 200, LR: 0.01, WeightDec: 5e-4,
 		EvalEvery: 10, Seed: 1, DType: "float32", MSEPairs: 1 << 20,
 		Model_: models.DefaultConfig(),
 	}

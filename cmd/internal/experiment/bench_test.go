@@ -1,0 +1,64 @@
+package experiment
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/ignn/ignn/models"
+)
+
+// benchCell builds a Communities link cell for model/variant/dtype.
+func benchCell(b *testing.B, model, variant, dtype string) *Cell {
+	b.Helper()
+	cfg := Default()
+	cfg.Model, cfg.Variant, cfg.DType = model, variant, dtype
+	e, err := models.Lookup(model)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if e.Defaults != nil {
+		e.Defaults(&cfg.Model_)
+	}
+	ds, err := LoadDataset(cfg.Dataset, "", cfg.Seed)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := Prepare(ds, cfg, e)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := p.Build(cfg, e)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return c
+}
+
+// BenchmarkEpoch measures one training epoch (negative sampling, input
+// binding, forward, backward, Adam) on Communities link prediction — the
+// quantity PyTorch Geometric's ms/epoch is compared with.
+func BenchmarkEpoch(b *testing.B) {
+	for _, m := range models.Names() {
+		for _, v := range []string{"base", "both"} {
+			for _, dt := range []string{"float32", "float64"} {
+				if dt == "float64" && m != "gcn" {
+					continue
+				}
+				b.Run(fmt.Sprintf("%s/%s/%s", m, v, dt), func(b *testing.B) {
+					c := benchCell(b, m, v, dt)
+					defer c.Close()
+					b.ReportAllocs()
+					b.ResetTimer()
+					for i := 0; i < b.N; i++ {
+						if err := c.Prepare(i); err != nil {
+							b.Fatal(err)
+						}
+						if _, err := c.tr.Step(); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		}
+	}
+}

@@ -1,0 +1,127 @@
+package engine
+
+import (
+	"encoding/binary"
+	"fmt"
+	"hash"
+	"hash/fnv"
+	"math"
+
+	"github.com/chewxy/hm"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+	"gonum.org/v1/gonum/blas/blas64"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// ConstMatrix is a constant dense N×F matrix (input features) held by value
+// in ops, identified by a content hash.
+type ConstMatrix struct {
+	Rows, Cols int
+	V          []float64
+	v32        []float32
+	id         uint64
+}
+
+// NewConstMatrix wraps row-major values.
+func NewConstMatrix(rows, cols int, v []float64) *ConstMatrix {
+	if len(v) != rows*cols {
+		panic(fmt.Sprintf("engine: constant matrix %d×%d has %d values", rows, cols, len(v)))
+	}
+	m := &ConstMatrix{Rows: rows, Cols: cols, V: v, v32: make([]float32, len(v))}
+	h := fnv.New64a()
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], uint64(rows))
+	h.Write(b[:])
+	binary.LittleEndian.PutUint64(b[:], uint64(cols))
+	h.Write(b[:])
+	for i, x := range v {
+		m.v32[i] = float32(x)
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(x))
+		h.Write(b[:])
+	}
+	m.id = h.Sum64()
+	return m
+}
+
+// ConstMul returns X·W for a constant X (N×F) and a matrix node W (F×D).
+// Unlike gorgonia's Mul on an input node, the backward pass computes only
+// dW = Xᵀ·dY (gonum BLAS), never the unused dX. O(N·F·D) each way.
+func ConstMul(x *ConstMatrix, w *G.Node) *G.Node {
+	if w.Dims() != 2 || w.Shape()[0] != x.Cols {
+		panic(fmt.Sprintf("engine: ConstMul: X is %d×%d, W has shape %v", x.Rows, x.Cols, w.Shape()))
+	}
+	return G.Must(G.ApplyOp(&constMulOp{x: x}, w))
+}
+
+// constMulOp computes X·W, or Xᵀ·G when trans is set.
+type constMulOp struct {
+	x     *ConstMatrix
+	trans bool
+}
+
+func (op *constMulOp) Arity() int { return 1 }
+func (op *constMulOp) Type() hm.Type {
+	a := hm.TypeVariable('a')
+	return hm.NewFnType(tt(2, a), tt(2, a))
+}
+func (op *constMulOp) dims() (rows, inner int) {
+	if op.trans {
+		return op.x.Cols, op.x.Rows
+	}
+	return op.x.Rows, op.x.Cols
+}
+func (op *constMulOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+	s := in[0].(tensor.Shape)
+	r, k := op.dims()
+	if len(s) != 2 || s[0] != k {
+		return nil, fmt.Errorf("engine: %s: input has shape %v, want %d rows", op, s, k)
+	}
+	return tensor.Shape{r, s[1]}, nil
+}
+func (op *constMulOp) Do(in ...G.Value) (v G.Value, err error) {
+	defer recoverOp(&err)
+	w := dense(op.String(), in[0])
+	r, k := op.dims()
+	d := w.Shape()[1]
+	out := newDense(w.Dtype(), r, d)
+	tA := blas.NoTrans
+	if op.trans {
+		tA = blas.Trans
+	}
+	switch ws := w.Data().(type) {
+	case []float64:
+		blas64.Gemm(tA, blas.NoTrans, 1,
+			blas64.General{Rows: op.x.Rows, Cols: op.x.Cols, Stride: op.x.Cols, Data: op.x.V},
+			blas64.General{Rows: k, Cols: d, Stride: d, Data: ws}, 0,
+			blas64.General{Rows: r, Cols: d, Stride: d, Data: out.Data().([]float64)})
+	case []float32:
+		blas32.Gemm(tA, blas.NoTrans, 1,
+			blas32.General{Rows: op.x.Rows, Cols: op.x.Cols, Stride: op.x.Cols, Data: op.x.v32},
+			blas32.General{Rows: k, Cols: d, Stride: d, Data: ws}, 0,
+			blas32.General{Rows: r, Cols: d, Stride: d, Data: out.Data().([]float32)})
+	default:
+		return nil, fmt.Errorf("engine: ConstMul: unsupported dtype %v", w.Dtype())
+	}
+	return out, nil
+}
+func (op *constMulOp) ReturnsPtr() bool     { return false }
+func (op *constMulOp) CallsExtern() bool    { return false }
+func (op *constMulOp) OverwritesInput() int { return -1 }
+func (op *constMulOp) WriteHash(h hash.Hash) {
+	fmt.Fprintf(h, "engine.ConstMul{%d×%d id=%016x trans=%v}", op.x.Rows, op.x.Cols, op.x.id, op.trans)
+}
+func (op *constMulOp) Hashcode() uint32 { return hashOf(op.WriteHash) }
+func (op *constMulOp) String() string {
+	t := ""
+	if op.trans {
+		t = "ᵀ"
+	}
+	return fmt.Sprintf("ConstMul[X%s %d×%d,%04x]", t, op.x.Rows, op.x.Cols, op.x.id&0xffff)
+}
+func (op *constMulOp) DiffWRT(int) []bool { return []bool{true} }
+func (op *constMulOp) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error) {
+	dw, err := G.ApplyOp(&constMulOp{x: op.x, trans: !op.trans}, grad)
+	return G.Nodes{dw}, err
+}
