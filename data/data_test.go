@@ -1,0 +1,118 @@
+package data
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+func TestCommunities(t *testing.T) {
+	ds, err := Communities(DefaultCommunities, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := ds.Graphs[0]
+	// 20 cliques × 190 edges; rewiring keeps the count except when it
+	// creates a self-loop (P-GNN measured ≈3,799.9 on average).
+	if g.N != 400 || len(g.Edges) < 3790 || len(g.Edges) > 3800 {
+		t.Fatalf("n=%d edges=%d", g.N, len(g.Edges))
+	}
+	none, _ := Communities(CommunitiesConfig{20, 20, 0}, rand.New(rand.NewPCG(1, 1)))
+	if len(none.Graphs[0].Edges) != 3800 {
+		t.Fatalf("unrewired caveman has %d edges, want 3800", len(none.Graphs[0].Edges))
+	}
+	again, _ := Communities(DefaultCommunities, rand.New(rand.NewPCG(1, 1)))
+	for i, e := range again.Graphs[0].Edges {
+		if e != g.Edges[i] {
+			t.Fatal("same seed gave a different graph")
+		}
+	}
+}
+
+func TestHopDistancesAgainstFloydWarshall(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	for trial := 0; trial < 20; trial++ {
+		n := 2 + rng.IntN(30)
+		var edges [][2]int
+		for k := 0; k < n; k++ {
+			edges = append(edges, [2]int{rng.IntN(n), rng.IntN(n)})
+		}
+		g, _ := NewGraph("t", n, edges)
+		const inf = 1 << 20
+		fw := make([]int, n*n)
+		for i := range fw {
+			fw[i] = inf
+		}
+		for i := 0; i < n; i++ {
+			fw[i*n+i] = 0
+		}
+		for _, e := range g.Edges {
+			fw[e[0]*n+e[1]], fw[e[1]*n+e[0]] = 1, 1
+		}
+		for k := 0; k < n; k++ {
+			for i := 0; i < n; i++ {
+				for j := 0; j < n; j++ {
+					fw[i*n+j] = min(fw[i*n+j], fw[i*n+k]+fw[k*n+j])
+				}
+			}
+		}
+		for _, workers := range []int{1, 3} {
+			for _, cutoff := range []int{0, 2} {
+				d, err := HopDistances(n, g.Edges, cutoff, workers)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := 0; i < n*n; i++ {
+					want := fw[i]
+					if want == inf || (cutoff > 0 && want > cutoff) {
+						want = int(Unreachable)
+					}
+					if int(d.D[i]) != want {
+						t.Fatalf("trial %d cutoff %d: d[%d] = %d, want %d", trial, cutoff, i, d.D[i], want)
+					}
+				}
+			}
+		}
+	}
+	if _, err := HopDistances(40000, nil, 0, 1); err == nil {
+		t.Error("a 40,000-node table (3 GiB) was accepted")
+	}
+}
+
+func TestSplitIsLeakFree(t *testing.T) {
+	ds, _ := Communities(DefaultCommunities, rand.New(rand.NewPCG(3, 3)))
+	g := ds.Graphs[0]
+	for _, task := range []string{TaskLink, TaskPair} {
+		s, err := NewSplit(g, task, rand.New(rand.NewPCG(4, 4)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := len(s.Train) + len(s.Val) + len(s.Test)
+		if len(s.Train) != int(0.8*float64(p)) || len(s.ValNeg) != len(s.Val) || len(s.TestNeg) != len(s.Test) {
+			t.Fatalf("%s: sizes %d/%d/%d, negatives %d/%d", task, len(s.Train), len(s.Val), len(s.Test), len(s.ValNeg), len(s.TestNeg))
+		}
+		fixed := map[uint64]bool{}
+		for _, set := range [][]Pair{s.ValNeg, s.TestNeg} {
+			for _, q := range set {
+				if q.I >= q.J || s.IsPositive(int(q.J), int(q.I)) || s.IsPositive(int(q.I), int(q.J)) {
+					t.Fatalf("%s: fixed negative %v is a positive or unordered", task, q)
+				}
+				if fixed[key(int(q.I), int(q.J))] {
+					t.Fatalf("%s: negative %v drawn twice", task, q)
+				}
+				fixed[key(int(q.I), int(q.J))] = true
+			}
+		}
+		tn := s.SampleTrainNegatives(rand.New(rand.NewPCG(5, 5)), len(s.Train))
+		for _, q := range tn {
+			if s.IsPositive(int(q.I), int(q.J)) || fixed[key(int(q.I), int(q.J))] {
+				t.Fatalf("%s: training negative %v leaks", task, q)
+			}
+		}
+		if task == TaskLink && len(s.MP) != len(s.Train) {
+			t.Errorf("link: %d message-passing edges, want the %d training edges", len(s.MP), len(s.Train))
+		}
+		if task == TaskPair && len(s.MP) != len(g.Edges) {
+			t.Errorf("pair: message passing should use the full graph")
+		}
+	}
+}

@@ -1,0 +1,235 @@
+package data
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+)
+
+// EdgeList is a user's graph before indexing: edges between arbitrary
+// non-negative integer ids.
+type EdgeList struct {
+	Edges [][2]uint64
+}
+
+// ParseEdgeList reads one edge per line: two node ids separated by
+// whitespace, commas or tabs; blank lines and text after # are ignored.
+// name labels errors ("edges.txt:12: …").
+func ParseEdgeList(name string, r io.Reader) (*EdgeList, error) {
+	el := &EdgeList{}
+	err := scanRows(name, r, func(line int, f []string) error {
+		if len(f) != 2 {
+			return fmt.Errorf("want 2 node ids, found %d fields", len(f))
+		}
+		u, err := parseID(f[0], "node id")
+		if err != nil {
+			return err
+		}
+		v, err := parseID(f[1], "node id")
+		if err != nil {
+			return err
+		}
+		el.Edges = append(el.Edges, [2]uint64{u, v})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return el, nil
+}
+
+// ParseLabels reads "node label" lines (integer label ≥ 0).
+func ParseLabels(name string, r io.Reader) (map[uint64]int, error) {
+	out := map[uint64]int{}
+	err := scanRows(name, r, func(line int, f []string) error {
+		if len(f) != 2 {
+			return fmt.Errorf("want \"node label\", found %d fields", len(f))
+		}
+		id, err := parseID(f[0], "node id")
+		if err != nil {
+			return err
+		}
+		l, err := parseID(f[1], "label")
+		if err != nil {
+			return err
+		}
+		if _, dup := out[id]; dup {
+			return fmt.Errorf("node %d labelled twice", id)
+		}
+		out[id] = int(l)
+		return nil
+	})
+	return out, err
+}
+
+// ParseFeatures reads "node v1 … vF" lines; every row must have the width
+// of the first.
+func ParseFeatures(name string, r io.Reader) (map[uint64][]float64, int, error) {
+	out := map[uint64][]float64{}
+	width := -1
+	err := scanRows(name, r, func(line int, f []string) error {
+		if len(f) < 2 {
+			return fmt.Errorf("want \"node v1 … vF\", found %d field(s)", len(f))
+		}
+		id, err := parseID(f[0], "node id")
+		if err != nil {
+			return err
+		}
+		if width < 0 {
+			width = len(f) - 1
+		} else if len(f)-1 != width {
+			return fmt.Errorf("%d feature values, earlier rows have %d", len(f)-1, width)
+		}
+		if _, dup := out[id]; dup {
+			return fmt.Errorf("node %d has two feature rows", id)
+		}
+		row := make([]float64, width)
+		for k := range row {
+			if row[k], err = parseFloat(f[k+1], k+2); err != nil {
+				return err
+			}
+		}
+		out[id] = row
+		return nil
+	})
+	return out, width, err
+}
+
+// UserFiles names a user's graph files; only Edges is required.
+type UserFiles struct {
+	Edges, Labels, Features, GraphIndex string
+}
+
+// LoadUser reads a user's graph: the edge list, optional labels and
+// features (keyed by node id), and an optional graph index ("node graph"
+// lines) splitting the nodes into several graphs. Nodes are the ids seen in
+// any file, indexed in ascending id order; the ids are the hash keys. Every
+// node needs a label (features) when a labels (features) file is given, and
+// an edge may not join two graphs. Featureless graphs get a constant 1
+// feature (as P-GNN does for Email).
+func LoadUser(files UserFiles) (*Dataset, error) {
+	el, err := readWith(files.Edges, ParseEdgeList)
+	if err != nil {
+		return nil, err
+	}
+	ids := map[uint64]bool{}
+	for _, e := range el.Edges {
+		ids[e[0]], ids[e[1]] = true, true
+	}
+	var labels map[uint64]int
+	if files.Labels != "" {
+		if labels, err = readWith(files.Labels, ParseLabels); err != nil {
+			return nil, err
+		}
+		for id := range labels {
+			ids[id] = true
+		}
+	}
+	var feats map[uint64][]float64
+	width := 0
+	if files.Features != "" {
+		fh, err := openFile(files.Features)
+		if err != nil {
+			return nil, err
+		}
+		feats, width, err = ParseFeatures(files.Features, fh)
+		fh.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	graphOf := map[uint64]uint64{}
+	if files.GraphIndex != "" {
+		gi, err := readWith(files.GraphIndex, ParseLabels)
+		if err != nil {
+			return nil, err
+		}
+		for id, g := range gi {
+			graphOf[id] = uint64(g)
+		}
+		for id := range ids {
+			if _, ok := gi[id]; !ok {
+				return nil, fmt.Errorf("data: %s: node %d has no graph", files.GraphIndex, id)
+			}
+		}
+	}
+	all := make([]uint64, 0, len(ids))
+	for id := range ids {
+		all = append(all, id)
+	}
+	sort.Slice(all, func(a, b int) bool { return all[a] < all[b] })
+	// Group nodes by graph.
+	groups := map[uint64][]uint64{}
+	var gids []uint64
+	for _, id := range all {
+		g := graphOf[id]
+		if _, ok := groups[g]; !ok {
+			gids = append(gids, g)
+		}
+		groups[g] = append(groups[g], id)
+	}
+	sort.Slice(gids, func(a, b int) bool { return gids[a] < gids[b] })
+	local := map[uint64]int{}
+	for _, g := range gids {
+		for i, id := range groups[g] {
+			local[id] = i
+		}
+	}
+	edges := map[uint64][][2]int{}
+	for _, e := range el.Edges {
+		gu, gv := graphOf[e[0]], graphOf[e[1]]
+		if gu != gv {
+			return nil, fmt.Errorf("data: %s: edge %d–%d joins graphs %d and %d", files.Edges, e[0], e[1], gu, gv)
+		}
+		edges[gu] = append(edges[gu], [2]int{local[e[0]], local[e[1]]})
+	}
+	ds := &Dataset{Name: files.Edges}
+	for _, g := range gids {
+		nodes := groups[g]
+		gr, err := NewGraph(files.Edges+"#"+strconv.FormatUint(g, 10), len(nodes), edges[g])
+		if err != nil {
+			return nil, err
+		}
+		copy(gr.IDs, nodes)
+		if labels != nil {
+			gr.Labels = make([]int, len(nodes))
+			for i, id := range nodes {
+				l, ok := labels[id]
+				if !ok {
+					return nil, fmt.Errorf("data: %s: node %d has no label", files.Labels, id)
+				}
+				gr.Labels[i] = l
+			}
+		}
+		if feats != nil {
+			gr.XDim = width
+			gr.X = make([]float64, 0, len(nodes)*width)
+			for _, id := range nodes {
+				row, ok := feats[id]
+				if !ok {
+					return nil, fmt.Errorf("data: %s: node %d has no feature row", files.Features, id)
+				}
+				gr.X = append(gr.X, row...)
+			}
+		} else {
+			gr.XDim = 1
+			gr.X = make([]float64, len(nodes))
+			for i := range gr.X {
+				gr.X[i] = 1
+			}
+		}
+		ds.Graphs = append(ds.Graphs, gr)
+	}
+	return ds, nil
+}
+
+func readWith[T any](path string, parse func(string, io.Reader) (T, error)) (T, error) {
+	var zero T
+	f, err := openFile(path)
+	if err != nil {
+		return zero, err
+	}
+	defer f.Close()
+	return parse(path, f)
+}

@@ -1,0 +1,114 @@
+package data
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseErrors(t *testing.T) {
+	cases := []struct {
+		name, input, want string
+		parse            func(string, string) error
+	}{
+		{"edges", "0 1\n1 2 3\n", "e.txt:2: want 2 node ids, found 3 fields", edges},
+		{"edges", "0 1\n# c\nx 2\n", `e.txt:3: node id "x" is not a number`, edges},
+		{"edges", "0 -1\n", `e.txt:1: node id "-1" is not a non-negative integer`, edges},
+		{"edges", "0 1.5\n", `e.txt:1: node id "1.5" is not a non-negative integer`, edges},
+		{"edges", "# only a comment\n\n", "e.txt: no data lines", edges},
+		{"edges", "", "e.txt: no data lines", edges},
+		{"labels", "0 1\n0 2\n", "e.txt:2: node 0 labelled twice", labels},
+		{"labels", "0\n", `e.txt:1: want "node label", found 1 fields`, labels},
+		{"features", "0 1 2\n1 3\n", "e.txt:2: 1 feature values, earlier rows have 2", feats},
+		{"features", "0 1 abc\n", `e.txt:1: column 3: "abc" is not a number`, feats},
+		{"features", "0 1 NaN\n", `e.txt:1: column 3: "NaN" is not a finite number`, feats},
+	}
+	for _, c := range cases {
+		err := c.parse("e.txt", c.input)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%s %q: error %v, want %q", c.name, c.input, err, c.want)
+		}
+	}
+}
+
+func edges(name, s string) error { _, err := ParseEdgeList(name, strings.NewReader(s)); return err }
+func labels(name, s string) error {
+	_, err := ParseLabels(name, strings.NewReader(s))
+	return err
+}
+func feats(name, s string) error {
+	_, _, err := ParseFeatures(name, strings.NewReader(s))
+	return err
+}
+
+func TestLoadUser(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	e := write("e.txt", "# two triangles\n10,11\n11\t12\n12 10\n10 10\n11 10\n20 21\n21 22\n22 20\n")
+	l := write("l.txt", "10 0\n11 0\n12 1\n20 1\n21 1\n22 0\n")
+	g := write("g.txt", "10 0\n11 0\n12 0\n20 1\n21 1\n22 1\n")
+	ds, err := LoadUser(UserFiles{Edges: e, Labels: l, GraphIndex: g})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds.Graphs) != 2 || ds.Graphs[0].N != 3 || len(ds.Graphs[0].Edges) != 3 {
+		t.Fatalf("got %d graphs, first n=%d e=%d", len(ds.Graphs), ds.Graphs[0].N, len(ds.Graphs[0].Edges))
+	}
+	if r := ds.Graphs[0].Removed; r.SelfLoops != 1 || r.Duplicates != 1 {
+		t.Errorf("removed %+v, want 1 self-loop and 1 duplicate", r)
+	}
+	if ds.Graphs[1].IDs[0] != 20 || ds.Graphs[1].Labels[2] != 0 {
+		t.Errorf("ids %v labels %v", ds.Graphs[1].IDs, ds.Graphs[1].Labels)
+	}
+	bad := write("bad.txt", "10 20\n")
+	if _, err := LoadUser(UserFiles{Edges: bad, GraphIndex: g}); err == nil || !strings.Contains(err.Error(), "joins graphs 0 and 1") {
+		t.Errorf("cross-graph edge: %v", err)
+	}
+	if _, err := LoadUser(UserFiles{Edges: filepath.Join(dir, "missing.txt")}); err == nil || !strings.Contains(err.Error(), "missing.txt: file not found") {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+func FuzzParseEdgeList(f *testing.F) {
+	for _, s := range []string{"0 1\n1 2\n", "# c\n1,2\n", "1\t2\r\n", "x y\n", "", "1 2 3"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		el, err := ParseEdgeList("fuzz", strings.NewReader(s))
+		if err == nil && len(el.Edges) == 0 {
+			t.Fatal("no error and no edges")
+		}
+	})
+}
+
+func FuzzParseFeatures(f *testing.F) {
+	for _, s := range []string{"0 1 2\n1 3 4\n", "0 1\n1 2 3\n", "0 nan\n", "0,1.5e3\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		m, w, err := ParseFeatures("fuzz", strings.NewReader(s))
+		if err == nil {
+			for _, row := range m {
+				if len(row) != w {
+					t.Fatalf("row width %d, want %d", len(row), w)
+				}
+			}
+		}
+	})
+}
+
+func FuzzParseLabels(f *testing.F) {
+	for _, s := range []string{"0 1\n1 2\n", "0 1\n0 1\n", "a b\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		_, _ = ParseLabels("fuzz", strings.NewReader(s))
+	})
+}

@@ -1,0 +1,106 @@
+package data
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// LineError is a problem at one line of an input file.
+type LineError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *LineError) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+}
+
+// ErrEmpty is wrapped by errors about files without data lines.
+var ErrEmpty = errors.New("no data lines")
+
+// fields splits a data line on whitespace, commas or tabs; it returns nil
+// for blank lines and # comments.
+func fields(line string) []string {
+	if i := strings.IndexByte(line, '#'); i >= 0 {
+		line = line[:i]
+	}
+	f := strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\r' })
+	if len(f) == 0 {
+		return nil
+	}
+	return f
+}
+
+// scanRows calls fn for every data line of r with its 1-based line number.
+// name is used in errors. Lines longer than 1 MiB are an error.
+func scanRows(name string, r io.Reader, fn func(line int, f []string) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	n, rows := 0, 0
+	for sc.Scan() {
+		n++
+		f := fields(sc.Text())
+		if f == nil {
+			continue
+		}
+		rows++
+		if err := fn(n, f); err != nil {
+			var le *LineError
+			if errors.As(err, &le) {
+				return err
+			}
+			return &LineError{name, n, err.Error()}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return &LineError{name, n + 1, err.Error()}
+	}
+	if rows == 0 {
+		return &LineError{File: name, Msg: ErrEmpty.Error()}
+	}
+	return nil
+}
+
+// parseID parses a non-negative integer node or graph id.
+func parseID(s, what string) (uint64, error) {
+	v, err := strconv.ParseUint(s, 10, 63)
+	if err != nil {
+		if _, ferr := strconv.ParseFloat(s, 64); ferr == nil || strings.HasPrefix(s, "-") {
+			return 0, fmt.Errorf("%s %q is not a non-negative integer", what, s)
+		}
+		return 0, fmt.Errorf("%s %q is not a number", what, s)
+	}
+	return v, nil
+}
+
+func parseFloat(s string, col int) (float64, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return 0, fmt.Errorf("column %d: %q is not a number", col, s)
+	}
+	if v != v || v > 1e300 || v < -1e300 {
+		return 0, fmt.Errorf("column %d: %q is not a finite number", col, s)
+	}
+	return v, nil
+}
+
+// openFile opens path with an error that says what was looked for.
+func openFile(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("data: %s: file not found", path)
+		}
+		return nil, fmt.Errorf("data: %w", err)
+	}
+	return f, nil
+}
