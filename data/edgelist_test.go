@@ -10,7 +10,7 @@ import (
 func TestParseErrors(t *testing.T) {
 	cases := []struct {
 		name, input, want string
-		parse            func(string, string) error
+		parse             func(string, string) error
 	}{
 		{"edges", "0 1\n1 2 3\n", "e.txt:2: want 2 node ids, found 3 fields", edges},
 		{"edges", "0 1\n# c\nx 2\n", `e.txt:3: node id "x" is not a number`, edges},

@@ -67,6 +67,9 @@ func runFlags() []cli.Flag {
 	d := experiment.Default()
 	return []cli.Flag{
 		&cli.StringFlag{Name: "dataset", Value: d.Dataset, Usage: "communities, email, protein, or a path to an edge list"},
+		&cli.StringFlag{Name: "labels", Usage: "user graphs: \"node label\" file (needed by --task pair)"},
+		&cli.StringFlag{Name: "features", Usage: "user graphs: \"node v1 … vF\" feature file"},
+		&cli.StringFlag{Name: "graph-index", Usage: "user graphs: \"node graph\" file splitting the nodes into several graphs"},
 		&cli.StringFlag{Name: "data-dir", EnvVars: []string{"IGNN_DATA"}, Usage: "directory holding email/ and protein/ raw files"},
 		&cli.StringFlag{Name: "task", Value: d.Task, Usage: "link (link prediction) or pair (pairwise node classification)"},
 		&cli.StringFlag{Name: "model", Value: d.Model, Usage: "architecture (see `ignn models`)"},
@@ -95,6 +98,9 @@ func configFrom(c *cli.Context) (experiment.Config, error) {
 	cfg := experiment.Default()
 	cfg.Dataset = c.String("dataset")
 	cfg.DataDir = c.String("data-dir")
+	cfg.Labels = c.String("labels")
+	cfg.Features = c.String("features")
+	cfg.GraphIndex = c.String("graph-index")
 	cfg.Task = c.String("task")
 	cfg.Model = c.String("model")
 	cfg.Variant = c.String("variant")

@@ -19,7 +19,7 @@ func benchCell(b *testing.B, model, variant, dtype string) *Cell {
 	if e.Defaults != nil {
 		e.Defaults(&cfg.Model_)
 	}
-	ds, err := LoadDataset(cfg.Dataset, "", cfg.Seed)
+	ds, err := LoadDataset(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -15,23 +15,27 @@ var Variants = []string{"base", "hash", "mse", "both"}
 // Config is one run's complete configuration; the CLI binds its flags here
 // and writes it beside every result. Defaults are in Default.
 type Config struct {
-	Dataset   string  `json:"dataset"`
-	DataDir   string  `json:"data_dir,omitempty"`
-	Task      string  `json:"task"`
-	Model     string  `json:"model"`
-	Variant   string  `json:"variant"`
-	HashDim   int     `json:"hash_dim"` // 0 = the paper's rule (see features.DefaultHashDim)
-	LambdaBCE float64 `json:"lambda_bce"`
-	LambdaMSE float64 `json:"lambda_mse"` // used by the mse and both variants
-	Alpha     float64 `json:"alpha"`
-	Epochs    int     `json:"epochs"`
-	LR        float64 `json:"lr"`
-	WeightDec float64 `json:"weight_decay"`
-	EvalEvery int     `json:"eval_every"`
-	Seed      uint64  `json:"seed"`
-	DType     string  `json:"dtype"`
-	MSEPairs  int     `json:"mse_pairs"` // cap on MSE pairs per epoch; all pairs when they fit
-	Workers   int     `json:"-"`         // BFS goroutines; never changes results
+	Dataset string `json:"dataset"`
+	DataDir string `json:"data_dir,omitempty"`
+	// Side files of a user's edge list (--dataset PATH).
+	Labels     string  `json:"labels,omitempty"`
+	Features   string  `json:"features,omitempty"`
+	GraphIndex string  `json:"graph_index,omitempty"`
+	Task       string  `json:"task"`
+	Model      string  `json:"model"`
+	Variant    string  `json:"variant"`
+	HashDim    int     `json:"hash_dim"` // 0 = the paper's rule (see features.DefaultHashDim)
+	LambdaBCE  float64 `json:"lambda_bce"`
+	LambdaMSE  float64 `json:"lambda_mse"` // used by the mse and both variants
+	Alpha      float64 `json:"alpha"`
+	Epochs     int     `json:"epochs"`
+	LR         float64 `json:"lr"`
+	WeightDec  float64 `json:"weight_decay"`
+	EvalEvery  int     `json:"eval_every"`
+	Seed       uint64  `json:"seed"`
+	DType      string  `json:"dtype"`
+	MSEPairs   int     `json:"mse_pairs"` // cap on MSE pairs per epoch; all pairs when they fit
+	Workers    int     `json:"-"`         // BFS goroutines; never changes results
 
 	Model_ models.Config `json:"model_config"`
 }

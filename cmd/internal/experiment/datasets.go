@@ -9,14 +9,26 @@ import (
 )
 
 // BuiltinDatasets are the names LoadDataset knows besides file paths.
-var BuiltinDatasets = []string{"communities"}
+var BuiltinDatasets = []string{"communities", "email", "protein"}
 
-// LoadDataset returns a built-in dataset by name, generated from seed where
-// it is synthetic.
-func LoadDataset(name, dir string, seed uint64) (*data.Dataset, error) {
-	switch name {
+// LoadDataset returns a built-in dataset by name (Communities is generated
+// from seed), or a user's graph when name is not built in and is a path.
+func LoadDataset(cfg Config) (*data.Dataset, error) {
+	switch cfg.Dataset {
 	case "communities":
-		return data.Communities(data.DefaultCommunities, engine.Stream(seed, "graph"))
+		return data.Communities(data.DefaultCommunities, engine.Stream(cfg.Seed, "graph"))
+	case "email", "protein":
+		dir, err := data.FindDataDir(cfg.DataDir, cfg.Dataset)
+		if err != nil {
+			return nil, err
+		}
+		if cfg.Dataset == "email" {
+			return data.Email(dir)
+		}
+		return data.Protein(dir)
 	}
-	return nil, fmt.Errorf("unknown dataset %q (valid: %s)", name, strings.Join(BuiltinDatasets, ", "))
+	if strings.ContainsAny(cfg.Dataset, "/.\\") {
+		return data.LoadUser(data.UserFiles{Edges: cfg.Dataset, Labels: cfg.Labels, Features: cfg.Features, GraphIndex: cfg.GraphIndex})
+	}
+	return nil, fmt.Errorf("unknown dataset %q (valid: %s, or a path to an edge list)", cfg.Dataset, strings.Join(BuiltinDatasets, ", "))
 }

@@ -88,7 +88,7 @@ func Run(ctx context.Context, cfg Config, hooks Hooks) (*Result, error) {
 		return nil, err
 	}
 	entry, _ := models.Lookup(cfg.Model)
-	ds, err := LoadDataset(cfg.Dataset, cfg.DataDir, cfg.Seed)
+	ds, err := LoadDataset(cfg)
 	if err != nil {
 		return nil, err
 	}
