@@ -41,12 +41,12 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			modelsCommand(stdout),
 		},
 		ExitErrHandler: func(*cli.Context, error) {},
-		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usageError{err}
-		},
+		OnUsageError:   onUsageError,
 	}
 	return app.RunContext(ctx, args)
 }
+
+func onUsageError(_ *cli.Context, err error, _ bool) error { return usageError{err} }
 
 func modelsCommand(stdout io.Writer) *cli.Command {
 	return &cli.Command{
@@ -141,8 +141,9 @@ func configFrom(c *cli.Context) (experiment.Config, error) {
 
 func trainCommand(stdout, stderr io.Writer) *cli.Command {
 	return &cli.Command{
-		Name:  "train",
-		Usage: "train one model variant and report AUC and Kendall τ",
+		Name:         "train",
+		Usage:        "train one model variant and report AUC and Kendall τ",
+		OnUsageError: onUsageError,
 		Flags: append(runFlags(),
 			&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON object on stdout"},
 			&cli.BoolFlag{Name: "quiet", Usage: "no progress on stderr"},

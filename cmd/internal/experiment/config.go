@@ -73,6 +73,9 @@ func (c Config) Validate() error {
 	if _, err := models.Lookup(c.Model); err != nil {
 		return err
 	}
+	if !contains(BuiltinDatasets, c.Dataset) && !strings.ContainsAny(c.Dataset, "/.\\") {
+		return fmt.Errorf("unknown dataset %q (valid: %s, or a path to an edge list)", c.Dataset, strings.Join(BuiltinDatasets, ", "))
+	}
 	if !contains(Variants, c.Variant) {
 		return fmt.Errorf("unknown variant %q (valid: %s)", c.Variant, strings.Join(Variants, ", "))
 	}

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// tinyGraph writes a 24-node graph of three 8-cliques joined in a ring, with
+// clique labels.
+func tinyGraph(t *testing.T) (edges, labels string) {
+	t.Helper()
+	dir := t.TempDir()
+	var e, l strings.Builder
+	e.WriteString("# three cliques\n")
+	for c := 0; c < 3; c++ {
+		for i := 0; i < 8; i++ {
+			fmt.Fprintf(&l, "%d %d\n", 100+c*8+i, c)
+			for j := i + 1; j < 8; j++ {
+				fmt.Fprintf(&e, "%d,%d\n", 100+c*8+i, 100+c*8+j)
+			}
+		}
+		fmt.Fprintf(&e, "%d\t%d\n", 100+c*8, 100+((c+1)%3)*8+1)
+	}
+	edges, labels = filepath.Join(dir, "edges.txt"), filepath.Join(dir, "labels.txt")
+	if err := os.WriteFile(edges, []byte(e.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(labels, []byte(l.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return edges, labels
+}
+
+func runCLI(args ...string) (stdout, stderr string, err error) {
+	var o, e bytes.Buffer
+	err = run(context.Background(), append([]string{"ignn"}, args...), &o, &e)
+	return o.String(), e.String(), err
+}
+
+func TestTrainEndToEnd(t *testing.T) {
+	edges, labels := tinyGraph(t)
+	for _, task := range []string{"link", "pair"} {
+		args := []string{"train", "--dataset", edges, "--labels", labels, "--task", task, "--epochs", "30",
+			"--eval-every", "5", "--variant", "both", "--json", "--quiet"}
+		out, _, err := runCLI(args...)
+		if err != nil {
+			t.Fatalf("%s: %v", task, err)
+		}
+		var r map[string]any
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%s: output is not JSON: %v\n%s", task, err, out)
+		}
+		for _, k := range []string{"dataset", "task", "model", "variant", "seed", "epochs", "best_epoch", "val_auc",
+			"test_auc", "test_kendall_tau", "train_seconds", "ms_per_epoch", "config"} {
+			if _, ok := r[k]; !ok {
+				t.Errorf("%s: JSON lacks %q", task, k)
+			}
+		}
+		if auc, _ := r["test_auc"].(float64); auc < 0.5 {
+			t.Errorf("%s: test AUC %v on three cliques", task, r["test_auc"])
+		}
+		// Same seed, same numbers.
+		again, _, err := runCLI(args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var r2 map[string]any
+		json.Unmarshal([]byte(again), &r2)
+		for _, k := range []string{"val_auc", "test_auc", "test_kendall_tau", "best_epoch"} {
+			if r[k] != r2[k] {
+				t.Errorf("%s: %s differs between identical runs: %v vs %v", task, k, r[k], r2[k])
+			}
+		}
+	}
+}
+
+func TestFlagValidation(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--model", "nope"}, `unknown model "nope" (valid: `},
+		{[]string{"--variant", "x"}, `unknown variant "x" (valid: base, hash, mse, both)`},
+		{[]string{"--task", "node"}, `unknown task "node" (valid: link, pair)`},
+		{[]string{"--dataset", "nope"}, `unknown dataset "nope" (valid: communities, email, protein, or a path to an edge list)`},
+		{[]string{"--epochs", "0"}, "--epochs must be ≥ 1, got 0"},
+		{[]string{"--hidden", "-1"}, "models: hidden width must be ≥ 1, got -1"},
+		{[]string{"--lambda-bce", "0", "--lambda-mse", "0"}, "objective: λ_BCE and λ_MSE are both 0: nothing to train"},
+		{[]string{"--variant", "base", "--lambda-bce", "0"}, "objective: λ_BCE and λ_MSE are both 0: nothing to train"},
+		{[]string{"--epochs", "5", "--eval-every", "10"}, "--eval-every (10) exceeds --epochs (5)"},
+		{[]string{"--dtype", "int8"}, `unknown dtype "int8" (valid: float32, float64)`},
+		{[]string{"--lr", "-1"}, "--lr must be > 0, got -1"},
+		{[]string{"--epochs", "x"}, `invalid value "x" for flag -epochs`},
+	}
+	for _, c := range cases {
+		_, _, err := runCLI(append([]string{"train"}, c.args...)...)
+		if err == nil {
+			t.Errorf("%v: accepted", c.args)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: error %q, want %q", c.args, err, c.want)
+		}
+		if exitCode(err) != 2 {
+			t.Errorf("%v: exit code %d, want 2", c.args, exitCode(err))
+		}
+	}
+}
+
+func TestBadInputFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "bad.txt")
+	os.WriteFile(p, []byte("0 1\n1 two\n"), 0o644)
+	_, _, err := runCLI("train", "--dataset", p, "--epochs", "2", "--eval-every", "1")
+	if err == nil || !strings.Contains(err.Error(), p+`:2: node id "two" is not a number`) {
+		t.Fatalf("error %v", err)
+	}
+}
