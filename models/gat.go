@@ -1,0 +1,52 @@
+package models
+
+import (
+	"fmt"
+
+	"github.com/ignn/ignn/engine"
+	G "gorgonia.org/gorgonia"
+)
+
+// GAT (Veličković et al. 2018) as PyG's GATConv: per head, Wh = h·W,
+// e_ij = LeakyReLU_{0.2}(a_dst·Wh_i + a_src·Wh_j) over the incoming edges of
+// i plus its self-loop, α = softmax of e over each destination's edges, and
+// h'_i = Σ_j α_ij·Wh_j. Heads are averaged (PyG concat=False), which keeps
+// the width fixed and avoids gorgonia's Concat; then + b. No attention
+// dropout. Glorot init for W and a, zero bias.
+func init() {
+	Register(Entry{
+		Name:        "gat",
+		Description: "graph attention network, LeakyReLU(0.2) attention with self-loops, heads averaged",
+		New: func(c Config) Model {
+			return stack{name: "gat", cfg: c, layer: func(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) *G.Node {
+				return gatLayer(b, name, h, x, adj, in, out, c.Heads)
+			}}
+		},
+	})
+}
+
+func gatLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out, heads int) *G.Node {
+	a := adj.WithSelfLoops()
+	n := adj.N
+	var sum *G.Node
+	for k := 0; k < heads; k++ {
+		hn := fmt.Sprintf("%s.head%d", name, k)
+		wh := transform(b, hn, h, x, in, out)
+		asrc := b.Param(hn+".att_src", engine.Glorot(1), out, 1)
+		adst := b.Param(hn+".att_dst", engine.Glorot(1), out, 1)
+		ss := G.Must(G.Reshape(G.Must(G.Mul(wh, asrc)), []int{n}))
+		sd := G.Must(G.Reshape(G.Must(G.Mul(wh, adst)), []int{n}))
+		e := G.Must(G.LeakyRelu(engine.EdgeScores(a, sd, ss), 0.2))
+		alpha := engine.SegmentSoftmax(a, e)
+		y := engine.EdgeSpMM(a, alpha, wh)
+		if sum == nil {
+			sum = y
+		} else {
+			sum = G.Must(G.Add(sum, y))
+		}
+	}
+	if heads > 1 {
+		sum = G.Must(G.Mul(sum, b.Scalar(name+".inv_heads", 1/float64(heads))))
+	}
+	return b.AddBias(name+".b", sum, engine.Zeros)
+}

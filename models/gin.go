@@ -1,0 +1,42 @@
+package models
+
+import (
+	"github.com/ignn/ignn/engine"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// GIN (Xu et al. 2019) as PyG's GINConv with a 2-layer MLP:
+// h'_i = W₂·ReLU(W₁·((1+ε)·h_i + Σ_{j∈N(i)} h_j) + b₁) + b₂. ε is 0, or
+// learned with TrainEps (initialised at 0). W₁ is applied before the sum
+// (exact, it is linear), so aggregation runs at the hidden width.
+func init() {
+	Register(Entry{
+		Name:        "gin",
+		Description: "graph isomorphism network, sum aggregation, 2-layer MLP, ε fixed at 0 or learned",
+		New: func(c Config) Model {
+			return stack{name: "gin", cfg: c, layer: func(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) *G.Node {
+				return ginLayer(b, name, h, x, adj, in, out, c.TrainEps)
+			}}
+		},
+	})
+}
+
+func ginLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int, trainEps bool) *G.Node {
+	u := transform(b, name+".mlp.0", h, x, in, out)
+	var agg *G.Node
+	if trainEps {
+		eps := b.Param(name+".eps", engine.Zeros, 1, 1)
+		self := G.Must(G.Add(u, G.Must(G.BroadcastHadamardProd(u, eps, nil, []byte{0, 1}))))
+		agg = G.Must(G.Add(engine.SpMM(adj.Sum(), u), self))
+	} else {
+		agg = engine.SpMM(adj.WithSelfLoops(), u)
+	}
+	agg = b.AddBias(name+".mlp.0.b", agg, engine.UniformFanIn(in))
+	agg = G.Must(G.Rectify(agg))
+	w2 := b.Param(name+".mlp.1.W", engine.UniformFanIn(out), out, out)
+	y := G.Must(G.Mul(agg, w2))
+	return b.AddBias(name+".mlp.1.b", y, engine.UniformFanIn(out))
+}
+
+var _ = tensor.Float64

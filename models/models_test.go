@@ -1,0 +1,130 @@
+package models
+
+import (
+	"math"
+	"testing"
+
+	"github.com/ignn/ignn/engine"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// tiny is a 6-node graph (a triangle with a tail and a pendant) with 3 dense
+// features and a sparse identity part, so every input path is exercised.
+func tiny() *engine.GraphInput {
+	adj := engine.NewAdjacency(6, [][2]int{{0, 1}, {1, 2}, {2, 0}, {2, 3}, {3, 4}, {1, 5}})
+	var id []engine.Entry
+	for i := 0; i < 6; i++ {
+		id = append(id, engine.Entry{Row: i, Col: (i * 5) % 6, Val: 1})
+	}
+	x := &engine.Features{N: 6, Sparse: engine.NewCSR(6, 6, id), Dense: engine.RandomValues(21, 18), DenseDim: 3}
+	hops := make([]uint16, 36)
+	d, _ := bfs(adj)
+	copy(hops, d)
+	return &engine.GraphInput{Adj: adj, X: x, Blocks: []engine.Block{{Off: 0, N: 6, Hops: hops}}}
+}
+
+func bfs(a *engine.Adjacency) ([]uint16, error) {
+	n := a.N
+	d := make([]uint16, n*n)
+	for s := 0; s < n; s++ {
+		for i := range d[s*n : (s+1)*n] {
+			d[s*n+i] = engine.HopUnreachable
+		}
+		d[s*n+s] = 0
+		q := []int{s}
+		for h := 0; h < len(q); h++ {
+			u := q[h]
+			for k := a.A.RowPtr[u]; k < a.A.RowPtr[u+1]; k++ {
+				v := a.A.ColIdx[k]
+				if d[s*n+v] == engine.HopUnreachable {
+					d[s*n+v] = d[s*n+u] + 1
+					q = append(q, v)
+				}
+			}
+		}
+	}
+	return d, nil
+}
+
+// TestModelGradients checks every registered model's gradient with respect
+// to every parameter by central differences (float64, dropout on with fixed
+// masks), with and without the pre-layer.
+func TestModelGradients(t *testing.T) {
+	for _, name := range Names() {
+		for _, pre := range []bool{true, false} {
+			e, _ := Lookup(name)
+			cfg := DefaultConfig()
+			if e.Defaults != nil {
+				e.Defaults(&cfg)
+			}
+			cfg.Hidden, cfg.Out, cfg.Pre, cfg.Dropout = 4, 3, pre, 0.3
+			cfg.Layers = min(cfg.Layers, 2)
+			cfg.Heads, cfg.TrainEps = 2, true
+			m := e.New(cfg)
+			in := tiny()
+			err := engine.CheckGradient(func(b *engine.Builder) (*G.Node, []*G.Node) {
+				z, err := Build(m, b, in)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// Zero-initialised biases would leave rows exactly at 0
+				// where L2 normalisation is not differentiable; move them.
+				for i, p := range b.ParamNodes() {
+					v := p.Value().(*tensor.Dense).Data().([]float64)
+					for k := range v {
+						if v[k] == 0 {
+							v[k] = 0.3 * engine.RandomValues(uint64(100+i), len(v))[k]
+						}
+					}
+				}
+				return z, b.ParamNodes()
+			}, 1e-6, 2e-6)
+			if err != nil {
+				t.Errorf("%s (pre=%v): %v", name, pre, err)
+			}
+		}
+	}
+}
+
+// TestOutputsNormalised: every model's embeddings have unit rows and
+// parameter names are unique (the builder panics otherwise).
+func TestOutputsNormalised(t *testing.T) {
+	for _, name := range Names() {
+		e, _ := Lookup(name)
+		cfg := DefaultConfig()
+		if e.Defaults != nil {
+			e.Defaults(&cfg)
+		}
+		b := engine.NewBuilder(engine.NewParamStore(tensor.Float64, engine.Stream(1, "init")), false)
+		z, err := Build(e.New(cfg), b, tiny())
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		f, err := engine.NewForward(b, z)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, shape, err := f.Run(engine.Stream(1, "eval"))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		d := shape[1]
+		for r := 0; r < shape[0]; r++ {
+			var s float64
+			for k := 0; k < d; k++ {
+				s += v[r*d+k] * v[r*d+k]
+			}
+			if math.Abs(s-1) > 1e-9 {
+				t.Errorf("%s: row %d has squared norm %g", name, r, s)
+			}
+		}
+	}
+}
+
+func TestLookupUnknown(t *testing.T) {
+	_, err := Lookup("nope")
+	if err == nil || err.Error()[:22] != `unknown model "nope" (` {
+		t.Errorf("error %v", err)
+	}
+}

@@ -1,0 +1,29 @@
+package models
+
+import (
+	"github.com/ignn/ignn/engine"
+	G "gorgonia.org/gorgonia"
+)
+
+// GraphSAGE with the mean aggregator as PyG ≥ 1.5 defines SAGEConv:
+// h'_i = W_root·h_i + W_rel·mean_{j∈N(i)} h_j + b, with no output
+// normalisation. It is written as two products, never a Concat (gorgonia's
+// Concat gradient is wrong for some offsets), and W_rel is applied before
+// the mean (exact, since the mean is linear): D⁻¹A·(h·W_rel). Isolated nodes
+// aggregate nothing.
+func init() {
+	Register(Entry{
+		Name:        "sage",
+		Description: "GraphSAGE, mean aggregator with a separate root weight",
+		New: func(c Config) Model {
+			return stack{name: "sage", cfg: c, layer: sageLayer}
+		},
+	})
+}
+
+func sageLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) *G.Node {
+	rel := transform(b, name+".rel", h, x, in, out)
+	root := transform(b, name+".root", h, x, in, out)
+	y := G.Must(G.Add(engine.SpMM(adj.MeanNorm(), rel), root))
+	return b.AddBias(name+".b", y, engine.Zeros)
+}
