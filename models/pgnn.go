@@ -1,0 +1,220 @@
+package models
+
+import (
+	"fmt"
+	"math/bits"
+	"math/rand/v2"
+
+	"github.com/ignn/ignn/engine"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// P-GNN (You et al. 2019), as its reference code behaves
+// (shared/reference/pgnn-semantics.md §5):
+//
+//   - per graph of n nodes, K = ⌊log₂ n⌋² anchor sets: ⌊log₂ n⌋ copies of
+//     each size ⌊n/2^(i+1)⌋ (at least 1), drawn uniformly without
+//     replacement, redrawn before every training step and shared by all
+//     layers; evaluation reuses the last training draw;
+//   - s(v,u) = 1/(d(v,u)+1) on the message-passing graph, 0 when
+//     unreachable or, for pgnn-f, beyond 2 hops; for node v and set S the
+//     closest anchor a = argmax_{u∈S} s(v,u) (first on ties) and
+//     ŝ = max_{u∈S} s(v,u);
+//   - layer: msg_{v,S} = h_a·f(ŝ) with f = Linear(1→out)·ReLU·Linear(out→1);
+//     m_{v,S} = ReLU(W·[msg_{v,S} ‖ h_v] + b) (written as two products, no
+//     Concat); position output p_{v,S} = w·m_{v,S} + c; structure output
+//     mean_S m_{v,S};
+//   - model: linear pre-layer (always, whatever Config.Pre says), layer 1 (structure output), dropout, layer 2,
+//     embedding = L2-normalised position output of the last layer.
+//
+// The embedding width is K, which depends on n. For many graphs in one run
+// ignn pads every graph's position vector with zeros up to the largest K
+// (zeros change no inner product, so cosines and losses are those of the
+// unpadded vectors). Xavier-uniform init with gain √2, zero biases.
+func init() {
+	for _, v := range []struct {
+		name, desc string
+		hops       int
+	}{
+		{"pgnn-f", "position-aware GNN, 2 layers, anchor distances truncated at 2 hops", 2},
+		{"pgnn-e", "position-aware GNN, 2 layers, exact anchor distances", 0},
+	} {
+		Register(Entry{
+			Name: v.name, Description: v.desc, NeedsHops: true, MaxHops: v.hops,
+			Defaults: func(c *Config) { c.Layers = 2 },
+			New: func(c Config) Model {
+				return &pgnn{name: v.name, cfg: c}
+			},
+		})
+	}
+}
+
+type pgnn struct {
+	name string
+	cfg  Config
+	// anchors of the last training draw, shared with evaluation graphs.
+	arg   []int
+	dist  []float64
+	drawn bool
+}
+
+type pgnnLayout struct {
+	k      []int // anchor sets per block
+	kmax   int
+	slots  int
+	self   []int // node of each slot
+	pool   *engine.CSR
+	place  *engine.CSR
+	blocks []engine.Block
+}
+
+func anchorSets(n int) int {
+	if n < 2 {
+		return 1
+	}
+	m := bits.Len(uint(n)) - 1
+	return m * m
+}
+
+func layout(gi *engine.GraphInput) *pgnnLayout {
+	l := &pgnnLayout{blocks: gi.Blocks}
+	for _, b := range gi.Blocks {
+		if b.Hops == nil {
+			panic("engine: P-GNN needs hop distances in every block")
+		}
+		k := anchorSets(b.N)
+		l.k = append(l.k, k)
+		l.kmax = max(l.kmax, k)
+		l.slots += b.N * k
+	}
+	var pool, place []engine.Entry
+	row := 0
+	for bi, b := range gi.Blocks {
+		k := l.k[bi]
+		for v := 0; v < b.N; v++ {
+			for s := 0; s < k; s++ {
+				l.self = append(l.self, b.Off+v)
+				pool = append(pool, engine.Entry{Row: b.Off + v, Col: row, Val: 1 / float64(k)})
+				place = append(place, engine.Entry{Row: (b.Off+v)*l.kmax + s, Col: row, Val: 1})
+				row++
+			}
+		}
+	}
+	l.pool = engine.NewCSR(gi.Adj.N, l.slots, pool)
+	l.place = engine.NewCSR(gi.Adj.N*l.kmax, l.slots, place)
+	return l
+}
+
+// draw samples fresh anchor sets for every block and computes, per slot,
+// the closest anchor (global node id) and its similarity 1/(d+1).
+func (l *pgnnLayout) draw(rng *rand.Rand, arg []int, dist []float64) {
+	row := 0
+	for bi, b := range l.blocks {
+		n := b.N
+		m := bits.Len(uint(n)) - 1
+		if n < 2 {
+			m = 1
+		}
+		perm := make([]int, n)
+		for i := range perm {
+			perm[i] = i
+		}
+		sets := make([][]int, 0, l.k[bi])
+		for i := 0; i < m; i++ {
+			size := max(1, n>>(i+1))
+			for c := 0; c < m; c++ {
+				for t := 0; t < size; t++ { // partial Fisher–Yates
+					r := t + rng.IntN(n-t)
+					perm[t], perm[r] = perm[r], perm[t]
+				}
+				sets = append(sets, append([]int(nil), perm[:size]...))
+			}
+		}
+		for v := 0; v < n; v++ {
+			for _, set := range sets {
+				best, bestS := set[0], 0.0
+				for _, a := range set {
+					d := b.Hops[v*n+a]
+					if d == engine.HopUnreachable {
+						continue
+					}
+					if s := 1 / (float64(d) + 1); s > bestS {
+						best, bestS = a, s
+					}
+				}
+				arg[row], dist[row] = b.Off+best, bestS
+				row++
+			}
+		}
+	}
+}
+
+func (m *pgnn) Forward(b *engine.Builder, gi *engine.GraphInput) *G.Node {
+	l := layout(gi)
+	if m.arg == nil || len(m.arg) != l.slots {
+		m.arg, m.dist = make([]int, l.slots), make([]float64, l.slots)
+		m.drawn = false
+	}
+	argN := b.IntInput(m.name+".anchor.arg", l.slots)
+	distN := b.Input(m.name+".anchor.sim", l.slots, 1)
+	selfN := b.IntInput(m.name+".anchor.self", l.slots)
+	G.Must(selfN, engine.LetInts(selfN, l.self))
+	distT := tensor.New(tensor.WithShape(l.slots, 1), tensor.Of(b.DT()))
+	train := b.Train
+	b.AddFeed(engine.Feed{Node: argN, Fill: func(rng *rand.Rand) error {
+		if train || !m.drawn {
+			l.draw(rng, m.arg, m.dist)
+			m.drawn = true
+		}
+		engine.SetFloat64(distT, m.dist)
+		if err := G.Let(distN, distT); err != nil {
+			return err
+		}
+		return engine.LetInts(argN, m.arg)
+	}})
+	h := b.InputLinear(m.name+".pre", gi.X, m.cfg.Hidden, true)
+	in := m.cfg.Hidden
+	var pos *G.Node
+	for k := 0; k < m.cfg.Layers; k++ {
+		name := fmt.Sprintf("%s.%d", m.name, k)
+		out := m.cfg.Hidden
+		if k == m.cfg.Layers-1 {
+			out = m.cfg.Out
+		}
+		var st *G.Node
+		st, pos = m.layer(b, name, h, argN, distN, selfN, l, in, out, k == m.cfg.Layers-1)
+		engine.AssertShape(name, st, gi.Adj.N, out)
+		if k < m.cfg.Layers-1 {
+			h = b.Dropout(name+".dropout", st, m.cfg.Dropout)
+		}
+		in = out
+	}
+	z := G.Must(G.Reshape(engine.SpMM(l.place, pos), []int{gi.Adj.N, l.kmax}))
+	return engine.RowNormalize(z)
+}
+
+func (m *pgnn) layer(b *engine.Builder, name string, h, argN, distN, selfN *G.Node, l *pgnnLayout, in, out int, last bool) (structure, position *G.Node) {
+	gain := engine.Glorot(1.4142135623730951)
+	// f(ŝ): 1 → out → 1.
+	f1 := b.Param(name+".dist.0.W", gain, 1, out)
+	f := G.Must(G.Mul(distN, f1))
+	f = G.Must(G.Rectify(b.AddBias(name+".dist.0.b", f, engine.Zeros)))
+	f = G.Must(G.Mul(f, b.Param(name+".dist.1.W", gain, out, 1)))
+	f = b.AddBias(name+".dist.1.b", f, engine.Zeros)
+	// msg = h[closest anchor] ⊙ f(ŝ).
+	ha := G.Must(G.ByIndices(h, argN, 0))
+	msg := G.Must(G.BroadcastHadamardProd(ha, f, nil, []byte{1}))
+	// ReLU(W_msg·msg + W_self·h_v + b), W_self applied before the gather.
+	wm := b.Param(name+".hidden.Wmsg", gain, in, out)
+	ws := b.Param(name+".hidden.Wself", gain, in, out)
+	self := G.Must(G.ByIndices(G.Must(G.Mul(h, ws)), selfN, 0))
+	hid := G.Must(G.Add(G.Must(G.Mul(msg, wm)), self))
+	hid = G.Must(G.Rectify(b.AddBias(name+".hidden.b", hid, engine.Zeros)))
+	if last { // earlier position outputs are unused (and would have no gradient)
+		position = G.Must(G.Mul(hid, b.Param(name+".pos.W", gain, out, 1)))
+		position = b.AddBias(name+".pos.b", position, engine.Zeros)
+	}
+	structure = engine.SpMM(l.pool, hid)
+	return structure, position
+}
