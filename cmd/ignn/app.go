@@ -38,6 +38,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		ErrWriter: stderr,
 		Commands: []*cli.Command{
 			trainCommand(stdout, stderr),
+			compareCommand(stdout, stderr, false),
+			compareCommand(stdout, stderr, true),
 			modelsCommand(stdout),
 		},
 		ExitErrHandler: func(*cli.Context, error) {},

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ignn/ignn/cmd/internal/experiment"
+	"github.com/ignn/ignn/eval"
+	"github.com/ignn/ignn/models"
+	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v2"
+)
+
+func compareFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "models", Value: strings.Join(models.Names(), ","), Usage: "comma-separated models"},
+		&cli.StringFlag{Name: "variants", Value: strings.Join(experiment.Variants, ","), Usage: "comma-separated variants"},
+		&cli.IntFlag{Name: "repeats", Value: 3, Usage: "seeds 1..R per cell"},
+		&cli.IntFlag{Name: "workers", Value: 1, Usage: "cells run in parallel (results do not depend on it)"},
+		&cli.StringFlag{Name: "format", Value: "table", Usage: "table, markdown, csv or json"},
+		&cli.StringFlag{Name: "out", Usage: "directory for results.{json,csv,md} and per-cell files; re-running resumes"},
+		&cli.BoolFlag{Name: "sweep", Usage: "per cell, select lr and λ by validation AUC (the paper's protocol)"},
+		&cli.BoolFlag{Name: "quiet", Usage: "no progress bar"},
+	}
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
+	name, usage := "compare", "run models × variants × seeds and print the paper-style table"
+	if sweep {
+		name, usage = "sweep", "compare with the paper's selection protocol: lr ∈ {1e-4,1e-3,1e-2}, λ ∈ {0,0.1,1,10}², chosen by validation AUC"
+	}
+	return &cli.Command{
+		Name: name, Usage: usage, OnUsageError: onUsageError,
+		Flags: append(runFlags(), compareFlags()...),
+		Action: func(c *cli.Context) error {
+			cc, format, err := compareConfigFrom(c, sweep)
+			if err != nil {
+				return err
+			}
+			var bar *progressbar.ProgressBar
+			hooks := experiment.CompareHooks{
+				Start: func(total, done int) {
+					if c.Bool("quiet") {
+						return
+					}
+					if done > 0 {
+						fmt.Fprintf(stderr, "resuming: %d of %d cells already done in %s\n", done, total, cc.Out)
+					}
+					bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("cells"),
+						progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
+					bar.Set(done)
+				},
+				Done: func(j experiment.Job, r *experiment.Result) {
+					if bar != nil {
+						bar.Add(1)
+					}
+				},
+				Warn: func(j experiment.Job, msg string) {
+					if !c.Bool("quiet") {
+						fmt.Fprintf(stderr, "\nwarning: %s: %s\n", j.Key(), msg)
+					}
+				},
+			}
+			res, err := experiment.Compare(c.Context, cc, hooks)
+			if bar != nil {
+				bar.Finish()
+			}
+			if err != nil {
+				return err
+			}
+			if cc.Out != "" {
+				cfg, _ := json.MarshalIndent(cc.Base, "", "  ")
+				if err := eval.WriteFileAtomic(filepath.Join(cc.Out, "config.json"), append(cfg, '\n')); err != nil {
+					return err
+				}
+				if err := res.Write(cc.Out); err != nil {
+					return err
+				}
+			}
+			fmt.Fprintf(stdout, "%s, %s task, %d epochs, seeds 1..%d (τ = Kendall τ-b; * = best τ per model)\n", cc.Base.Dataset, cc.Base.Task, cc.Base.Epochs, cc.Repeats)
+			return printTable(stdout, res, format)
+		},
+	}
+}
+
+func printTable(w io.Writer, res *experiment.Comparison, format string) error {
+	switch format {
+	case "table":
+		_, err := io.WriteString(w, eval.Text(res.TableRows()))
+		return err
+	case "markdown":
+		_, err := io.WriteString(w, eval.Markdown(res.TableRows()))
+		return err
+	case "csv":
+		_, err := io.WriteString(w, eval.CSV(res.TableRows()))
+		return err
+	case "json":
+		e := json.NewEncoder(w)
+		e.SetIndent("", "  ")
+		return e.Encode(res)
+	}
+	return usagef("unknown format %q (valid: table, markdown, csv, json)", format)
+}
+
+func compareConfigFrom(c *cli.Context, sweep bool) (experiment.CompareConfig, string, error) {
+	// Validate the shared flags against the first model.
+	base, err := configFrom(c)
+	if err != nil {
+		return experiment.CompareConfig{}, "", err
+	}
+	cc := experiment.CompareConfig{Base: base, Models: splitList(c.String("models")), Variants: splitList(c.String("variants")),
+		Repeats: c.Int("repeats"), Workers: c.Int("workers"), Out: c.String("out"), Sweep: sweep || c.Bool("sweep")}
+	format := c.String("format")
+	switch {
+	case len(cc.Models) == 0:
+		return cc, "", usagef("--models is empty")
+	case len(cc.Variants) == 0:
+		return cc, "", usagef("--variants is empty")
+	case cc.Repeats < 1:
+		return cc, "", usagef("--repeats must be ≥ 1, got %d", cc.Repeats)
+	case cc.Workers < 1:
+		return cc, "", usagef("--workers must be ≥ 1, got %d", cc.Workers)
+	case format != "table" && format != "markdown" && format != "csv" && format != "json":
+		return cc, "", usagef("unknown format %q (valid: table, markdown, csv, json)", format)
+	}
+	for _, m := range cc.Models {
+		if _, err := models.Lookup(m); err != nil {
+			return cc, "", usageError{err}
+		}
+	}
+	for _, v := range cc.Variants {
+		cfg := base
+		cfg.Variant = v
+		if err := cfg.Validate(); err != nil {
+			return cc, "", usageError{err}
+		}
+	}
+	if cc.Out != "" {
+		if err := os.MkdirAll(cc.Out, 0o755); err != nil {
+			return cc, "", usagef("--out %s is not writable: %v", cc.Out, err)
+		}
+		probe := filepath.Join(cc.Out, ".ignn-write-test")
+		if err := os.WriteFile(probe, nil, 0o644); err != nil {
+			return cc, "", usagef("--out %s is not writable: %v", cc.Out, err)
+		}
+		os.Remove(probe)
+	}
+	return cc, format, nil
+}

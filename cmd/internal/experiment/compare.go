@@ -1,0 +1,347 @@
+package experiment
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/ignn/ignn/eval"
+)
+
+// Job is one cell of a comparison grid.
+type Job struct {
+	Model     string  `json:"model"`
+	Variant   string  `json:"variant"`
+	Seed      uint64  `json:"seed"`
+	LR        float64 `json:"lr"`
+	LambdaBCE float64 `json:"lambda_bce"`
+	LambdaMSE float64 `json:"lambda_mse"`
+}
+
+// Key names the job's result file.
+func (j Job) Key() string {
+	return fmt.Sprintf("%s_%s_lr%g_bce%g_mse%g_seed%d", j.Model, j.Variant, j.LR, j.LambdaBCE, j.LambdaMSE, j.Seed)
+}
+
+// CellMetrics is a job's outcome without timings (so results.json is
+// byte-identical whatever the worker count).
+type CellMetrics struct {
+	Job
+	BestEpoch int     `json:"best_epoch"`
+	ValAUC    Num     `json:"val_auc"`
+	TestAUC   Num     `json:"test_auc"`
+	Tau       Num     `json:"test_kendall_tau"`
+	Final     Metrics `json:"final"`
+}
+
+// CompareConfig is a grid: models × variants × seeds 1..Repeats, optionally
+// × the sweep's learning rates and λ pairs.
+type CompareConfig struct {
+	Base     Config
+	Models   []string
+	Variants []string
+	Repeats  int
+	Workers  int
+	Out      string // "" = keep nothing on disk
+	Sweep    bool
+	LRs      []float64 // sweep grid (defaults: 1e-4, 1e-3, 1e-2)
+	Lambdas  []float64 // sweep grid for λ_BCE and λ_MSE (defaults: 0, 0.1, 1, 10)
+}
+
+// Comparison is the outcome of a grid.
+type Comparison struct {
+	Dataset   string        `json:"dataset"`
+	Task      string        `json:"task"`
+	Epochs    int           `json:"epochs"`
+	Repeats   int           `json:"repeats"`
+	HashDim   int           `json:"hash_dim_setting"`
+	Selection string        `json:"selection"`
+	Rows      []RowJSON     `json:"rows"`
+	Chosen    []Job         `json:"chosen,omitempty"` // sweep: selected settings per model/variant (seed 0)
+	Cells     []CellMetrics `json:"cells"`
+	rows      []eval.Row
+}
+
+// RowJSON is a table row in results.json.
+type RowJSON struct {
+	Model     string  `json:"model"`
+	Variant   string  `json:"variant"`
+	Runs      int     `json:"runs"`
+	AUCMean   Num     `json:"auc_mean"`
+	AUCStd    Num     `json:"auc_std"`
+	TauMean   Num     `json:"tau_mean"`
+	TauStd    Num     `json:"tau_std"`
+	FAUCMean  Num     `json:"final_auc_mean"`
+	FAUCStd   Num     `json:"final_auc_std"`
+	FTauMean  Num     `json:"final_tau_mean"`
+	FTauStd   Num     `json:"final_tau_std"`
+	BestTau   bool    `json:"best_tau"`
+	LR        float64 `json:"lr"`
+	LambdaBCE float64 `json:"lambda_bce"`
+	LambdaMSE float64 `json:"lambda_mse"`
+}
+
+// TableRows returns the table rows.
+func (c *Comparison) TableRows() []eval.Row { return c.rows }
+
+// CompareHooks observe a grid.
+type CompareHooks struct {
+	Start func(total, done int)  // before running, with the cells already on disk
+	Done  func(j Job, r *Result) // after each cell that ran
+	Warn  func(j Job, msg string)
+}
+
+// Jobs lists the grid in a fixed order.
+func (cc CompareConfig) Jobs() []Job {
+	var jobs []Job
+	lrs, lams := cc.LRs, cc.Lambdas
+	if len(lrs) == 0 {
+		lrs = []float64{1e-4, 1e-3, 1e-2}
+	}
+	if len(lams) == 0 {
+		lams = []float64{0, 0.1, 1, 10}
+	}
+	for _, m := range cc.Models {
+		for _, v := range cc.Variants {
+			var settings []Job
+			if !cc.Sweep {
+				settings = []Job{{LR: cc.Base.LR, LambdaBCE: cc.Base.LambdaBCE, LambdaMSE: cc.Base.LambdaMSE}}
+			} else {
+				for _, lr := range lrs {
+					if v == "mse" || v == "both" {
+						for _, lb := range lams {
+							for _, lm := range lams {
+								if lb == 0 && lm == 0 {
+									continue
+								}
+								settings = append(settings, Job{LR: lr, LambdaBCE: lb, LambdaMSE: lm})
+							}
+						}
+					} else {
+						settings = append(settings, Job{LR: lr, LambdaBCE: cc.Base.LambdaBCE, LambdaMSE: cc.Base.LambdaMSE})
+					}
+				}
+			}
+			for _, s := range settings {
+				for seed := uint64(1); seed <= uint64(cc.Repeats); seed++ {
+					j := s
+					j.Model, j.Variant, j.Seed = m, v, seed
+					if v == "base" || v == "hash" {
+						j.LambdaMSE = 0
+						if j.LambdaBCE == 0 {
+							j.LambdaBCE = 1
+						}
+					}
+					jobs = append(jobs, j)
+				}
+			}
+		}
+	}
+	// Sweep grids may repeat settings after the λ_MSE = 0 fold; dedupe.
+	seen := map[string]bool{}
+	out := jobs[:0]
+	for _, j := range jobs {
+		if !seen[j.Key()] {
+			seen[j.Key()] = true
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+func (cc CompareConfig) config(j Job) Config {
+	c := cc.Base
+	c.Model, c.Variant, c.Seed, c.LR, c.LambdaBCE, c.LambdaMSE = j.Model, j.Variant, j.Seed, j.LR, j.LambdaBCE, j.LambdaMSE
+	return c
+}
+
+// cellFile is what each cell writes: its full result (with timings).
+func (cc CompareConfig) cellPath(j Job) string {
+	return filepath.Join(cc.Out, "cells", j.Key()+".json")
+}
+
+// Compare runs every job not already finished under Out (resume), Workers
+// at a time, and aggregates. Cells are deterministic, so the aggregate does
+// not depend on Workers or on interruptions.
+func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Comparison, error) {
+	if cc.Repeats < 1 {
+		return nil, fmt.Errorf("--repeats must be ≥ 1, got %d", cc.Repeats)
+	}
+	if cc.Workers < 1 {
+		cc.Workers = 1
+	}
+	jobs := cc.Jobs()
+	for _, j := range jobs {
+		if err := cc.config(j).Validate(); err != nil {
+			return nil, err
+		}
+	}
+	if cc.Out != "" {
+		if err := os.MkdirAll(filepath.Join(cc.Out, "cells"), 0o755); err != nil {
+			return nil, fmt.Errorf("cannot write --out: %w", err)
+		}
+	}
+	results := make([]*Result, len(jobs))
+	var todo []int
+	for i, j := range jobs {
+		if cc.Out != "" {
+			if b, err := os.ReadFile(cc.cellPath(j)); err == nil {
+				var r Result
+				if json.Unmarshal(b, &r) == nil {
+					results[i] = &r
+					continue
+				}
+			}
+		}
+		todo = append(todo, i)
+	}
+	if hooks.Start != nil {
+		hooks.Start(len(jobs), len(jobs)-len(todo))
+	}
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	ch := make(chan int)
+	for w := 0; w < cc.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range ch {
+				j := jobs[i]
+				r, err := Run(ctx, cc.config(j), Hooks{Warn: func(msg string) {
+					if hooks.Warn != nil {
+						hooks.Warn(j, msg)
+					}
+				}})
+				if err == nil && cc.Out != "" {
+					b, _ := json.MarshalIndent(r, "", "  ")
+					err = eval.WriteFileAtomic(cc.cellPath(j), append(b, '\n'))
+				}
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = fmt.Errorf("%s: %w", j.Key(), err)
+				}
+				results[i] = r
+				if err == nil && hooks.Done != nil {
+					hooks.Done(j, r)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, i := range todo {
+		mu.Lock()
+		stop := firstErr != nil
+		mu.Unlock()
+		if stop || ctx.Err() != nil {
+			break
+		}
+		ch <- i
+	}
+	close(ch)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("comparison interrupted: %w; finished cells are kept under %s — re-run the same command to resume", err, cc.Out)
+	}
+	return aggregate(cc, jobs, results), nil
+}
+
+func aggregate(cc CompareConfig, jobs []Job, results []*Result) *Comparison {
+	c := &Comparison{Dataset: cc.Base.Dataset, Task: cc.Base.Task, Epochs: cc.Base.Epochs, Repeats: cc.Repeats, HashDim: cc.Base.HashDim,
+		Selection: "per run: test metrics at the first epoch with the best validation AUC; 'final' = last epoch; mean ± population std over seeds"}
+	if cc.Sweep {
+		c.Selection += "; sweep: per model and variant, the (lr, λ_BCE, λ_MSE) with the highest mean validation AUC over seeds"
+	}
+	type group struct {
+		setting Job
+		cells   []CellMetrics
+	}
+	groups := map[string]*group{}
+	var order []string
+	for i, j := range jobs {
+		r := results[i]
+		cm := CellMetrics{Job: j, BestEpoch: r.BestEpoch, ValAUC: r.ValAUC, TestAUC: r.TestAUC, Tau: r.TestKendallTau, Final: r.Final}
+		c.Cells = append(c.Cells, cm)
+		s := j
+		s.Seed = 0
+		if _, ok := groups[s.Key()]; !ok {
+			groups[s.Key()] = &group{setting: s}
+			order = append(order, s.Key())
+		}
+		groups[s.Key()].cells = append(groups[s.Key()].cells, cm)
+	}
+	// Choose one setting per model/variant: the best mean validation AUC.
+	chosen := map[string]*group{}
+	var mv []string
+	for _, k := range order {
+		g := groups[k]
+		key := g.setting.Model + "/" + g.setting.Variant
+		var vals []float64
+		for _, x := range g.cells {
+			vals = append(vals, float64(x.ValAUC))
+		}
+		m := eval.Summarise(vals).Mean
+		if prev, ok := chosen[key]; !ok {
+			chosen[key] = g
+			mv = append(mv, key)
+		} else {
+			var pv []float64
+			for _, x := range prev.cells {
+				pv = append(pv, float64(x.ValAUC))
+			}
+			if pm := eval.Summarise(pv).Mean; m > pm || (math.IsNaN(pm) && !math.IsNaN(m)) {
+				chosen[key] = g
+			}
+		}
+	}
+	for _, key := range mv {
+		g := chosen[key]
+		var auc, tau, fauc, ftau []float64
+		for _, x := range g.cells {
+			auc, tau = append(auc, float64(x.TestAUC)), append(tau, float64(x.Tau))
+			fauc, ftau = append(fauc, float64(x.Final.TestAUC)), append(ftau, float64(x.Final.TestKendallTau))
+		}
+		c.rows = append(c.rows, eval.Row{Model: g.setting.Model, Variant: g.setting.Variant, Runs: len(g.cells),
+			AUC: eval.Summarise(auc), Tau: eval.Summarise(tau), FinalAUC: eval.Summarise(fauc), FinalTau: eval.Summarise(ftau)})
+		if cc.Sweep {
+			c.Chosen = append(c.Chosen, g.setting)
+		}
+	}
+	eval.MarkBest(c.rows)
+	for i, r := range c.rows {
+		s := chosen[r.Model+"/"+r.Variant].setting
+		c.Rows = append(c.Rows, RowJSON{Model: r.Model, Variant: r.Variant, Runs: r.Runs,
+			AUCMean: Num(r.AUC.Mean), AUCStd: Num(r.AUC.Std), TauMean: Num(r.Tau.Mean), TauStd: Num(r.Tau.Std),
+			FAUCMean: Num(r.FinalAUC.Mean), FAUCStd: Num(r.FinalAUC.Std), FTauMean: Num(r.FinalTau.Mean), FTauStd: Num(r.FinalTau.Std),
+			BestTau: c.rows[i].BestTau, LR: s.LR, LambdaBCE: s.LambdaBCE, LambdaMSE: s.LambdaMSE})
+	}
+	return c
+}
+
+// Write stores results.json, results.csv and results.md under dir.
+func (c *Comparison) Write(dir string) error {
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err
+	}
+	files := map[string]string{
+		"results.json": string(b) + "\n",
+		"results.csv":  eval.CSV(c.rows),
+		"results.md":   fmt.Sprintf("%s, %s task, %d epochs, %d seeds\n\n", c.Dataset, c.Task, c.Epochs, c.Repeats) + eval.Markdown(c.rows),
+	}
+	for _, name := range []string{"results.json", "results.csv", "results.md"} {
+		if err := eval.WriteFileAtomic(filepath.Join(dir, name), []byte(files[name])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
