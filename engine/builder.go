@@ -186,7 +186,7 @@ func (b *Builder) Linear(name string, x *G.Node, in, out int, bias bool) *G.Node
 func (b *Builder) AddBias(name string, y *G.Node, init Init) *G.Node {
 	d := y.Shape()[1]
 	bv := b.Param(name, init, 1, d)
-	return G.Must(G.BroadcastAdd(y, bv, nil, []byte{0}))
+	return AddRowVector(y, bv)
 }
 
 // AssertShape panics with the layer's name when n's shape differs.

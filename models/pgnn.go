@@ -199,18 +199,18 @@ func (m *pgnn) layer(b *engine.Builder, name string, h, argN, distN, selfN *G.No
 	// f(ŝ): 1 → out → 1.
 	f1 := b.Param(name+".dist.0.W", gain, 1, out)
 	f := G.Must(G.Mul(distN, f1))
-	f = G.Must(G.Rectify(b.AddBias(name+".dist.0.b", f, engine.Zeros)))
+	f = engine.ReLU(b.AddBias(name+".dist.0.b", f, engine.Zeros))
 	f = G.Must(G.Mul(f, b.Param(name+".dist.1.W", gain, out, 1)))
 	f = b.AddBias(name+".dist.1.b", f, engine.Zeros)
 	// msg = h[closest anchor] ⊙ f(ŝ).
 	ha := G.Must(G.ByIndices(h, argN, 0))
-	msg := G.Must(G.BroadcastHadamardProd(ha, f, nil, []byte{1}))
+	msg := engine.ScaleRows(ha, f)
 	// ReLU(W_msg·msg + W_self·h_v + b), W_self applied before the gather.
 	wm := b.Param(name+".hidden.Wmsg", gain, in, out)
 	ws := b.Param(name+".hidden.Wself", gain, in, out)
 	self := G.Must(G.ByIndices(G.Must(G.Mul(h, ws)), selfN, 0))
 	hid := G.Must(G.Add(G.Must(G.Mul(msg, wm)), self))
-	hid = G.Must(G.Rectify(b.AddBias(name+".hidden.b", hid, engine.Zeros)))
+	hid = engine.ReLU(b.AddBias(name+".hidden.b", hid, engine.Zeros))
 	if last { // earlier position outputs are unused (and would have no gradient)
 		position = G.Must(G.Mul(hid, b.Param(name+".pos.W", gain, out, 1)))
 		position = b.AddBias(name+".pos.b", position, engine.Zeros)

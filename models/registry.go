@@ -136,7 +136,7 @@ func (s stack) Forward(b *engine.Builder, gi *engine.GraphInput) *G.Node {
 		h = s.layer(b, name, h, gi.X, gi.Adj, in, out)
 		engine.AssertShape(name, h, gi.Adj.N, out)
 		if l < s.cfg.Layers-1 {
-			h = G.Must(G.Rectify(h))
+			h = engine.ReLU(h)
 			h = b.Dropout(name+".dropout", h, s.cfg.Dropout)
 		}
 		in = out

@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"fmt"
+	"hash"
+
+	"github.com/chewxy/hm"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// ReLU returns max(x, 0) elementwise in one pass (gorgonia's Rectify builds
+// a comparison, a cast and a product, each allocating). Gradient: g where
+// the output is positive, else 0 (0 at x = 0, as PyTorch).
+func ReLU(x *G.Node) *G.Node { return G.Must(G.ApplyOp(reluOp{}, x)) }
+
+// reluOp: forward (x) → max(x,0); grad mode (y, g) → g·[y>0].
+type reluOp struct{ grad bool }
+
+func (op reluOp) Arity() int {
+	if op.grad {
+		return 2
+	}
+	return 1
+}
+func (op reluOp) Type() hm.Type {
+	a := hm.TypeVariable('a')
+	if op.grad {
+		return hm.NewFnType(a, a, a)
+	}
+	return hm.NewFnType(a, a)
+}
+func (reluOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+	return in[0].(tensor.Shape).Clone(), nil
+}
+func (op reluOp) Do(in ...G.Value) (v G.Value, err error) {
+	defer recoverOp(&err)
+	x := dense(op.String(), in[0])
+	out := newDense(x.Dtype(), x.Shape()...)
+	switch xs := x.Data().(type) {
+	case []float64:
+		var g []float64
+		if op.grad {
+			g = dense(op.String(), in[1]).Data().([]float64)
+		}
+		relu(xs, g, out.Data().([]float64))
+	case []float32:
+		var g []float32
+		if op.grad {
+			g = dense(op.String(), in[1]).Data().([]float32)
+		}
+		relu(xs, g, out.Data().([]float32))
+	default:
+		return nil, fmt.Errorf("engine: %s: unsupported dtype %v", op, x.Dtype())
+	}
+	return out, nil
+}
+
+func relu[T Float](x, g, out []T) {
+	for i, v := range x {
+		if v > 0 {
+			if g != nil {
+				out[i] = g[i]
+			} else {
+				out[i] = v
+			}
+		}
+	}
+}
+
+func (reluOp) ReturnsPtr() bool         { return false }
+func (reluOp) CallsExtern() bool        { return false }
+func (reluOp) OverwritesInput() int     { return -1 }
+func (op reluOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "engine.%s", op) }
+func (op reluOp) Hashcode() uint32      { return hashOf(op.WriteHash) }
+func (op reluOp) String() string {
+	if op.grad {
+		return "ReLUGrad"
+	}
+	return "ReLU"
+}
+func (op reluOp) DiffWRT(int) []bool { return []bool{!op.grad} }
+func (op reluOp) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error) {
+	d, err := G.ApplyOp(reluOp{grad: true}, out, grad)
+	return G.Nodes{d}, err
+}
