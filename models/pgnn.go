@@ -42,7 +42,8 @@ func init() {
 	} {
 		Register(Entry{
 			Name: v.name, Description: v.desc, NeedsHops: true, MaxHops: v.hops,
-			Defaults: func(c *Config) { c.Layers = 2 },
+			Defaults:  func(c *Config) { c.Layers = 2 },
+			LambdaMSE: 1,
 			New: func(c Config) Model {
 				return &pgnn{name: v.name, cfg: c}
 			},

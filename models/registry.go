@@ -61,7 +61,11 @@ type Entry struct {
 	MaxHops   int // 0 = exact
 	// Defaults adjusts DefaultConfig for this model (e.g. P-GNN: 2 layers).
 	Defaults func(*Config)
-	New      func(Config) Model
+	// LambdaMSE, when > 0, replaces the global default λ_MSE for this model
+	// unless the user sets --lambda-mse (P-GNN: 1; its K-dimensional
+	// position embedding loses AUC under λ_MSE = 10).
+	LambdaMSE float64
+	New       func(Config) Model
 }
 
 var registry = map[string]Entry{}

@@ -129,6 +129,9 @@ func configFrom(c *cli.Context) (experiment.Config, error) {
 	if e.Defaults != nil {
 		e.Defaults(&cfg.Model_)
 	}
+	if e.LambdaMSE > 0 && !c.IsSet("lambda-mse") {
+		cfg.LambdaMSE = e.LambdaMSE
+	}
 	if l := c.Int("layers"); l != 0 {
 		cfg.Model_.Layers = l
 	}

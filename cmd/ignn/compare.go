@@ -123,7 +123,8 @@ func compareConfigFrom(c *cli.Context, sweep bool) (experiment.CompareConfig, st
 		return experiment.CompareConfig{}, "", err
 	}
 	cc := experiment.CompareConfig{Base: base, Models: splitList(c.String("models")), Variants: splitList(c.String("variants")),
-		Repeats: c.Int("repeats"), Workers: c.Int("workers"), Out: c.String("out"), Sweep: sweep || c.Bool("sweep")}
+		Repeats: c.Int("repeats"), Workers: c.Int("workers"), Out: c.String("out"), Sweep: sweep || c.Bool("sweep"),
+		LambdaMSESet: c.IsSet("lambda-mse"), LayersSet: c.IsSet("layers")}
 	format := c.String("format")
 	switch {
 	case len(cc.Models) == 0:

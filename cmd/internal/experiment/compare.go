@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/ignn/ignn/eval"
+	"github.com/ignn/ignn/models"
 )
 
 // Job is one cell of a comparison grid.
@@ -48,8 +49,11 @@ type CompareConfig struct {
 	Workers  int
 	Out      string // "" = keep nothing on disk
 	Sweep    bool
-	LRs      []float64 // sweep grid (defaults: 1e-4, 1e-3, 1e-2)
-	Lambdas  []float64 // sweep grid for λ_BCE and λ_MSE (defaults: 0, 0.1, 1, 10)
+	// LambdaMSESet and LayersSet say the user fixed λ_MSE or the depth;
+	// otherwise each model's registered defaults apply.
+	LambdaMSESet, LayersSet bool
+	LRs                     []float64 // sweep grid (defaults: 1e-4, 1e-3, 1e-2)
+	Lambdas                 []float64 // sweep grid for λ_BCE and λ_MSE (defaults: 0, 0.1, 1, 10)
 }
 
 // Comparison is the outcome of a grid.
@@ -108,8 +112,12 @@ func (cc CompareConfig) Jobs() []Job {
 	for _, m := range cc.Models {
 		for _, v := range cc.Variants {
 			var settings []Job
+			lm := cc.Base.LambdaMSE
+			if e, err := models.Lookup(m); err == nil && e.LambdaMSE > 0 && !cc.LambdaMSESet {
+				lm = e.LambdaMSE
+			}
 			if !cc.Sweep {
-				settings = []Job{{LR: cc.Base.LR, LambdaBCE: cc.Base.LambdaBCE, LambdaMSE: cc.Base.LambdaMSE}}
+				settings = []Job{{LR: cc.Base.LR, LambdaBCE: cc.Base.LambdaBCE, LambdaMSE: lm}}
 			} else {
 				for _, lr := range lrs {
 					if v == "mse" || v == "both" {
@@ -156,6 +164,20 @@ func (cc CompareConfig) Jobs() []Job {
 func (cc CompareConfig) config(j Job) Config {
 	c := cc.Base
 	c.Model, c.Variant, c.Seed, c.LR, c.LambdaBCE, c.LambdaMSE = j.Model, j.Variant, j.Seed, j.LR, j.LambdaBCE, j.LambdaMSE
+	// Each model's own architecture defaults (P-GNN: 2 layers).
+	layers := c.Model_.Layers
+	c.Model_ = models.DefaultConfig()
+	c.Model_.Hidden, c.Model_.Out, c.Model_.Dropout = cc.Base.Model_.Hidden, cc.Base.Model_.Out, cc.Base.Model_.Dropout
+	c.Model_.Heads, c.Model_.TrainEps = cc.Base.Model_.Heads, cc.Base.Model_.TrainEps
+	if e, err := models.Lookup(j.Model); err == nil && e.Defaults != nil {
+		e.Defaults(&c.Model_)
+	}
+	if cc.LayersSet {
+		c.Model_.Layers = layers
+	}
+	if !c.UsesMSE() {
+		c.LambdaMSE = 0
+	}
 	return c
 }
 
