@@ -7,7 +7,6 @@ import (
 
 	"github.com/ignn/ignn/engine"
 	G "gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 )
 
 // P-GNN (You et al. 2019), as its reference code behaves
@@ -56,11 +55,23 @@ type pgnn struct {
 	cfg  Config
 	// anchors of the last training draw, shared with evaluation graphs.
 	arg   []int
-	dist  []float64
+	dist  []int
 	drawn bool
 }
 
+// simTable lists the possible similarities: 0 (no reachable anchor) and
+// 1/(d+1) for d = 0..maxHop. f(ŝ) is evaluated on this table and gathered per
+// slot, which is exact and avoids an N·K×hidden MLP.
+func (l *pgnnLayout) simTable() []float64 {
+	t := make([]float64, l.maxHop+2)
+	for k := 1; k < len(t); k++ {
+		t[k] = 1 / float64(k)
+	}
+	return t
+}
+
 type pgnnLayout struct {
+	maxHop int   // largest finite hop distance in any block
 	k      []int // anchor sets per block
 	kmax   int
 	slots  int
@@ -83,6 +94,11 @@ func layout(gi *engine.GraphInput) *pgnnLayout {
 	for _, b := range gi.Blocks {
 		if b.Hops == nil {
 			panic("engine: P-GNN needs hop distances in every block")
+		}
+		for _, d := range b.Hops {
+			if d != engine.HopUnreachable {
+				l.maxHop = max(l.maxHop, int(d))
+			}
 		}
 		k := anchorSets(b.N)
 		l.k = append(l.k, k)
@@ -108,8 +124,10 @@ func layout(gi *engine.GraphInput) *pgnnLayout {
 }
 
 // draw samples fresh anchor sets for every block and computes, per slot,
-// the closest anchor (global node id) and its similarity 1/(d+1).
-func (l *pgnnLayout) draw(rng *rand.Rand, arg []int, dist []float64) {
+// the closest anchor (global node id) and the index of its similarity in the
+// table simTable: 0 for no reachable anchor (similarity 0), d+1 for hop d
+// (similarity 1/(d+1)).
+func (l *pgnnLayout) draw(rng *rand.Rand, arg []int, dist []int) {
 	row := 0
 	for bi, b := range l.blocks {
 		n := b.N
@@ -134,17 +152,17 @@ func (l *pgnnLayout) draw(rng *rand.Rand, arg []int, dist []float64) {
 		}
 		for v := 0; v < n; v++ {
 			for _, set := range sets {
-				best, bestS := set[0], 0.0
+				best, bestD := set[0], -1
 				for _, a := range set {
 					d := b.Hops[v*n+a]
 					if d == engine.HopUnreachable {
 						continue
 					}
-					if s := 1 / (float64(d) + 1); s > bestS {
-						best, bestS = a, s
+					if bestD < 0 || int(d) < bestD {
+						best, bestD = a, int(d)
 					}
 				}
-				arg[row], dist[row] = b.Off+best, bestS
+				arg[row], dist[row] = b.Off+best, bestD+1
 				row++
 			}
 		}
@@ -154,22 +172,22 @@ func (l *pgnnLayout) draw(rng *rand.Rand, arg []int, dist []float64) {
 func (m *pgnn) Forward(b *engine.Builder, gi *engine.GraphInput) *G.Node {
 	l := layout(gi)
 	if m.arg == nil || len(m.arg) != l.slots {
-		m.arg, m.dist = make([]int, l.slots), make([]float64, l.slots)
+		m.arg, m.dist = make([]int, l.slots), make([]int, l.slots)
 		m.drawn = false
 	}
 	argN := b.IntInput(m.name+".anchor.arg", l.slots)
-	distN := b.Input(m.name+".anchor.sim", l.slots, 1)
+	distN := b.IntInput(m.name+".anchor.sim", l.slots)
 	selfN := b.IntInput(m.name+".anchor.self", l.slots)
 	G.Must(selfN, engine.LetInts(selfN, l.self))
-	distT := tensor.New(tensor.WithShape(l.slots, 1), tensor.Of(b.DT()))
+	table := l.simTable()
+	tableN := b.Constant(m.name+".anchor.simtable", table, len(table), 1)
 	train := b.Train
 	b.AddFeed(engine.Feed{Node: argN, Fill: func(rng *rand.Rand) error {
 		if train || !m.drawn {
 			l.draw(rng, m.arg, m.dist)
 			m.drawn = true
 		}
-		engine.SetFloat64(distT, m.dist)
-		if err := G.Let(distN, distT); err != nil {
+		if err := engine.LetInts(distN, m.dist); err != nil {
 			return err
 		}
 		return engine.LetInts(argN, m.arg)
@@ -184,7 +202,7 @@ func (m *pgnn) Forward(b *engine.Builder, gi *engine.GraphInput) *G.Node {
 			out = m.cfg.Out
 		}
 		var st *G.Node
-		st, pos = m.layer(b, name, h, argN, distN, selfN, l, in, out, k == m.cfg.Layers-1)
+		st, pos = m.layer(b, name, h, argN, distN, tableN, selfN, l, in, out, k == m.cfg.Layers-1)
 		engine.AssertShape(name, st, gi.Adj.N, out)
 		if k < m.cfg.Layers-1 {
 			h = b.Dropout(name+".dropout", st, m.cfg.Dropout)
@@ -195,23 +213,21 @@ func (m *pgnn) Forward(b *engine.Builder, gi *engine.GraphInput) *G.Node {
 	return engine.RowNormalize(z)
 }
 
-func (m *pgnn) layer(b *engine.Builder, name string, h, argN, distN, selfN *G.Node, l *pgnnLayout, in, out int, last bool) (structure, position *G.Node) {
+func (m *pgnn) layer(b *engine.Builder, name string, h, argN, distN, tableN, selfN *G.Node, l *pgnnLayout, in, out int, last bool) (structure, position *G.Node) {
 	gain := engine.Glorot(1.4142135623730951)
-	// f(ŝ): 1 → out → 1.
+	// f(ŝ): 1 → out → 1, on the similarity table, then gathered per slot.
 	f1 := b.Param(name+".dist.0.W", gain, 1, out)
-	f := G.Must(G.Mul(distN, f1))
+	f := G.Must(G.Mul(tableN, f1))
 	f = engine.ReLU(b.AddBias(name+".dist.0.b", f, engine.Zeros))
 	f = G.Must(G.Mul(f, b.Param(name+".dist.1.W", gain, out, 1)))
 	f = b.AddBias(name+".dist.1.b", f, engine.Zeros)
-	// msg = h[closest anchor] ⊙ f(ŝ).
-	ha := G.Must(G.ByIndices(h, argN, 0))
-	msg := engine.ScaleRows(ha, f)
-	// ReLU(W_msg·msg + W_self·h_v + b), W_self applied before the gather.
+	f = G.Must(G.ByIndices(f, distN, 0))
+	// ReLU(W_msg·(h_a·f(ŝ)) + W_self·h_v + b) = ReLU(f(ŝ)·(h·W_msg)_a +
+	// (h·W_self)_v + b): products on N rows, one fused S×out op.
 	wm := b.Param(name+".hidden.Wmsg", gain, in, out)
 	ws := b.Param(name+".hidden.Wself", gain, in, out)
-	self := G.Must(G.ByIndices(G.Must(G.Mul(h, ws)), selfN, 0))
-	hid := G.Must(G.Add(G.Must(G.Mul(msg, wm)), self))
-	hid = engine.ReLU(b.AddBias(name+".hidden.b", hid, engine.Zeros))
+	bias := b.Param(name+".hidden.b", engine.Zeros, 1, out)
+	hid := engine.AnchorMessage(G.Must(G.Mul(h, wm)), G.Must(G.Mul(h, ws)), f, bias, argN, selfN)
 	if last { // earlier position outputs are unused (and would have no gradient)
 		position = G.Must(G.Mul(hid, b.Param(name+".pos.W", gain, out, 1)))
 		position = b.AddBias(name+".pos.b", position, engine.Zeros)
