@@ -2,8 +2,8 @@ package eval
 
 import (
 	"math"
-	"strings"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 

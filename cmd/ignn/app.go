@@ -40,6 +40,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			trainCommand(stdout, stderr),
 			compareCommand(stdout, stderr, false),
 			compareCommand(stdout, stderr, true),
+			plotCommand(stdout),
+			reportCommand(stdout),
 			modelsCommand(stdout),
 		},
 		ExitErrHandler: func(*cli.Context, error) {},

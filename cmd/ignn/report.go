@@ -1,0 +1,111 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ignn/ignn/cmd/internal/experiment"
+	"github.com/ignn/ignn/eval"
+	"github.com/urfave/cli/v2"
+)
+
+func plotCommand(stdout io.Writer) *cli.Command {
+	return &cli.Command{
+		Name: "plot", Usage: "draw AUC vs τ (base → both) and, for sweeps, τ vs λ_MSE, as PNG and SVG",
+		OnUsageError: onUsageError,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "results", Required: true, Usage: "a directory written by `ignn compare --out`"},
+			&cli.StringFlag{Name: "out", Usage: "output directory (default: the results directory)"},
+		},
+		Action: func(c *cli.Context) error {
+			dir := c.String("results")
+			cmp, err := experiment.LoadComparison(dir)
+			if err != nil {
+				return err
+			}
+			out := c.String("out")
+			if out == "" {
+				out = dir
+			}
+			if err := os.MkdirAll(out, 0o755); err != nil {
+				return err
+			}
+			files, err := experiment.Plot(cmp, fmt.Sprintf("%s, %s task", cmp.Dataset, cmp.Task), out+string(os.PathSeparator))
+			if err != nil {
+				return err
+			}
+			for _, f := range files {
+				fmt.Fprintln(stdout, "wrote", f, "(and .svg)")
+			}
+			return nil
+		},
+	}
+}
+
+func reportCommand(stdout io.Writer) *cli.Command {
+	return &cli.Command{
+		Name: "report", Usage: "write docs/results.md and plots from the reproduce run's comparisons",
+		OnUsageError: onUsageError,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "results", Required: true, Usage: "directory holding one compare output per dataset-task"},
+			&cli.StringFlag{Name: "out", Value: "docs", Usage: "where results.md and plots/ go"},
+			&cli.StringFlag{Name: "command", Value: "make reproduce", Usage: "the command line to cite"},
+		},
+		Action: func(c *cli.Context) error {
+			root := c.String("results")
+			entries, err := os.ReadDir(root)
+			if err != nil {
+				return err
+			}
+			order := []string{"communities-link", "communities-pair", "email-link", "email-pair", "protein-link"}
+			rank := func(n string) int {
+				for i, o := range order {
+					if o == n {
+						return i
+					}
+				}
+				return len(order)
+			}
+			var secs []experiment.ReportSection
+			for _, e := range entries {
+				if !e.IsDir() {
+					continue
+				}
+				cmp, err := experiment.LoadComparison(filepath.Join(root, e.Name()))
+				if err != nil {
+					continue
+				}
+				secs = append(secs, experiment.ReportSection{Name: e.Name(), C: cmp})
+			}
+			if len(secs) == 0 {
+				return fmt.Errorf("%s: no comparison results found", root)
+			}
+			sort.Slice(secs, func(a, b int) bool { return rank(secs[a].Name) < rank(secs[b].Name) })
+			out := c.String("out")
+			plots := filepath.Join(out, "plots")
+			if err := os.MkdirAll(plots, 0o755); err != nil {
+				return err
+			}
+			for _, s := range secs {
+				if _, err := experiment.Plot(s.C, strings.Replace(s.Name, "-", ", ", 1)+" task", filepath.Join(plots, s.Name+"-")); err != nil {
+					return err
+				}
+			}
+			wall := 0
+			if b, err := os.ReadFile(filepath.Join(root, "wall_seconds")); err == nil {
+				wall, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+			}
+			md := experiment.Report(secs, wall, c.String("command"), "plots")
+			if err := eval.WriteFileAtomic(filepath.Join(out, "results.md"), []byte(md)); err != nil {
+				return err
+			}
+			fmt.Fprintln(stdout, "wrote", filepath.Join(out, "results.md"))
+			return nil
+		},
+	}
+}

@@ -1,0 +1,124 @@
+package eval
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"sort"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Shift is one model's move from its base variant to IGNN (both).
+type Shift struct {
+	Model            string
+	BaseAUC, BaseTau float64
+	BothAUC, BothTau float64
+}
+
+// PlotShifts draws AUC (x) against Kendall τ (y) per model, a circle at the
+// base variant and a triangle at "both" joined by a line (the paper's
+// Figure 2), and writes it as PNG and SVG under base+".png"/".svg".
+func PlotShifts(title string, shifts []Shift, base string) error {
+	p := plot.New()
+	p.Title.Text = title + " (circle: base, triangle: both)"
+	p.X.Label.Text = "test AUC-ROC"
+	p.Y.Label.Text = "Kendall τ-b (distance vs cosine)"
+	p.Legend.Top = true
+	p.Legend.Left = true
+	p.Add(plotter.NewGrid())
+	for i, s := range shifts {
+		if anyNaN(s.BaseAUC, s.BaseTau, s.BothAUC, s.BothTau) {
+			continue
+		}
+		c := plotutil.Color(i)
+		l, err := plotter.NewLine(plotter.XYs{{X: s.BaseAUC, Y: s.BaseTau}, {X: s.BothAUC, Y: s.BothTau}})
+		if err != nil {
+			return err
+		}
+		l.Color, l.Width = c, vg.Points(1.5)
+		from, _ := plotter.NewScatter(plotter.XYs{{X: s.BaseAUC, Y: s.BaseTau}})
+		from.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(3.5), Shape: draw.CircleGlyph{}}
+		to, _ := plotter.NewScatter(plotter.XYs{{X: s.BothAUC, Y: s.BothTau}})
+		to.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(4.5), Shape: draw.TriangleGlyph{}}
+		p.Add(l, from, to)
+		p.Legend.Add(s.Model, l)
+	}
+	return savePlot(p, base)
+}
+
+// LambdaPoint is one sweep setting's mean τ.
+type LambdaPoint struct{ LambdaBCE, LambdaMSE, Tau float64 }
+
+// PlotTauVsLambda draws τ against λ_MSE, one line per λ_BCE (the paper's
+// Figure 1). λ_MSE = 0 is drawn at the left edge of the symlog-like axis
+// (positions 0, 0.1, 1, 10 are spaced evenly).
+func PlotTauVsLambda(title string, pts []LambdaPoint, base string) error {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "λ_MSE"
+	p.Y.Label.Text = "Kendall τ-b"
+	p.Add(plotter.NewGrid())
+	pos := func(l float64) float64 {
+		if l <= 0 {
+			return 0
+		}
+		return 2 + math.Log10(l) // 0.1 → 1, 1 → 2, 10 → 3
+	}
+	p.X.Tick.Marker = plot.ConstantTicks([]plot.Tick{{Value: 0, Label: "0"}, {Value: 1, Label: "0.1"}, {Value: 2, Label: "1"}, {Value: 3, Label: "10"}})
+	series := map[float64]plotter.XYs{}
+	var keys []float64
+	for _, q := range pts {
+		if math.IsNaN(q.Tau) {
+			continue
+		}
+		if _, ok := series[q.LambdaBCE]; !ok {
+			keys = append(keys, q.LambdaBCE)
+		}
+		series[q.LambdaBCE] = append(series[q.LambdaBCE], plotter.XY{X: pos(q.LambdaMSE), Y: q.Tau})
+	}
+	sort.Float64s(keys)
+	for i, k := range keys {
+		xy := series[k]
+		sort.Slice(xy, func(a, b int) bool { return xy[a].X < xy[b].X })
+		l, sc, err := plotter.NewLinePoints(xy)
+		if err != nil {
+			return err
+		}
+		l.Color, sc.Color = plotutil.Color(i), plotutil.Color(i)
+		sc.Shape = plotutil.Shape(i)
+		p.Add(l, sc)
+		p.Legend.Add(fmt.Sprintf("λ_BCE = %g", k), l, sc)
+	}
+	return savePlot(p, base)
+}
+
+func savePlot(p *plot.Plot, base string) error {
+	for _, ext := range []string{"png", "svg"} {
+		w, err := p.WriterTo(16*vg.Centimeter, 11*vg.Centimeter, ext)
+		if err != nil {
+			return err
+		}
+		var b bytes.Buffer
+		if _, err := w.WriteTo(&b); err != nil {
+			return err
+		}
+		if err := WriteFileAtomic(base+"."+ext, b.Bytes()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func anyNaN(xs ...float64) bool {
+	for _, x := range xs {
+		if math.IsNaN(x) {
+			return true
+		}
+	}
+	return false
+}
