@@ -17,8 +17,10 @@ type Evaluation struct {
 type FitConfig struct {
 	Epochs    int
 	EvalEvery int // evaluate after epochs 0, K, 2K, … and after the last
-	// StartEpoch resumes a loop (epochs before it are taken as done).
+	// StartEpoch resumes a loop (epochs before it are taken as done), and
+	// Prior holds the evaluations those epochs made.
 	StartEpoch int
+	Prior      []Evaluation
 	// OnEpoch, when set, is called after every epoch (ev is nil when the
 	// epoch was not evaluated). Returning an error stops the loop.
 	OnEpoch func(epoch int, step StepResult, ev *Evaluation) error
@@ -44,6 +46,14 @@ func Fit(t *Trainer, cfg FitConfig, prepare func(epoch int) error, evaluate func
 	}
 	start := time.Now()
 	best := -1.0
+	for _, ev := range cfg.Prior {
+		res.Evals = append(res.Evals, ev)
+		if ev.ValAUC > best || len(res.Evals) == 1 {
+			best = ev.ValAUC
+			res.Best = ev
+		}
+		res.Final = ev
+	}
 	for epoch := cfg.StartEpoch; epoch < cfg.Epochs; epoch++ {
 		t0 := time.Now()
 		if err := prepare(epoch); err != nil {

@@ -14,3 +14,24 @@ func Stream(seed uint64, name string) *rand.Rand {
 	h.Write([]byte(name))
 	return rand.New(rand.NewPCG(seed, h.Sum64()))
 }
+
+// Seeded is a named stream whose state can be saved and restored
+// (checkpoints resume every stream exactly where it stopped).
+type Seeded struct {
+	*rand.Rand
+	src *rand.PCG
+}
+
+// NewSeeded returns the stream called name for seed, as Stream does.
+func NewSeeded(seed uint64, name string) *Seeded {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	src := rand.NewPCG(seed, h.Sum64())
+	return &Seeded{Rand: rand.New(src), src: src}
+}
+
+// MarshalBinary returns the stream's state.
+func (s *Seeded) MarshalBinary() ([]byte, error) { return s.src.MarshalBinary() }
+
+// UnmarshalBinary restores a state from MarshalBinary.
+func (s *Seeded) UnmarshalBinary(b []byte) error { return s.src.UnmarshalBinary(b) }

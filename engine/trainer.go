@@ -27,8 +27,8 @@ type Trainer struct {
 	terms  []string
 	termV  []*G.Value
 	vm     G.VM
-	solver *G.AdamSolver
-	vg     []G.ValueGrad
+	Adam   *Adam
+	params G.Nodes
 	rng    *rand.Rand
 }
 
@@ -76,12 +76,8 @@ func NewTrainer(b *Builder, loss *G.Node, terms map[string]*G.Node, opt TrainOpt
 		t.termV = append(t.termV, v)
 	}
 	t.vm = G.NewTapeMachine(b.G, G.BindDualValues(params...))
-	opts := []G.SolverOpt{G.WithLearnRate(opt.LR)}
-	if opt.WeightDecay > 0 {
-		opts = append(opts, G.WithL2Reg(opt.WeightDecay))
-	}
-	t.solver = G.NewAdamSolver(opts...)
-	t.vg = G.NodesToValueGrads(params)
+	t.Adam = NewAdam(opt.LR, opt.WeightDecay)
+	t.params = params
 	return t, nil
 }
 
@@ -118,7 +114,7 @@ func (t *Trainer) Step() (StepResult, error) {
 		}
 		return res, &DivergedError{Term: "loss", Value: res.Loss}
 	}
-	if err := t.solver.Step(t.vg); err != nil {
+	if err := t.Adam.Step(t.params); err != nil {
 		return res, fmt.Errorf("engine: Adam step: %w", err)
 	}
 	return res, nil

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"os"
 	"strings"
 	"time"
 
@@ -40,6 +41,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			trainCommand(stdout, stderr),
 			compareCommand(stdout, stderr, false),
 			compareCommand(stdout, stderr, true),
+			embedCommand(stdout),
 			plotCommand(stdout),
 			reportCommand(stdout),
 			modelsCommand(stdout),
@@ -78,7 +80,7 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "task", Value: d.Task, Usage: "link (link prediction) or pair (pairwise node classification)"},
 		&cli.StringFlag{Name: "model", Value: d.Model, Usage: "architecture (see `ignn models`)"},
 		&cli.StringFlag{Name: "variant", Value: d.Variant, Usage: "base, hash, mse or both"},
-		&cli.IntFlag{Name: "hash-dim", Value: d.HashDim, Usage: "hash vector dimension n (0 = input feature dimension, 32 for featureless graphs)"},
+		&cli.IntFlag{Name: "hash-dim", Value: d.HashDim, Usage: "hash vector dimension n (-1 = the paper's rule: input feature dimension, 32 for featureless graphs)"},
 		&cli.Float64Flag{Name: "lambda-bce", Value: d.LambdaBCE, Usage: "weight of the task BCE term"},
 		&cli.Float64Flag{Name: "lambda-mse", Value: d.LambdaMSE, Usage: "weight of the distance MSE term (mse and both variants)"},
 		&cli.Float64Flag{Name: "alpha", Value: d.Alpha, Usage: "distance transform exponent: target 1 − 1/d^α"},
@@ -153,12 +155,33 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 		OnUsageError: onUsageError,
 		Flags: append(runFlags(),
 			&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON object on stdout"},
+			&cli.StringFlag{Name: "save", Usage: "checkpoint directory, written atomically after every evaluation and on interrupt"},
+			&cli.StringFlag{Name: "resume", Usage: "continue the run checkpointed in this directory (its saved configuration is used)"},
 			&cli.BoolFlag{Name: "quiet", Usage: "no progress on stderr"},
 		),
 		Action: func(c *cli.Context) error {
-			cfg, err := configFrom(c)
-			if err != nil {
+			var cfg experiment.Config
+			var err error
+			resume := c.String("resume")
+			if resume != "" {
+				for _, f := range runFlags() {
+					if n := f.Names()[0]; c.IsSet(n) && n != "data-dir" {
+						return usagef("--resume uses the checkpoint's configuration; --%s cannot be combined with it", n)
+					}
+				}
+				ck, err := experiment.LoadCheckpoint(resume)
+				if err != nil {
+					return err
+				}
+				cfg = ck.Config
+			} else if cfg, err = configFrom(c); err != nil {
 				return err
+			}
+			if s := c.String("save"); s != "" {
+				if err := checkWritableDir(s); err != nil {
+					return usagef("--save %s is not writable: %v", s, err)
+				}
+				cfg.Save = s
 			}
 			log := slog.New(slog.NewTextHandler(stderr, nil))
 			if c.Bool("quiet") {
@@ -167,7 +190,11 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 			cj, _ := json.Marshal(cfg)
 			log.Info("config", "effective", string(cj))
 			start := time.Now()
-			res, err := experiment.Run(c.Context, cfg, experiment.Hooks{
+			runFn := func(h experiment.Hooks) (*experiment.Result, error) { return experiment.Run(c.Context, cfg, h) }
+			if resume != "" {
+				runFn = func(h experiment.Hooks) (*experiment.Result, error) { return experiment.Resume(c.Context, resume, h) }
+			}
+			res, err := runFn(experiment.Hooks{
 				Epoch: func(epoch int, loss float64, m *experiment.Metrics) {
 					if m == nil || c.Bool("quiet") {
 						return
@@ -193,6 +220,19 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 			return nil
 		},
 	}
+}
+
+// checkWritableDir creates dir if needed and proves a file can be written.
+func checkWritableDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(dir, ".ignn-write-test*")
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 func f3(n experiment.Num) string {

@@ -97,6 +97,10 @@ func TestFlagValidation(t *testing.T) {
 		{[]string{"--dtype", "int8"}, `unknown dtype "int8" (valid: float32, float64)`},
 		{[]string{"--lr", "-1"}, "--lr must be > 0, got -1"},
 		{[]string{"--epochs", "x"}, `invalid value "x" for flag -epochs`},
+		{[]string{"--hash-dim", "0", "--variant", "hash"}, "--hash-dim 0 with variant hash: the hash variants need a dimension ≥ 1"},
+		{[]string{"--layers", "-2"}, "models: layers must be ≥ 1, got -2"},
+		{[]string{"--save", "/proc/no/such/dir"}, "--save /proc/no/such/dir is not writable"},
+		{[]string{"--resume", "x", "--epochs", "5"}, "--resume uses the checkpoint's configuration; --epochs cannot be combined with it"},
 	}
 	for _, c := range cases {
 		_, _, err := runCLI(append([]string{"train"}, c.args...)...)
@@ -120,5 +124,45 @@ func TestBadInputFile(t *testing.T) {
 	_, _, err := runCLI("train", "--dataset", p, "--epochs", "2", "--eval-every", "1")
 	if err == nil || !strings.Contains(err.Error(), p+`:2: node id "two" is not a number`) {
 		t.Fatalf("error %v", err)
+	}
+}
+
+func TestOtherCommandsValidate(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compare", "--models", "gcn,nope"}, `unknown model "nope"`},
+		{[]string{"compare", "--variants", "base,x"}, `unknown variant "x"`},
+		{[]string{"compare", "--repeats", "0"}, "--repeats must be ≥ 1, got 0"},
+		{[]string{"compare", "--format", "xml"}, `unknown format "xml"`},
+		{[]string{"compare", "--out", "/proc/nope"}, "--out /proc/nope is not writable"},
+		{[]string{"embed", "--checkpoint", "x", "--out", "e.csv"}, "--out e.csv: the extension must be .tsv or .npy"},
+	}
+	for _, c := range cases {
+		_, _, err := runCLI(c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) || exitCode(err) != 2 {
+			t.Errorf("%v: error %v (exit %d), want %q and exit 2", c.args, err, exitCode(err), c.want)
+		}
+	}
+}
+
+func TestSaveResumeEmbedCLI(t *testing.T) {
+	dir := t.TempDir()
+	ck := filepath.Join(dir, "ck")
+	if _, _, err := runCLI("train", "--epochs", "6", "--eval-every", "3", "--save", ck, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI("train", "--resume", ck, "--quiet")
+	if err != nil || !strings.Contains(out, "communities link gcn both seed 1") {
+		t.Fatalf("resume of a finished run: %v %q", err, out)
+	}
+	npy := filepath.Join(dir, "e.npy")
+	if out, _, err = runCLI("embed", "--checkpoint", ck, "--out", npy); err != nil || !strings.Contains(out, "wrote 400 embeddings of width 32") {
+		t.Fatalf("embed: %v %q", err, out)
+	}
+	os.WriteFile(filepath.Join(ck, "checkpoint.json"), []byte(`{"version":1,`), 0o644)
+	if _, _, err = runCLI("embed", "--checkpoint", ck, "--out", npy); err == nil || !strings.Contains(err.Error(), "corrupted or truncated") {
+		t.Fatalf("corrupt checkpoint: %v", err)
 	}
 }

@@ -24,7 +24,7 @@ type Config struct {
 	Task       string  `json:"task"`
 	Model      string  `json:"model"`
 	Variant    string  `json:"variant"`
-	HashDim    int     `json:"hash_dim"` // 0 = the paper's rule (see features.DefaultHashDim)
+	HashDim    int     `json:"hash_dim"` // -1 = the paper's rule (see features.DefaultHashDim)
 	LambdaBCE  float64 `json:"lambda_bce"`
 	LambdaMSE  float64 `json:"lambda_mse"` // used by the mse and both variants
 	Alpha      float64 `json:"alpha"`
@@ -36,6 +36,7 @@ type Config struct {
 	DType      string  `json:"dtype"`
 	MSEPairs   int     `json:"mse_pairs"` // cap on MSE pairs per epoch; all pairs when they fit
 	Workers    int     `json:"-"`         // BFS goroutines; never changes results
+	Save       string  `json:"-"`         // checkpoint directory ("" = none)
 
 	Model_ models.Config `json:"model_config"`
 }
@@ -45,7 +46,7 @@ type Config struct {
 // 10, float32.
 func Default() Config {
 	return Config{
-		Dataset: "communities", Task: data.TaskLink, Model: "gcn", Variant: "both",
+		Dataset: "communities", Task: data.TaskLink, Model: "gcn", Variant: "both", HashDim: -1,
 		LambdaBCE: 1, LambdaMSE: 10, Alpha: 1, Epochs: 200, LR: 0.01, WeightDec: 5e-4,
 		EvalEvery: 10, Seed: 1, DType: "float32", MSEPairs: 1 << 20,
 		Model_: models.DefaultConfig(),
@@ -96,8 +97,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("--lr must be > 0, got %g", c.LR)
 	case c.WeightDec < 0:
 		return fmt.Errorf("--weight-decay must be ≥ 0, got %g", c.WeightDec)
-	case c.HashDim < 0:
-		return fmt.Errorf("--hash-dim must be ≥ 0 (0 = automatic), got %d", c.HashDim)
+	case c.HashDim < -1:
+		return fmt.Errorf("--hash-dim must be ≥ 1, or -1 for the paper's rule, got %d", c.HashDim)
+	case c.HashDim == 0 && c.UsesHash():
+		return fmt.Errorf("--hash-dim 0 with variant %s: the hash variants need a dimension ≥ 1 (or -1 for the paper's rule)", c.Variant)
 	case c.MSEPairs < 1:
 		return fmt.Errorf("--mse-pairs must be ≥ 1, got %d", c.MSEPairs)
 	}
@@ -115,3 +118,5 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+func lookup(name string) (models.Entry, error) { return models.Lookup(name) }

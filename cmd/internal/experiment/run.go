@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"time"
 
 	"github.com/ignn/ignn/data"
@@ -82,8 +81,44 @@ type Hooks struct {
 	Warn func(msg string)
 }
 
+// InterruptedError reports a run stopped by its context after finishing an
+// epoch; Dir holds the checkpoint to resume from ("" if none was saved).
+type InterruptedError struct {
+	Epoch int
+	Dir   string
+	Err   error
+}
+
+func (e *InterruptedError) Error() string {
+	if e.Dir == "" {
+		return fmt.Sprintf("interrupted after epoch %d: %v (no --save directory, nothing kept)", e.Epoch, e.Err)
+	}
+	return fmt.Sprintf("interrupted after epoch %d: %v; checkpoint saved in %s — resume with `ignn train --resume %s`", e.Epoch, e.Err, e.Dir, e.Dir)
+}
+
+func (e *InterruptedError) Unwrap() error { return e.Err }
+
 // Run trains one cell and returns its metrics. ctx cancels between epochs.
+// With cfg.Save set, a checkpoint is written atomically after every
+// evaluation, at the end, and when ctx stops the run.
 func Run(ctx context.Context, cfg Config, hooks Hooks) (*Result, error) {
+	return run(ctx, cfg, hooks, nil)
+}
+
+// Resume continues the run saved in dir with its saved configuration; it
+// ends with the same metrics as the uninterrupted run. Its checkpoints go
+// back to dir.
+func Resume(ctx context.Context, dir string, hooks Hooks) (*Result, error) {
+	ck, err := LoadCheckpoint(dir)
+	if err != nil {
+		return nil, err
+	}
+	cfg := ck.Config
+	cfg.Save = dir
+	return run(ctx, cfg, hooks, ck)
+}
+
+func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -123,6 +158,31 @@ func Run(ctx context.Context, cfg Config, hooks Hooks) (*Result, error) {
 	if cell.loss.MSE != nil {
 		res.MSEPairs = cell.mseMode
 	}
+	var evals []Metrics
+	var prior []engine.Evaluation
+	start, stepSeconds := 0, 0.0
+	if ck != nil {
+		if err := cell.restore(ck); err != nil {
+			return nil, err
+		}
+		start, evals, stepSeconds = ck.Epoch, append(evals, ck.Evals...), ck.StepSeconds
+		for _, m := range ck.Evals {
+			prior = append(prior, engine.Evaluation{Epoch: m.Epoch, ValAUC: float64(m.ValAUC),
+				Metrics: map[string]float64{"test_auc": float64(m.TestAUC), "tau": float64(m.TestKendallTau)}})
+		}
+	}
+	save := func(done int, secs float64) error {
+		if cfg.Save == "" {
+			return nil
+		}
+		snap, err := cell.snapshot(done, evals, secs)
+		if err != nil {
+			return err
+		}
+		return snap.Save(cfg.Save)
+	}
+	var loopSeconds float64
+	stepStart := time.Now()
 	warned := map[string]bool{}
 	evaluate := func(epoch int) (engine.Evaluation, error) {
 		m, ws, err := cell.Evaluate()
@@ -134,11 +194,12 @@ func Run(ctx context.Context, cfg Config, hooks Hooks) (*Result, error) {
 		}
 		return engine.Evaluation{ValAUC: m.ValAUC, Metrics: map[string]float64{"test_auc": m.TestAUC, "tau": m.Tau}}, err
 	}
-	fc := engine.FitConfig{Epochs: cfg.Epochs, EvalEvery: cfg.EvalEvery,
+	fc := engine.FitConfig{Epochs: cfg.Epochs, EvalEvery: cfg.EvalEvery, StartEpoch: start, Prior: prior,
 		OnEpoch: func(epoch int, st engine.StepResult, ev *engine.Evaluation) error {
-			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("epoch %d: %w", epoch, err)
+			if ev != nil {
+				evals = append(evals, toMetrics(*ev))
 			}
+			loopSeconds = stepSeconds + time.Since(stepStart).Seconds()
 			if hooks.Epoch != nil {
 				var m *Metrics
 				if ev != nil {
@@ -146,6 +207,17 @@ func Run(ctx context.Context, cfg Config, hooks Hooks) (*Result, error) {
 					m = &mm
 				}
 				hooks.Epoch(epoch, st.Loss, m)
+			}
+			if err := ctx.Err(); err != nil {
+				if serr := save(epoch+1, loopSeconds); serr != nil {
+					return fmt.Errorf("interrupted after epoch %d, and saving the checkpoint failed: %w", epoch, serr)
+				}
+				return &InterruptedError{Epoch: epoch, Dir: cfg.Save, Err: err}
+			}
+			if ev != nil || epoch == cfg.Epochs-1 {
+				if err := save(epoch+1, loopSeconds); err != nil {
+					return err
+				}
 			}
 			return nil
 		}}
@@ -155,7 +227,7 @@ func Run(ctx context.Context, cfg Config, hooks Hooks) (*Result, error) {
 		return nil, err
 	}
 	res.TrainSeconds = time.Since(t0).Seconds()
-	res.MsPerEpoch = 1000 * fr.StepSeconds / float64(cfg.Epochs)
+	res.MsPerEpoch = 1000 * fr.StepSeconds / float64(max(1, cfg.Epochs-start))
 	best := toMetrics(fr.Best)
 	res.BestEpoch, res.ValAUC, res.TestAUC, res.TestKendallTau = best.Epoch, best.ValAUC, best.TestAUC, best.TestKendallTau
 	res.Final = toMetrics(fr.Final)
@@ -169,19 +241,20 @@ func toMetrics(ev engine.Evaluation) Metrics {
 // Prepared is a dataset made ready for one task and seed: per-graph splits
 // and distances, the union adjacency and the input features.
 type Prepared struct {
-	DS       *data.Dataset
-	Splits   []*data.Split
-	Offsets  []int
-	Input    *engine.GraphInput
-	HashDim  int
-	Warnings []string
-	rngNeg   *rand.Rand
+	DS          *data.Dataset
+	Splits      []*data.Split
+	Offsets     []int
+	Input       *engine.GraphInput
+	HashDim     int
+	Warnings    []string
+	Fingerprint string
+	rngNeg      *engine.Seeded
 }
 
 // Prepare splits every graph, computes hop distances on the message-passing
 // edges (truncated when the model asks for it) and builds the union input.
 func Prepare(ds *data.Dataset, cfg Config, entry models.Entry) (*Prepared, error) {
-	p := &Prepared{DS: ds, rngNeg: engine.Stream(cfg.Seed, "negatives")}
+	p := &Prepared{DS: ds, rngNeg: engine.NewSeeded(cfg.Seed, "negatives"), Fingerprint: Fingerprint(ds)}
 	splitRNG := engine.Stream(cfg.Seed, "split")
 	var mp [][2]int
 	off := 0
@@ -202,7 +275,7 @@ func Prepare(ds *data.Dataset, cfg Config, entry models.Entry) (*Prepared, error
 		off += g.N
 	}
 	p.HashDim = cfg.HashDim
-	if p.HashDim == 0 {
+	if p.HashDim < 0 {
 		p.HashDim = features.DefaultHashDim(ds)
 	}
 	x, err := features.Build(ds, features.Options{Hash: cfg.UsesHash(), HashDim: p.HashDim})
@@ -244,7 +317,8 @@ type Cell struct {
 	tr     *engine.Trainer
 	fwd    *engine.Forward
 	loss   *objective.Loss
-	evalRN *rand.Rand
+	evalRN *engine.Seeded
+	dropRN *engine.Seeded
 
 	bceI, bceJ []int
 	bceY       []float64
@@ -255,7 +329,7 @@ type Cell struct {
 	mseT       []float64
 	mseAll     bool
 	mseMode    string
-	mseRNG     *rand.Rand
+	mseRNG     *engine.Seeded
 	mi, mj     []int
 	mv, mw     []float64
 	si, sj     []int
@@ -269,7 +343,8 @@ func (p *Prepared) Build(cfg Config, entry models.Entry) (*Cell, error) {
 		dt = tensor.Float64
 	}
 	c := &Cell{p: p, cfg: cfg, ps: engine.NewParamStore(dt, engine.Stream(cfg.Seed, "init")),
-		evalRN: engine.Stream(cfg.Seed, "eval"), mseRNG: engine.Stream(cfg.Seed, "mse-pairs")}
+		evalRN: engine.NewSeeded(cfg.Seed, "eval"), mseRNG: engine.NewSeeded(cfg.Seed, "mse-pairs"),
+		dropRN: engine.NewSeeded(cfg.Seed, "dropout")}
 	mc := cfg.Model_
 	model := entry.New(mc)
 	bTrain := engine.NewBuilder(c.ps, true)
@@ -299,7 +374,7 @@ func (p *Prepared) Build(cfg Config, entry models.Entry) (*Cell, error) {
 		return nil, err
 	}
 	c.tr, err = engine.NewTrainer(bTrain, c.loss.Total, c.loss.Terms,
-		engine.TrainOptions{LR: cfg.LR, WeightDecay: cfg.WeightDec}, engine.Stream(cfg.Seed, "dropout"))
+		engine.TrainOptions{LR: cfg.LR, WeightDecay: cfg.WeightDec}, c.dropRN.Rand)
 	if err != nil {
 		return nil, err
 	}
@@ -351,7 +426,7 @@ func (c *Cell) Prepare(epoch int) error {
 			for _, q := range s.Train {
 				c.bceI, c.bceJ, c.bceY = append(c.bceI, off+int(q.I)), append(c.bceJ, off+int(q.J)), append(c.bceY, 1)
 			}
-			for _, q := range s.SampleTrainNegatives(c.p.rngNeg, len(s.Train)) {
+			for _, q := range s.SampleTrainNegatives(c.p.rngNeg.Rand, len(s.Train)) {
 				c.bceI, c.bceJ, c.bceY = append(c.bceI, off+int(q.I)), append(c.bceJ, off+int(q.J)), append(c.bceY, 0)
 			}
 		}
@@ -378,7 +453,7 @@ type EvalMetrics struct{ ValAUC, TestAUC, Tau float64 }
 
 // Embeddings runs the evaluation graph and returns the N×D embeddings.
 func (c *Cell) Embeddings() ([]float64, int, error) {
-	z, shape, err := c.fwd.Run(c.evalRN)
+	z, shape, err := c.fwd.Run(c.evalRN.Rand)
 	if err != nil {
 		return nil, 0, err
 	}
