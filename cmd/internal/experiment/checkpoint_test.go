@@ -153,3 +153,17 @@ func TestEmbedRoundTrip(t *testing.T) {
 }
 
 func float32frombits(b uint32) float32 { return math.Float32frombits(b) }
+
+// TestExtensionExampleTrains trains the layer docs/extending.md walks
+// through, by name, as `ignn train --model graphconv` would.
+func TestExtensionExampleTrains(t *testing.T) {
+	cfg := Default()
+	cfg.Model, cfg.Epochs, cfg.EvalEvery = "graphconv", 40, 10
+	r, err := Run(context.Background(), cfg, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.TestAUC < 0.9 {
+		t.Errorf("graphconv test AUC %v after 40 epochs on Communities", r.TestAUC)
+	}
+}
