@@ -42,6 +42,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			compareCommand(stdout, stderr, false),
 			compareCommand(stdout, stderr, true),
 			embedCommand(stdout),
+			datasetsCommand(stdout),
+			dataCommand(stdout, stderr),
 			plotCommand(stdout),
 			reportCommand(stdout),
 			modelsCommand(stdout),

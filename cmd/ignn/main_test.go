@@ -166,3 +166,18 @@ func TestSaveResumeEmbedCLI(t *testing.T) {
 		t.Fatalf("corrupt checkpoint: %v", err)
 	}
 }
+
+func TestDatasetsCommand(t *testing.T) {
+	out, _, err := runCLI("datasets")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"communities  1       400    3800", "245/223/186/139/58/37/32"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("datasets output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "email        7       920") != strings.Contains(out, "protein      364     17997") {
+		t.Errorf("one of email/protein missing:\n%s", out)
+	}
+}

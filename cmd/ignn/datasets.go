@@ -1,0 +1,98 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/ignn/ignn/cmd/internal/experiment"
+	"github.com/ignn/ignn/data"
+	"github.com/urfave/cli/v2"
+)
+
+func datasetsCommand(stdout io.Writer) *cli.Command {
+	return &cli.Command{
+		Name: "datasets", Usage: "describe the built-in datasets: graphs, nodes, edges, feature dim, classes, diameters",
+		OnUsageError: onUsageError,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "data-dir", EnvVars: []string{"IGNN_DATA"}, Usage: "where email/ and protein/ raw files are"},
+		},
+		Action: func(c *cli.Context) error {
+			w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(w, "dataset\tgraphs\tnodes\tedges\tfeature dim\tclasses\tdiameter\tgraph sizes")
+			for _, name := range experiment.BuiltinDatasets {
+				cfg := experiment.Default()
+				cfg.Dataset, cfg.DataDir = name, c.String("data-dir")
+				ds, err := experiment.LoadDataset(cfg)
+				if err != nil {
+					fmt.Fprintf(w, "%s\t%s\n", name, err)
+					continue
+				}
+				lo, hi := -1, 0
+				sizes := ""
+				for i, g := range ds.Graphs {
+					d, err := data.HopDistances(g.N, g.Edges, 0, 0)
+					if err != nil {
+						return err
+					}
+					diam := 0
+					for _, v := range d.D {
+						if v != data.Unreachable && int(v) > diam {
+							diam = int(v)
+						}
+					}
+					if lo < 0 || diam < lo {
+						lo = diam
+					}
+					hi = max(hi, diam)
+					if i < 8 {
+						if i > 0 {
+							sizes += "/"
+						}
+						sizes += fmt.Sprint(g.N)
+					} else if i == 8 {
+						sizes += "/…"
+					}
+				}
+				diam := fmt.Sprint(lo)
+				if hi != lo {
+					diam = fmt.Sprintf("%d–%d", lo, hi)
+				}
+				fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\n", name, len(ds.Graphs), ds.NumNodes(), ds.NumEdges(), ds.FeatureDim(), ds.NumClasses(), diam, sizes)
+			}
+			return w.Flush()
+		},
+	}
+}
+
+func dataCommand(stdout, stderr io.Writer) *cli.Command {
+	return &cli.Command{
+		Name: "data", Usage: "manage raw dataset files",
+		Subcommands: []*cli.Command{{
+			Name: "fetch", Usage: "download email or protein from SNAP / TU Dortmund and verify their SHA-256",
+			ArgsUsage:    "email|protein",
+			OnUsageError: onUsageError,
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "dir", Usage: "destination (default: the user cache directory, which ignn searches)"},
+				&cli.StringFlag{Name: "mirror", Usage: "fetch from this base URL instead of the public sources"},
+			},
+			Action: func(c *cli.Context) error {
+				if c.Args().Len() != 1 {
+					return usagef("data fetch needs one dataset: email or protein")
+				}
+				dir := c.String("dir")
+				if dir == "" {
+					var err error
+					if dir, err = data.CacheDir(); err != nil {
+						return err
+					}
+				}
+				if err := data.Fetch(c.Context, c.Args().First(), dir, data.FetchOptions{Mirror: c.String("mirror"), Log: stderr}); err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "%s is in %s\n", c.Args().First(), dir)
+				return nil
+			},
+		}},
+	}
+}
