@@ -274,6 +274,13 @@ func Prepare(ds *data.Dataset, cfg Config, entry models.Entry) (*Prepared, error
 		}
 		off += g.N
 	}
+	var loops, dups int
+	for _, g := range ds.Graphs {
+		loops, dups = loops+g.Removed.SelfLoops, dups+g.Removed.Duplicates
+	}
+	if loops+dups > 0 {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("input cleaned: removed %d self-loops and %d duplicate edges", loops, dups))
+	}
 	p.HashDim = cfg.HashDim
 	if p.HashDim < 0 {
 		p.HashDim = features.DefaultHashDim(ds)
