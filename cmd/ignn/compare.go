@@ -17,7 +17,7 @@ import (
 
 func compareFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "models", Value: "gcn,sage,gat,gin,pgnn-f,pgnn-e", Usage: "comma-separated models (default: the paper's six; see `ignn models`)"},
+		&cli.StringFlag{Name: "models", Value: "gcn,sage,gat,gin,pgnn-f,pgnn-e", Usage: "comma-separated models (default: the paper's six)"},
 		&cli.StringFlag{Name: "variants", Value: strings.Join(experiment.Variants, ","), Usage: "comma-separated variants"},
 		&cli.IntFlag{Name: "repeats", Value: 3, Usage: "seeds 1..R per cell"},
 		&cli.IntFlag{Name: "workers", Value: 1, Usage: "cells run in parallel (results do not depend on it)"},

@@ -16,7 +16,7 @@ func embedCommand(stdout io.Writer) *cli.Command {
 		Name: "embed", Usage: "write a checkpoint's L2-normalised node embeddings (.tsv or .npy)",
 		OnUsageError: onUsageError,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "checkpoint", Required: true, Usage: "directory written by `ignn train --save`"},
+			&cli.StringFlag{Name: "checkpoint", Required: true, Usage: "directory written by ignn train --save"},
 			&cli.StringFlag{Name: "dataset", Usage: "dataset (default: the checkpoint's); must be the data it was trained on"},
 			&cli.StringFlag{Name: "data-dir", EnvVars: []string{"IGNN_DATA"}, Usage: "where email/ and protein/ raw files are"},
 			&cli.StringFlag{Name: "out", Required: true, Usage: "output file: .tsv (node id, then the vector) or .npy (float32 N×D)"},

@@ -19,7 +19,7 @@ func plotCommand(stdout io.Writer) *cli.Command {
 		Name: "plot", Usage: "draw AUC vs τ (base → both) and, for sweeps, τ vs λ_MSE, as PNG and SVG",
 		OnUsageError: onUsageError,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "results", Required: true, Usage: "a directory written by `ignn compare --out`"},
+			&cli.StringFlag{Name: "results", Required: true, Usage: "a directory written by ignn compare --out"},
 			&cli.StringFlag{Name: "out", Usage: "output directory (default: the results directory)"},
 		},
 		Action: func(c *cli.Context) error {
