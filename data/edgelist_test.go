@@ -112,3 +112,39 @@ func FuzzParseLabels(f *testing.F) {
 		_, _ = ParseLabels("fuzz", strings.NewReader(s))
 	})
 }
+
+// TestProteinErrors: malformed TU files stop with file, line and problem.
+func TestProteinErrors(t *testing.T) {
+	write := func(dir, name, s string) {
+		os.MkdirAll(filepath.Join(dir, "protein"), 0o755)
+		os.WriteFile(filepath.Join(dir, "protein", "PROTEINS_full_"+name+".txt"), []byte(s), 0o644)
+	}
+	base := func() string {
+		dir := t.TempDir()
+		write(dir, "graph_indicator", "1\n1\n1\n")
+		write(dir, "node_labels", "0\n1\n0\n")
+		write(dir, "node_attributes", "1, 2\n3, 4\n5, 6\n")
+		write(dir, "A", "1, 2\n2, 3\n")
+		return dir
+	}
+	cases := []struct{ file, content, want string }{
+		{"A", "1, 2\n2, 9\n", "PROTEINS_full_A.txt:2: node id 9 outside 1..3"},
+		{"A", "1, 2\n2 3 4\n", `PROTEINS_full_A.txt:2: want "row, col", found 3 fields`},
+		{"node_attributes", "1, 2\n3\n5, 6\n", "PROTEINS_full_node_attributes.txt:2: 1 attributes, earlier rows have 2"},
+		{"node_attributes", "1, 2\n3, x\n5, 6\n", `PROTEINS_full_node_attributes.txt:2: column 2: "x" is not a number`},
+		{"node_labels", "0\n1\n", "PROTEINS_full_node_labels.txt has 2 lines, " + "%s" + " has 3"},
+		{"graph_indicator", "", "PROTEINS_full_graph_indicator.txt: no data lines"},
+	}
+	for _, c := range cases {
+		dir := base()
+		write(dir, c.file, c.content)
+		_, err := Protein(dir)
+		want := c.want
+		if strings.Contains(want, "%s") {
+			want = strings.Replace(want, "%s", filepath.Join(dir, "protein", "PROTEINS_full_graph_indicator.txt"), 1)
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s %q: error %v, want %q", c.file, c.content, err, want)
+		}
+	}
+}
