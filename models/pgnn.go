@@ -93,7 +93,7 @@ func layout(gi *engine.GraphInput) *pgnnLayout {
 	l := &pgnnLayout{blocks: gi.Blocks}
 	for _, b := range gi.Blocks {
 		if b.Hops == nil {
-			panic("engine: P-GNN needs hop distances in every block")
+			panic("models: P-GNN needs hop distances in every block")
 		}
 		for _, d := range b.Hops {
 			if d != engine.HopUnreachable {
