@@ -111,6 +111,7 @@ func Report(sections []ReportSection, wallSeconds int, command, plotDir string) 
 	b.WriteString("Kendall τ-b is computed over all intra-graph node pairs at finite hop distance on the message-passing graph, per graph, averaged. ")
 	b.WriteString("Negatives are leak-free (see README). Hash dimension: input feature dimension (Communities 400, protein 29), 32 for Email (featureless).\n\n")
 	var tauWins, tauCells, aucKeep, aucCells int
+	var fTauWins, fTauCells, fAucKeep int
 	for _, s := range sections {
 		c := s.C
 		paper := eval.Paper[s.Name]
@@ -143,13 +144,25 @@ func Report(sections []ReportSection, wallSeconds int, command, plotDir string) 
 			if both.AUCMean >= base.AUCMean-0.01 {
 				aucKeep++
 			}
+			if !math.IsNaN(float64(base.FTauMean)) && !math.IsNaN(float64(both.FTauMean)) {
+				fTauCells++
+				if both.FTauMean > base.FTauMean {
+					fTauWins++
+				}
+			}
+			if both.FAUCMean >= base.FAUCMean-0.01 {
+				fAucKeep++
+			}
 		}
 		fmt.Fprintf(&b, "\n![AUC vs τ, %s](%s/%s-auc-tau.png)\n\n", s.Name, plotDir, s.Name)
 	}
 	b.WriteString("## Summary\n\n")
-	fmt.Fprintf(&b, "* τ(both) > τ(base) in **%d of %d** (model, dataset, task) cells (the paper: all cells).\n", tauWins, tauCells)
-	fmt.Fprintf(&b, "* AUC(both) ≥ AUC(base) − 0.01 in **%d of %d** cells (the paper: 28 of 30).\n", aucKeep, aucCells)
-	b.WriteString("\nAll figures use the best-validation-epoch numbers; cells where τ is undefined (collapsed embeddings) are left out of the counts.\n")
+	b.WriteString("| (model, dataset, task) cells | at the best-validation epoch | at the final epoch | the paper |\n|---|---|---|---|\n")
+	fmt.Fprintf(&b, "| τ(both) > τ(base) | **%d of %d** | **%d of %d** | all |\n", tauWins, tauCells, fTauWins, fTauCells)
+	fmt.Fprintf(&b, "| AUC(both) ≥ AUC(base) − 0.01 | **%d of %d** | **%d of %d** | 28 of 30 |\n", aucKeep, aucCells, fAucKeep, aucCells)
+	b.WriteString("\nWhere validation AUC saturates (Communities pair: 1.000 from the first evaluation), the best-validation rule picks epoch 0 ")
+	b.WriteString("and its τ says nothing about training; the final-epoch column is the informative one there. ")
+	b.WriteString("Cells where τ is undefined (collapsed embeddings) are left out of the counts.\n")
 	return b.String()
 }
 
