@@ -55,6 +55,7 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			&cli.StringFlag{Name: "results", Required: true, Usage: "directory holding one compare output per dataset-task"},
 			&cli.StringFlag{Name: "out", Value: "docs", Usage: "where results.md and plots/ go"},
 			&cli.StringFlag{Name: "command", Value: "make reproduce", Usage: "the command line to cite"},
+			&cli.StringFlag{Name: "sweep", Usage: "a directory written by ignn sweep, for the τ-vs-λ figure"},
 		},
 		Action: func(c *cli.Context) error {
 			root := c.String("results")
@@ -101,6 +102,18 @@ func reportCommand(stdout io.Writer) *cli.Command {
 				wall, _ = strconv.Atoi(strings.TrimSpace(string(b)))
 			}
 			md := experiment.Report(secs, wall, c.String("command"), "plots")
+			if sw := c.String("sweep"); sw != "" {
+				cmp, err := experiment.LoadComparison(sw)
+				if err != nil {
+					return err
+				}
+				name := "sweep-" + cmp.Dataset + "-" + cmp.Task
+				files, err := experiment.Plot(cmp, cmp.Dataset+", "+cmp.Task+" task", filepath.Join(plots, name+"-"))
+				if err != nil {
+					return err
+				}
+				md += experiment.SweepSection(cmp, sw, "plots/"+name+"-tau-lambda.png", len(files) > 1)
+			}
 			if err := eval.WriteFileAtomic(filepath.Join(out, "results.md"), []byte(md)); err != nil {
 				return err
 			}

@@ -62,15 +62,23 @@ func Plot(c *Comparison, title, outBase string) ([]string, error) {
 		}
 		files = append(files, outBase+"auc-tau.png")
 	}
-	// Figure 1: mean τ per (λ_BCE, λ_MSE) of one model's "both" cells.
+	// Figure 1: final-epoch τ per (λ_BCE, λ_MSE) of one model's "both"
+	// cells at the learning rate the sweep chose, averaged over seeds.
 	type key struct{ b, m float64 }
 	sum, n := map[key]float64{}, map[key]int{}
+	lr := math.NaN()
+	for _, ch := range c.Chosen {
+		if ch.Model == models[0] && ch.Variant == "both" {
+			lr = ch.LR
+		}
+	}
 	for _, cell := range c.Cells {
-		if cell.Model != models[0] || cell.Variant != "both" || math.IsNaN(float64(cell.Tau)) {
+		tau := float64(cell.Final.TestKendallTau)
+		if cell.Model != models[0] || cell.Variant != "both" || math.IsNaN(tau) || cell.LR != lr {
 			continue
 		}
 		k := key{cell.LambdaBCE, cell.LambdaMSE}
-		sum[k] += float64(cell.Tau)
+		sum[k] += tau
 		n[k]++
 	}
 	if len(sum) > 2 {
@@ -84,7 +92,7 @@ func Plot(c *Comparison, title, outBase string) ([]string, error) {
 			}
 			return pts[a].LambdaMSE < pts[b].LambdaMSE
 		})
-		if err := eval.PlotTauVsLambda(fmt.Sprintf("%s: Kendall τ vs λ_MSE (%s + both)", title, models[0]), pts, outBase+"tau-lambda"); err != nil {
+		if err := eval.PlotTauVsLambda(fmt.Sprintf("%s: final-epoch τ vs λ_MSE (%s + both, lr %g)", title, models[0], lr), pts, outBase+"tau-lambda"); err != nil {
 			return nil, err
 		}
 		files = append(files, outBase+"tau-lambda.png")
@@ -193,4 +201,24 @@ func fmtDuration(s int) string {
 		return "unknown"
 	}
 	return fmt.Sprintf("%dh%02dm%02ds", s/3600, s/60%60, s%60)
+}
+
+// SweepSection describes a sweep run for the report: what was swept, what
+// validation AUC chose, and the τ-vs-λ figure.
+func SweepSection(c *Comparison, dir, figure string, hasFigure bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n## λ sweep (the paper's Figure 1): %s, %s task\n\n", c.Dataset, c.Task)
+	fmt.Fprintf(&b, "`ignn sweep --models %s --variants both --repeats %d --out %s`: lr ∈ {1e-4, 1e-3, 1e-2} × (λ_BCE, λ_MSE) ∈ {0, 0.1, 1, 10}² without (0, 0), %d runs, %d epochs each.\n\n",
+		strings.Join(uniqueModels(c), ","), c.Repeats, dir, len(c.Cells), c.Epochs)
+	for i, r := range c.Rows {
+		if i < len(c.Chosen) {
+			ch := c.Chosen[i]
+			fmt.Fprintf(&b, "* %s + %s: validation AUC chose lr %g, λ_BCE %g, λ_MSE %g → test AUC %s, τ %s (final epoch: AUC %s, τ %s).\n",
+				r.Model, r.Variant, ch.LR, ch.LambdaBCE, ch.LambdaMSE, pm(r.AUCMean, r.AUCStd), pm(r.TauMean, r.TauStd), pm(r.FAUCMean, r.FAUCStd), pm(r.FTauMean, r.FTauStd))
+		}
+	}
+	if hasFigure {
+		fmt.Fprintf(&b, "\n![final-epoch τ vs λ_MSE](%s)\n\nAs in the paper, lowering λ_BCE and raising λ_MSE raises τ.\n", figure)
+	}
+	return b.String()
 }
