@@ -218,7 +218,7 @@ func SweepSection(c *Comparison, dir, figure string, hasFigure bool) string {
 		}
 	}
 	if hasFigure {
-		fmt.Fprintf(&b, "\n![final-epoch τ vs λ_MSE](%s)\n\nAs in the paper, lowering λ_BCE and raising λ_MSE raises τ.\n", figure)
+		fmt.Fprintf(&b, "\n![final-epoch τ vs λ_MSE](%s)\n", figure)
 	}
 	return b.String()
 }
