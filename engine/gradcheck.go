@@ -43,7 +43,7 @@ func CheckGradient(build func(b *Builder) (out *G.Node, wrt []*G.Node), h, tol f
 	var lv G.Value
 	G.Read(loss, &lv)
 	vm := G.NewTapeMachine(b.G, G.BindDualValues(wrt...))
-	defer vm.Close()
+	defer closeVM(vm)
 	maskRNG := Stream(7, "gradcheck.dropout")
 	run := func() (float64, error) {
 		// The same masks on every run: reseed the dropout stream.

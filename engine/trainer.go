@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"sort"
 
 	G "gorgonia.org/gorgonia"
@@ -120,8 +121,17 @@ func (t *Trainer) Step() (StepResult, error) {
 	return res, nil
 }
 
-// Close releases the machine.
-func (t *Trainer) Close() { t.vm.Close() }
+// Close releases the machine. gorgonia sets a finalizer on every
+// TapeMachine, and the machine sits in a reference cycle with its graph; Go
+// never collects a cycle holding a finalizer, so without clearing it every
+// finished run would keep all its tensors alive (measured: ≈0.9 GB per P-GNN
+// protein run inside one `ignn compare`, until the OOM killer stopped it).
+func (t *Trainer) Close() { closeVM(t.vm) }
+
+func closeVM(vm G.VM) {
+	vm.Close()
+	runtime.SetFinalizer(vm, nil)
+}
 
 func scalar(v G.Value) float64 {
 	switch x := v.(type) {
@@ -175,5 +185,5 @@ func (f *Forward) Run(rng *rand.Rand) ([]float64, tensor.Shape, error) {
 	return ToFloat64(d), d.Shape().Clone(), nil
 }
 
-// Close releases the machine.
-func (f *Forward) Close() { f.vm.Close() }
+// Close releases the machine (see Trainer.Close).
+func (f *Forward) Close() { closeVM(f.vm) }
