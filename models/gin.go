@@ -3,7 +3,6 @@ package models
 import (
 	"github.com/ignn/ignn/engine"
 	G "gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 )
 
 // GIN (Xu et al. 2019) as PyG's GINConv with a 2-layer MLP:
@@ -38,5 +37,3 @@ func ginLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj
 	y := G.Must(G.Mul(agg, w2))
 	return b.AddBias(name+".mlp.1.b", y, engine.UniformFanIn(out))
 }
-
-var _ = tensor.Float64
