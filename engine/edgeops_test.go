@@ -86,3 +86,17 @@ func TestEdgeOpsForward(t *testing.T) {
 		t.Error("segment softmax over different patterns merged")
 	}
 }
+
+// TestEdgeOpsStayDistinct: edge ops over different patterns stay two nodes.
+func TestEdgeOpsStayDistinct(t *testing.T) {
+	a, a2 := testAdj().WithSelfLoops(), testAdj().GCNNorm()
+	b := NewBuilder(NewParamStore(tensor.Float64, Stream(1, "init")), false)
+	d, s := b.Constant("d", RandomValues(1, 5), 5), b.Constant("s", RandomValues(2, 5), 5)
+	if EdgeScores(a, d, s) == EdgeScores(a2, d, s) {
+		t.Error("EdgeScores over different patterns merged")
+	}
+	v, x := b.Constant("v", RandomValues(3, a.NNZ()), a.NNZ()), b.Constant("x", RandomValues(4, 10), 5, 2)
+	if EdgeSpMM(a, v, x) == EdgeSpMM(a2, v, x) {
+		t.Error("EdgeSpMM over different patterns merged")
+	}
+}
