@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/ignn/ignn/eval"
 )
 
 // remote is one downloadable archive and the files it yields.
@@ -151,7 +153,7 @@ func Fetch(ctx context.Context, dataset, dir string, opt FetchOptions) error {
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				return err
 			}
-			if err := writeAtomic(p, b); err != nil {
+			if err := eval.WriteFileAtomic(p, b); err != nil {
 				return err
 			}
 			if opt.Log != nil {
@@ -176,25 +178,4 @@ func download(ctx context.Context, client *http.Client, url string) ([]byte, err
 		return nil, fmt.Errorf("data: downloading %s: %s", url, resp.Status)
 	}
 	return io.ReadAll(resp.Body)
-}
-
-// writeAtomic writes through a temporary file renamed over path.
-func writeAtomic(path string, b []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	if _, err = f.Write(b); err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
 }

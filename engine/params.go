@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"sort"
 
 	"gorgonia.org/tensor"
 )
@@ -112,22 +111,6 @@ func (s *ParamStore) Count() int {
 	for _, t := range s.vals {
 		n += t.Shape().TotalSize()
 	}
-	return n
-}
-
-// Snapshot returns a copy of every parameter as float64, keyed by name.
-func (s *ParamStore) Snapshot() map[string][]float64 {
-	out := make(map[string][]float64, len(s.vals))
-	for name, t := range s.vals {
-		out[name] = ToFloat64(t)
-	}
-	return out
-}
-
-// SortedNames returns the parameter names sorted (stable output order).
-func (s *ParamStore) SortedNames() []string {
-	n := s.Names()
-	sort.Strings(n)
 	return n
 }
 

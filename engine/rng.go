@@ -9,11 +9,7 @@ import (
 // Streams are independent of each other and of the order they are created
 // in, so adding a new consumer never shifts the numbers an existing one sees
 // ("split", "negatives", "init", "dropout", "anchors", …).
-func Stream(seed uint64, name string) *rand.Rand {
-	h := fnv.New64a()
-	h.Write([]byte(name))
-	return rand.New(rand.NewPCG(seed, h.Sum64()))
-}
+func Stream(seed uint64, name string) *rand.Rand { return NewSeeded(seed, name).Rand }
 
 // Seeded is a named stream whose state can be saved and restored
 // (checkpoints resume every stream exactly where it stopped).

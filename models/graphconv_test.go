@@ -15,7 +15,7 @@ func TestGraphConvLayer(t *testing.T) {
 	h := mat{6, 3, hv}
 	got, ps := runLayer(t, func(b *engine.Builder, x *G.Node) *G.Node { return graphConvLayer(b, "l", x, nil, in.Adj, 3, 2) }, hv)
 	root := matmul(h, param(ps, "l.root.W", 3, 2))
-	rel := param(ps, "l.rel.W", 3, 2)
+	rel, bias := param(ps, "l.rel.W", 3, 2), param(ps, "l.b", 1, 2)
 	want := mat{6, 2, make([]float64, 12)}
 	for i := 0; i < 6; i++ {
 		sum := mat{1, 3, make([]float64, 3)}
@@ -26,7 +26,7 @@ func TestGraphConvLayer(t *testing.T) {
 		}
 		r := matmul(sum, rel)
 		for j := 0; j < 2; j++ {
-			want.v[i*2+j] = root.at(i, j) + r.v[j]
+			want.v[i*2+j] = root.at(i, j) + r.v[j] + bias.v[j]
 		}
 	}
 	near(t, "graphconv", got, want)

@@ -45,6 +45,18 @@ func runLayer(t *testing.T, f func(b *engine.Builder, h *G.Node) *G.Node, hv []f
 	b := engine.NewBuilder(ps, false)
 	h := b.Constant("h", hv, 6, 3)
 	out := f(b, h)
+	// Zero-initialised biases would hide a wrong bias add: make every
+	// parameter entry non-zero before the forward pass.
+	for i, name := range ps.Names() {
+		t := ps.Tensor(name)
+		v := engine.ToFloat64(t)
+		for k := range v {
+			if v[k] == 0 {
+				v[k] = engine.RandomValues(uint64(200+i), len(v))[k]
+			}
+		}
+		engine.SetFloat64(t, v)
+	}
 	fw, err := engine.NewForward(b, out)
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +65,6 @@ func runLayer(t *testing.T, f func(b *engine.Builder, h *G.Node) *G.Node, hv []f
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Non-zero biases so they are checked too.
 	return v, ps
 }
 

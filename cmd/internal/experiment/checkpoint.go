@@ -14,6 +14,7 @@ import (
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
 	"github.com/ignn/ignn/eval"
+	"github.com/ignn/ignn/models"
 	"gorgonia.org/tensor"
 )
 
@@ -211,7 +212,7 @@ func (c *Cell) restore(ck *Checkpoint) error {
 func Embed(ck *Checkpoint, ds *data.Dataset) ([]float64, int, []uint64, error) {
 	cfg := ck.Config
 	cfg.Save = ""
-	entry, err := lookup(cfg.Model)
+	entry, err := models.Lookup(cfg.Model)
 	if err != nil {
 		return nil, 0, nil, err
 	}

@@ -118,5 +118,3 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
-
-func lookup(name string) (models.Entry, error) { return models.Lookup(name) }
