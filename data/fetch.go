@@ -15,8 +15,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
-	"github.com/ignn/ignn/eval"
 )
 
 // remote is one downloadable archive and the files it yields.
@@ -153,7 +151,7 @@ func Fetch(ctx context.Context, dataset, dir string, opt FetchOptions) error {
 			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 				return err
 			}
-			if err := eval.WriteFileAtomic(p, b); err != nil {
+			if err := WriteFileAtomic(p, b); err != nil {
 				return err
 			}
 			if opt.Log != nil {

@@ -33,6 +33,8 @@ func AnchorMessage(hmsg, hself, f, b, arg, self *G.Node) *G.Node {
 // anchorOp modes: 0 forward (HM, HS, f, b, arg, self) → out; 1 (G', f, arg)
 // → dHM; 2 (G', self) → dHS; 3 (G', HM, arg) → df.
 type anchorOp struct {
+	opBase
+
 	mode int
 	n    int // nodes (rows of HM)
 }
@@ -132,9 +134,6 @@ func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
 	}
 }
 
-func (op *anchorOp) ReturnsPtr() bool     { return false }
-func (op *anchorOp) CallsExtern() bool    { return false }
-func (op *anchorOp) OverwritesInput() int { return -1 }
 func (op *anchorOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "engine.AnchorMessage{mode=%d n=%d}", op.mode, op.n)
 }

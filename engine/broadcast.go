@@ -35,7 +35,10 @@ const (
 	bcRowDot        // (g, x) → row dots (N×1)
 )
 
-type bcastOp struct{ mode int }
+type bcastOp struct {
+	opBase
+	mode int
+}
 
 func (op bcastOp) Arity() int {
 	if op.mode == bcColSum {
@@ -127,9 +130,6 @@ func bcast[T Float](mode int, x, y, out []T, n, d int) {
 	}
 }
 
-func (bcastOp) ReturnsPtr() bool         { return false }
-func (bcastOp) CallsExtern() bool        { return false }
-func (bcastOp) OverwritesInput() int     { return -1 }
 func (op bcastOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "engine.%s", op) }
 func (op bcastOp) Hashcode() uint32      { return hashOf(op.WriteHash) }
 func (op bcastOp) String() string {

@@ -57,6 +57,8 @@ func ConstMul(x *ConstMatrix, w *G.Node) *G.Node {
 
 // constMulOp computes X·W, or Xᵀ·G when trans is set.
 type constMulOp struct {
+	opBase
+
 	x     *ConstMatrix
 	trans bool
 }
@@ -106,9 +108,6 @@ func (op *constMulOp) Do(in ...G.Value) (v G.Value, err error) {
 	}
 	return out, nil
 }
-func (op *constMulOp) ReturnsPtr() bool     { return false }
-func (op *constMulOp) CallsExtern() bool    { return false }
-func (op *constMulOp) OverwritesInput() int { return -1 }
 func (op *constMulOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "engine.ConstMul{%d×%d id=%016x trans=%v}", op.x.Rows, op.x.Cols, op.x.id, op.trans)
 }

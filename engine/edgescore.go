@@ -26,6 +26,8 @@ func EdgeScores(a *CSR, dst, src *G.Node) *G.Node {
 // edgeScoreOp computes the scores (mode 0), or reduces an edge gradient to
 // rows (mode 1, d dst) or to columns (mode 2, d src).
 type edgeScoreOp struct {
+	opBase
+
 	a    *CSR
 	mode int
 }
@@ -92,9 +94,6 @@ func edgeScore[T Float](a *CSR, mode int, x, y []T, dt tensor.Dtype) *tensor.Den
 	return out
 }
 
-func (op *edgeScoreOp) ReturnsPtr() bool     { return false }
-func (op *edgeScoreOp) CallsExtern() bool    { return false }
-func (op *edgeScoreOp) OverwritesInput() int { return -1 }
 func (op *edgeScoreOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "engine.EdgeScores{mode=%d %d×%d nnz=%d id=%016x}", op.mode, op.a.Rows, op.a.Cols, op.a.NNZ(), op.a.ID())
 }

@@ -26,6 +26,8 @@ func EdgeSpMM(a *CSR, v, x *G.Node) *G.Node {
 // edgeSpMMOp: mode 0 forward (v, X) → Y; mode 1 (X, dY) → dv; mode 2
 // (v, dY) → dX.
 type edgeSpMMOp struct {
+	opBase
+
 	a    *CSR
 	mode int
 }
@@ -102,9 +104,6 @@ func edgeSpMM[T Float](a *CSR, mode int, p, q, out []T, d int) {
 	}
 }
 
-func (op *edgeSpMMOp) ReturnsPtr() bool     { return false }
-func (op *edgeSpMMOp) CallsExtern() bool    { return false }
-func (op *edgeSpMMOp) OverwritesInput() int { return -1 }
 func (op *edgeSpMMOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "engine.EdgeSpMM{mode=%d %d×%d nnz=%d id=%016x}", op.mode, op.a.Rows, op.a.Cols, op.a.NNZ(), op.a.ID())
 }

@@ -51,3 +51,11 @@ func recoverOp(err *error) {
 		*err = fmt.Errorf("%v", r)
 	}
 }
+
+// opBase holds the gorgonia Op methods every op of ours answers the same
+// way: results are fresh values, computed in Go, never overwriting inputs.
+type opBase struct{}
+
+func (opBase) ReturnsPtr() bool     { return false }
+func (opBase) CallsExtern() bool    { return false }
+func (opBase) OverwritesInput() int { return -1 }

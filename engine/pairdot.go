@@ -28,7 +28,7 @@ func PairDot(z, i, j *G.Node) *G.Node {
 	return G.Must(G.ApplyOp(pairDotOp{}, z, i, j))
 }
 
-type pairDotOp struct{}
+type pairDotOp struct{ opBase }
 
 func (pairDotOp) Arity() int { return 3 }
 func (pairDotOp) Type() hm.Type {
@@ -85,9 +85,6 @@ func pairDot[T Float](z []T, I, J []int, d int, out []T) {
 	}
 }
 
-func (pairDotOp) ReturnsPtr() bool      { return false }
-func (pairDotOp) CallsExtern() bool     { return false }
-func (pairDotOp) OverwritesInput() int  { return -1 }
 func (pairDotOp) WriteHash(h hash.Hash) { fmt.Fprint(h, "engine.PairDot") }
 func (op pairDotOp) Hashcode() uint32   { return hashOf(op.WriteHash) }
 func (pairDotOp) String() string        { return "PairDot" }
@@ -98,7 +95,7 @@ func (pairDotOp) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error) {
 }
 
 // pairDotGradOp computes dZ from (Z, I, J, g).
-type pairDotGradOp struct{}
+type pairDotGradOp struct{ opBase }
 
 func (pairDotGradOp) Arity() int { return 4 }
 func (pairDotGradOp) Type() hm.Type {
@@ -154,9 +151,6 @@ func pairDotGrad[T Float](z []T, I, J []int, g []T, d int, dz []T) {
 	}
 }
 
-func (pairDotGradOp) ReturnsPtr() bool      { return false }
-func (pairDotGradOp) CallsExtern() bool     { return false }
-func (pairDotGradOp) OverwritesInput() int  { return -1 }
 func (pairDotGradOp) WriteHash(h hash.Hash) { fmt.Fprint(h, "engine.PairDotGrad") }
 func (op pairDotGradOp) Hashcode() uint32   { return hashOf(op.WriteHash) }
 func (pairDotGradOp) String() string        { return "PairDotGrad" }

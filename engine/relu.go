@@ -15,7 +15,10 @@ import (
 func ReLU(x *G.Node) *G.Node { return G.Must(G.ApplyOp(reluOp{}, x)) }
 
 // reluOp: forward (x) → max(x,0); grad mode (y, g) → g·[y>0].
-type reluOp struct{ grad bool }
+type reluOp struct {
+	opBase
+	grad bool
+}
 
 func (op reluOp) Arity() int {
 	if op.grad {
@@ -68,9 +71,6 @@ func relu[T Float](x, g, out []T) {
 	}
 }
 
-func (reluOp) ReturnsPtr() bool         { return false }
-func (reluOp) CallsExtern() bool        { return false }
-func (reluOp) OverwritesInput() int     { return -1 }
 func (op reluOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "engine.%s", op) }
 func (op reluOp) Hashcode() uint32      { return hashOf(op.WriteHash) }
 func (op reluOp) String() string {

@@ -23,7 +23,10 @@ func RowNormalize(x *G.Node) *G.Node {
 	return G.Must(G.ApplyOp(rowNormOp{}, x))
 }
 
-type rowNormOp struct{ grad bool }
+type rowNormOp struct {
+	opBase
+	grad bool
+}
 
 func (op rowNormOp) Arity() int {
 	if op.grad {
@@ -105,9 +108,6 @@ func rowNorm[T Float](x, g []T, d int, out []T) {
 	}
 }
 
-func (rowNormOp) ReturnsPtr() bool     { return false }
-func (rowNormOp) CallsExtern() bool    { return false }
-func (rowNormOp) OverwritesInput() int { return -1 }
 func (op rowNormOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "engine.%s{eps=%g}", op.String(), normEps)
 }

@@ -22,6 +22,8 @@ func SegmentSoftmax(a *CSR, e *G.Node) *G.Node {
 }
 
 type segSoftmaxOp struct {
+	opBase
+
 	a    *CSR
 	grad bool // inputs (α, g) → dS
 }
@@ -99,9 +101,6 @@ func segSoftmax[T Float](a *CSR, x, g, out []T) {
 	}
 }
 
-func (op *segSoftmaxOp) ReturnsPtr() bool     { return false }
-func (op *segSoftmaxOp) CallsExtern() bool    { return false }
-func (op *segSoftmaxOp) OverwritesInput() int { return -1 }
 func (op *segSoftmaxOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "engine.SegmentSoftmax{grad=%v %d×%d nnz=%d id=%016x}", op.grad, op.a.Rows, op.a.Cols, op.a.NNZ(), op.a.ID())
 }

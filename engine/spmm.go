@@ -22,7 +22,10 @@ func SpMM(a *CSR, x *G.Node) *G.Node {
 	return G.Must(G.ApplyOp(&spmmOp{a: a}, x))
 }
 
-type spmmOp struct{ a *CSR }
+type spmmOp struct {
+	opBase
+	a *CSR
+}
 
 func (op *spmmOp) Arity() int { return 1 }
 func (op *spmmOp) Type() hm.Type {
@@ -66,9 +69,6 @@ func spmm[T Float](a *CSR, val []T, x, y []T, d int) {
 	}
 }
 
-func (op *spmmOp) ReturnsPtr() bool     { return false }
-func (op *spmmOp) CallsExtern() bool    { return false }
-func (op *spmmOp) OverwritesInput() int { return -1 }
 func (op *spmmOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "engine.SpMM{%d×%d nnz=%d id=%016x}", op.a.Rows, op.a.Cols, op.a.NNZ(), op.a.ID())
 }

@@ -20,17 +20,16 @@ type Options struct {
 // columns. It errors when a hash is requested with HashDim < 1 or when the
 // graphs' attribute widths differ.
 func Build(ds *data.Dataset, opt Options) (*engine.Features, error) {
-	n := ds.NumNodes()
+	u := ds.Union()
+	n := u.N
 	f := &engine.Features{N: n}
 	if ds.Identity {
 		cols := ds.FeatureDim()
-		var es []engine.Entry
-		off := 0
+		es := make([]engine.Entry, 0, n)
 		for gi, g := range ds.Graphs {
 			for i := 0; i < g.N; i++ {
-				es = append(es, engine.Entry{Row: off + i, Col: ds.Perm[gi][i], Val: 1})
+				es = append(es, engine.Entry{Row: u.Global(gi, i), Col: ds.Perm[gi][i], Val: 1})
 			}
-			off += g.N
 		}
 		f.Sparse = engine.NewCSR(n, cols, es)
 	}
@@ -55,19 +54,18 @@ func Build(ds *data.Dataset, opt Options) (*engine.Features, error) {
 		return f, nil
 	}
 	f.Dense = make([]float64, n*f.DenseDim)
-	row := 0
-	for _, g := range ds.Graphs {
+	for gi, g := range ds.Graphs {
 		var h []float64
 		if hd > 0 {
 			h = HashVectors(g.IDs, hd)
 		}
 		for i := 0; i < g.N; i++ {
+			row := u.Global(gi, i)
 			dst := f.Dense[row*f.DenseDim : (row+1)*f.DenseDim]
 			copy(dst, g.X[i*xdim:(i+1)*xdim])
 			if hd > 0 {
 				copy(dst[xdim:], h[i*hd:(i+1)*hd])
 			}
-			row++
 		}
 	}
 	return f, nil

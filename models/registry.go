@@ -35,7 +35,7 @@ func (c Config) Validate() error {
 		return fmt.Errorf("models: output width must be ≥ 1, got %d", c.Out)
 	case c.Layers < 1:
 		return fmt.Errorf("models: layers must be ≥ 1, got %d", c.Layers)
-	case c.Dropout < 0 || c.Dropout >= 1:
+	case !(c.Dropout >= 0 && c.Dropout < 1):
 		return fmt.Errorf("models: dropout must be in [0, 1), got %g", c.Dropout)
 	case c.Heads < 1:
 		return fmt.Errorf("models: heads must be ≥ 1, got %d", c.Heads)

@@ -29,32 +29,11 @@ func (c Config) Validate() error {
 	return nil
 }
 
-// PairInputs are the per-run inputs of one term: P pair slots (I, J), a
-// per-slot value (label y for BCE, target t for MSE) and a per-slot weight w
-// (1/P_used for used slots, 0 for padding), so variable pair counts fit the
-// static graph.
-type PairInputs struct {
-	I, J   *G.Node
-	Value  *G.Node
-	Weight *G.Node
-	Slots  int
-}
-
-func newPairInputs(b *engine.Builder, name string, slots int) PairInputs {
-	return PairInputs{
-		I:      b.IntInput(name+".i", slots),
-		J:      b.IntInput(name+".j", slots),
-		Value:  b.Input(name+".value", slots),
-		Weight: b.Input(name+".weight", slots),
-		Slots:  slots,
-	}
-}
-
 // Loss is the built objective.
 type Loss struct {
 	Total    *G.Node
 	Terms    map[string]*G.Node // "bce", "mse": unweighted means
-	BCE, MSE *PairInputs        // nil when the term's λ is 0
+	BCE, MSE *Term              // nil when the term's λ is 0
 }
 
 // Build adds the loss over embeddings z (N×D, rows L2-normalised) to b's
@@ -84,21 +63,21 @@ func Build(b *engine.Builder, z *G.Node, cfg Config, bceSlots, mseSlots int) (*L
 		if bceSlots < 1 {
 			return nil, fmt.Errorf("objective: BCE needs at least one pair")
 		}
-		in := newPairInputs(b, "bce", bceSlots)
-		s := engine.PairDot(z, in.I, in.J)
-		per := G.Must(G.Sub(G.Must(G.Softplus(s)), G.Must(G.HadamardProd(in.Value, s))))
-		add("bce", G.Must(G.Sum(G.Must(G.HadamardProd(in.Weight, per)))), cfg.LambdaBCE)
-		l.BCE = &in
+		in := newTerm(b, "bce", bceSlots, false)
+		s := engine.PairDot(z, in.i, in.j)
+		per := G.Must(G.Sub(G.Must(G.Softplus(s)), G.Must(G.HadamardProd(in.value, s))))
+		add("bce", G.Must(G.Sum(G.Must(G.HadamardProd(in.weight, per)))), cfg.LambdaBCE)
+		l.BCE = in
 	}
 	if cfg.LambdaMSE > 0 {
 		if mseSlots < 1 {
 			return nil, fmt.Errorf("objective: MSE needs at least one pair")
 		}
-		in := newPairInputs(b, "mse", mseSlots)
-		s := engine.PairDot(z, in.I, in.J)
-		r := G.Must(G.Sub(in.Value, s))
-		add("mse", G.Must(G.Sum(G.Must(G.HadamardProd(in.Weight, G.Must(G.Square(r)))))), cfg.LambdaMSE)
-		l.MSE = &in
+		in := newTerm(b, "mse", mseSlots, true)
+		s := engine.PairDot(z, in.i, in.j)
+		r := G.Must(G.Sub(in.value, s))
+		add("mse", G.Must(G.Sum(G.Must(G.HadamardProd(in.weight, G.Must(G.Square(r)))))), cfg.LambdaMSE)
+		l.MSE = in
 	}
 	l.Total = total
 	return l, nil
@@ -113,42 +92,3 @@ func Target(d int, reachable bool, alpha float64) float64 {
 	return 1 - 1/math.Pow(float64(d), alpha)
 }
 
-// Fill binds a term's inputs: pairs (I[p], J[p]) with values v[p] (labels
-// for BCE; targets t for MSE, converted to the c = 1 − 2t the graph uses when
-// mse is true). Unused slots are padded with pair (0, 0) and weight 0; used
-// slots weigh 1/len(I) (1/(4·len(I)) for MSE). It errors when there are more
-// pairs than slots.
-func Fill(in *PairInputs, I, J []int, v []float64, mse bool, ibuf, jbuf []int, vbuf, wbuf []float64) error {
-	if len(I) > in.Slots {
-		return fmt.Errorf("objective: %d pairs for %d slots", len(I), in.Slots)
-	}
-	if len(I) == 0 {
-		return fmt.Errorf("objective: empty pair set")
-	}
-	w := 1 / float64(len(I))
-	if mse {
-		w /= 4
-	}
-	for p := 0; p < in.Slots; p++ {
-		if p < len(I) {
-			ibuf[p], jbuf[p], wbuf[p] = I[p], J[p], w
-			if mse {
-				vbuf[p] = 1 - 2*v[p]
-			} else {
-				vbuf[p] = v[p]
-			}
-		} else {
-			ibuf[p], jbuf[p], vbuf[p], wbuf[p] = 0, 0, 0, 0
-		}
-	}
-	if err := engine.LetInts(in.I, ibuf); err != nil {
-		return err
-	}
-	if err := engine.LetInts(in.J, jbuf); err != nil {
-		return err
-	}
-	if err := engine.LetFloats(in.Value, vbuf); err != nil {
-		return err
-	}
-	return engine.LetFloats(in.Weight, wbuf)
-}

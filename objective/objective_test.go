@@ -30,10 +30,10 @@ func TestLossValueAndGradient(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := Fill(l.BCE, I, J, y, false, make([]int, 5), make([]int, 5), make([]float64, 5), make([]float64, 5)); err != nil {
+		if err := l.BCE.Bind(&Pairs{I: I, J: J, V: y}); err != nil {
 			t.Fatal(err)
 		}
-		if err := Fill(l.MSE, MI, MJ, tgt, true, make([]int, 6), make([]int, 6), make([]float64, 6), make([]float64, 6)); err != nil {
+		if err := l.MSE.Bind(&Pairs{I: MI, J: MJ, V: tgt}); err != nil {
 			t.Fatal(err)
 		}
 		return l, x

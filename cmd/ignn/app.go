@@ -12,9 +12,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/ignn/ignn/cmd/internal/experiment"
 	"github.com/ignn/ignn/models"
-	"github.com/urfave/cli/v2"
 )
 
 // usageError marks bad flags or arguments: exit code 2.
@@ -70,6 +71,11 @@ func modelsCommand(stdout io.Writer) *cli.Command {
 	}
 }
 
+// dataDirFlag is --data-dir, shared by every command that loads data.
+func dataDirFlag() cli.Flag {
+	return &cli.StringFlag{Name: "data-dir", EnvVars: []string{"IGNN_DATA"}, Usage: "directory holding email/ and protein/ raw files"}
+}
+
 // runFlags are the flags every training command shares, bound to a Config.
 func runFlags() []cli.Flag {
 	d := experiment.Default()
@@ -78,13 +84,13 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "labels", Usage: "user graphs: \"node label\" file (needed by --task pair)"},
 		&cli.StringFlag{Name: "features", Usage: "user graphs: \"node v1 … vF\" feature file"},
 		&cli.StringFlag{Name: "graph-index", Usage: "user graphs: \"node graph\" file splitting the nodes into several graphs"},
-		&cli.StringFlag{Name: "data-dir", EnvVars: []string{"IGNN_DATA"}, Usage: "directory holding email/ and protein/ raw files"},
+		dataDirFlag(),
 		&cli.StringFlag{Name: "task", Value: d.Task, Usage: "link (link prediction) or pair (pairwise node classification)"},
 		&cli.StringFlag{Name: "model", Value: d.Model, Usage: "architecture: gcn, sage, gat, gin, pgnn-f, pgnn-e, graphconv (ignn models lists them)"},
-		&cli.StringFlag{Name: "variant", Value: d.Variant, Usage: "base, hash, mse or both"},
+		&cli.StringFlag{Name: "variant", Value: string(d.Variant), Usage: "base, hash, mse or both"},
 		&cli.IntFlag{Name: "hash-dim", Value: d.HashDim, Usage: "hash vector dimension n (-1 = the paper's rule: input feature dimension, 32 for featureless graphs)"},
 		&cli.Float64Flag{Name: "lambda-bce", Value: d.LambdaBCE, Usage: "weight of the task BCE term"},
-		&cli.Float64Flag{Name: "lambda-mse", Value: d.LambdaMSE, Usage: "weight of the distance MSE term, used by mse and both (P-GNN models default to 1)"},
+		&cli.Float64Flag{Name: "lambda-mse", Value: d.LambdaMSE, Usage: "weight of the distance MSE term, used by mse and both (-1 = the model's default: 10, P-GNN 1)"},
 		&cli.Float64Flag{Name: "alpha", Value: d.Alpha, Usage: "distance transform exponent: target 1 − 1/d^α"},
 		&cli.IntFlag{Name: "epochs", Value: d.Epochs, Usage: "training epochs"},
 		&cli.Float64Flag{Name: "lr", Value: d.LR, Usage: "Adam learning rate"},
@@ -111,7 +117,7 @@ func configFrom(c *cli.Context) (experiment.Config, error) {
 	cfg.GraphIndex = c.String("graph-index")
 	cfg.Task = c.String("task")
 	cfg.Model = c.String("model")
-	cfg.Variant = c.String("variant")
+	cfg.Variant = experiment.Variant(c.String("variant"))
 	cfg.HashDim = c.Int("hash-dim")
 	cfg.LambdaBCE = c.Float64("lambda-bce")
 	cfg.LambdaMSE = c.Float64("lambda-mse")
@@ -128,19 +134,7 @@ func configFrom(c *cli.Context) (experiment.Config, error) {
 	cfg.Model_.Out = c.Int("hidden")
 	cfg.Model_.Heads = c.Int("heads")
 	cfg.Model_.TrainEps = c.Bool("gin-train-eps")
-	e, err := models.Lookup(cfg.Model)
-	if err != nil {
-		return cfg, usageError{err}
-	}
-	if e.Defaults != nil {
-		e.Defaults(&cfg.Model_)
-	}
-	if e.LambdaMSE > 0 && !c.IsSet("lambda-mse") {
-		cfg.LambdaMSE = e.LambdaMSE
-	}
-	if l := c.Int("layers"); l != 0 {
-		cfg.Model_.Layers = l
-	}
+	cfg.Model_.Layers = c.Int("layers")
 	if c.Args().Len() > 0 {
 		return cfg, usagef("unexpected argument %q", c.Args().First())
 	}
@@ -160,6 +154,7 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 			&cli.StringFlag{Name: "save", Usage: "checkpoint directory, written atomically after every evaluation and on interrupt"},
 			&cli.StringFlag{Name: "resume", Usage: "continue the run checkpointed in this directory (its saved configuration is used)"},
 			&cli.BoolFlag{Name: "quiet", Usage: "no progress on stderr"},
+			&cli.BoolFlag{Name: "verbose", Usage: "print the effective configuration (every default resolved) before training"},
 		),
 		Action: func(c *cli.Context) error {
 			var cfg experiment.Config
@@ -189,8 +184,6 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 			if c.Bool("quiet") {
 				log = slog.New(slog.NewTextHandler(io.Discard, nil))
 			}
-			cj, _ := json.Marshal(cfg)
-			log.Info("config", "effective", string(cj))
 			start := time.Now()
 			runFn := func(h experiment.Hooks) (*experiment.Result, error) { return experiment.Run(c.Context, cfg, h) }
 			if resume != "" {
@@ -208,6 +201,12 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 						epoch, cfg.Epochs, loss, m.ValAUC, m.TestAUC, m.TestKendallTau, eta.Round(100*time.Millisecond))
 				},
 				Warn: func(msg string) { log.Warn(msg) },
+				Resolved: func(eff experiment.Config) {
+					if c.Bool("verbose") && !c.Bool("quiet") {
+						b, _ := json.MarshalIndent(eff, "", "  ")
+						fmt.Fprintf(stderr, "effective configuration:\n%s\n", b)
+					}
+				},
 			})
 			if err != nil {
 				return err

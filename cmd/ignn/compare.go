@@ -8,17 +8,19 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ignn/ignn/cmd/internal/experiment"
-	"github.com/ignn/ignn/eval"
-	"github.com/ignn/ignn/models"
 	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
+
+	"github.com/ignn/ignn/cmd/internal/experiment"
+	"github.com/ignn/ignn/cmd/internal/report"
+	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/models"
 )
 
 func compareFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "models", Value: "gcn,sage,gat,gin,pgnn-f,pgnn-e", Usage: "comma-separated models (default: the paper's six)"},
-		&cli.StringFlag{Name: "variants", Value: strings.Join(experiment.Variants, ","), Usage: "comma-separated variants"},
+		&cli.StringFlag{Name: "variants", Value: "base,hash,mse,both", Usage: "comma-separated variants"},
 		&cli.IntFlag{Name: "repeats", Value: 3, Usage: "seeds 1..R per cell"},
 		&cli.IntFlag{Name: "workers", Value: 1, Usage: "cells run in parallel (results do not depend on it)"},
 		&cli.StringFlag{Name: "format", Value: "table", Usage: "table, markdown, csv or json"},
@@ -84,7 +86,7 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 			}
 			if cc.Out != "" {
 				cfg, _ := json.MarshalIndent(cc.Base, "", "  ")
-				if err := eval.WriteFileAtomic(filepath.Join(cc.Out, "config.json"), append(cfg, '\n')); err != nil {
+				if err := data.WriteFileAtomic(filepath.Join(cc.Out, "config.json"), append(cfg, '\n')); err != nil {
 					return err
 				}
 				if err := res.Write(cc.Out); err != nil {
@@ -100,13 +102,13 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 func printTable(w io.Writer, res *experiment.Comparison, format string) error {
 	switch format {
 	case "table":
-		_, err := io.WriteString(w, eval.Text(res.TableRows()))
+		_, err := io.WriteString(w, report.Text(res.TableRows()))
 		return err
 	case "markdown":
-		_, err := io.WriteString(w, eval.Markdown(res.TableRows()))
+		_, err := io.WriteString(w, report.Markdown(res.TableRows()))
 		return err
 	case "csv":
-		_, err := io.WriteString(w, eval.CSV(res.TableRows()))
+		_, err := io.WriteString(w, report.CSV(res.TableRows()))
 		return err
 	case "json":
 		e := json.NewEncoder(w)
@@ -122,9 +124,11 @@ func compareConfigFrom(c *cli.Context, sweep bool) (experiment.CompareConfig, st
 	if err != nil {
 		return experiment.CompareConfig{}, "", err
 	}
-	cc := experiment.CompareConfig{Base: base, Models: splitList(c.String("models")), Variants: splitList(c.String("variants")),
-		Repeats: c.Int("repeats"), Workers: c.Int("workers"), Out: c.String("out"), Sweep: sweep || c.Bool("sweep"),
-		LambdaMSESet: c.IsSet("lambda-mse"), LayersSet: c.IsSet("layers")}
+	cc := experiment.CompareConfig{Base: base, Models: splitList(c.String("models")),
+		Repeats: c.Int("repeats"), Workers: c.Int("workers"), Out: c.String("out"), Sweep: sweep || c.Bool("sweep")}
+	for _, v := range splitList(c.String("variants")) {
+		cc.Variants = append(cc.Variants, experiment.Variant(v))
+	}
 	format := c.String("format")
 	switch {
 	case len(cc.Models) == 0:

@@ -5,9 +5,10 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"github.com/urfave/cli/v2"
+
 	"github.com/ignn/ignn/cmd/internal/experiment"
 	"github.com/ignn/ignn/data"
-	"github.com/urfave/cli/v2"
 )
 
 func datasetsCommand(stdout io.Writer) *cli.Command {
@@ -15,7 +16,7 @@ func datasetsCommand(stdout io.Writer) *cli.Command {
 		Name: "datasets", Usage: "describe the built-in datasets: graphs, nodes, edges, feature dim, classes, diameters",
 		OnUsageError: onUsageError,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "data-dir", EnvVars: []string{"IGNN_DATA"}, Usage: "where email/ and protein/ raw files are"},
+			dataDirFlag(),
 		},
 		Action: func(c *cli.Context) error {
 			w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)

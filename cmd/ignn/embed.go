@@ -6,9 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ignn/ignn/cmd/internal/experiment"
-	"github.com/ignn/ignn/eval"
 	"github.com/urfave/cli/v2"
+
+	"github.com/ignn/ignn/cmd/internal/experiment"
+	"github.com/ignn/ignn/cmd/internal/report"
+	"github.com/ignn/ignn/data"
 )
 
 func embedCommand(stdout io.Writer) *cli.Command {
@@ -18,7 +20,7 @@ func embedCommand(stdout io.Writer) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "checkpoint", Required: true, Usage: "directory written by ignn train --save"},
 			&cli.StringFlag{Name: "dataset", Usage: "dataset (default: the checkpoint's); must be the data it was trained on"},
-			&cli.StringFlag{Name: "data-dir", EnvVars: []string{"IGNN_DATA"}, Usage: "where email/ and protein/ raw files are"},
+			dataDirFlag(),
 			&cli.StringFlag{Name: "out", Required: true, Usage: "output file: .tsv (node id, then the vector) or .npy (float32 N×D)"},
 		},
 		Action: func(c *cli.Context) error {
@@ -48,11 +50,11 @@ func embedCommand(stdout io.Writer) *cli.Command {
 			}
 			var b []byte
 			if ext == ".npy" {
-				b = eval.NPY(len(ids), d, z)
+				b = report.NPY(len(ids), d, z)
 			} else {
-				b = eval.TSV(ids, d, z)
+				b = report.TSV(ids, d, z)
 			}
-			if err := eval.WriteFileAtomic(out, b); err != nil {
+			if err := data.WriteFileAtomic(out, b); err != nil {
 				return err
 			}
 			fmt.Fprintf(stdout, "wrote %d embeddings of width %d to %s\n", len(ids), d, out)

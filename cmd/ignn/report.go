@@ -9,9 +9,10 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ignn/ignn/cmd/internal/experiment"
-	"github.com/ignn/ignn/eval"
 	"github.com/urfave/cli/v2"
+
+	"github.com/ignn/ignn/cmd/internal/experiment"
+	"github.com/ignn/ignn/data"
 )
 
 func plotCommand(stdout io.Writer) *cli.Command {
@@ -114,7 +115,7 @@ func reportCommand(stdout io.Writer) *cli.Command {
 				}
 				md += experiment.SweepSection(cmp, sw, "plots/"+name+"-tau-lambda.png", len(files) > 1)
 			}
-			if err := eval.WriteFileAtomic(filepath.Join(out, "results.md"), []byte(md)); err != nil {
+			if err := data.WriteFileAtomic(filepath.Join(out, "results.md"), []byte(md)); err != nil {
 				return err
 			}
 			fmt.Fprintln(stdout, "wrote", filepath.Join(out, "results.md"))

@@ -8,26 +8,22 @@ import (
 )
 
 // benchCell builds a Communities link cell for model/variant/dtype.
-func benchCell(b *testing.B, model, variant, dtype string) *Cell {
+func benchCell(b *testing.B, model string, variant Variant, dtype string) *Cell {
 	b.Helper()
 	cfg := Default()
 	cfg.Model, cfg.Variant, cfg.DType = model, variant, dtype
-	e, err := models.Lookup(model)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if e.Defaults != nil {
-		e.Defaults(&cfg.Model_)
-	}
 	ds, err := LoadDataset(cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
-	p, err := Prepare(ds, cfg, e)
+	if cfg, err = cfg.Resolve(ds); err != nil {
+		b.Fatal(err)
+	}
+	p, err := Prepare(ds, cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
-	c, err := p.Build(cfg, e)
+	c, err := Build(p, cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -39,7 +35,7 @@ func benchCell(b *testing.B, model, variant, dtype string) *Cell {
 // quantity PyTorch Geometric's ms/epoch is compared with.
 func BenchmarkEpoch(b *testing.B) {
 	for _, m := range models.Names() {
-		for _, v := range []string{"base", "both"} {
+		for _, v := range []Variant{Base, Both} {
 			for _, dt := range []string{"float32", "float64"} {
 				if dt == "float64" && m != "gcn" {
 					continue
@@ -50,7 +46,7 @@ func BenchmarkEpoch(b *testing.B) {
 					b.ReportAllocs()
 					b.ResetTimer()
 					for i := 0; i < b.N; i++ {
-						if err := c.Prepare(i); err != nil {
+						if err := c.Feed(i); err != nil {
 							b.Fatal(err)
 						}
 						if _, err := c.tr.Step(); err != nil {

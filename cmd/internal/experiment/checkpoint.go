@@ -11,11 +11,10 @@ import (
 	"os"
 	"path/filepath"
 
+	"gorgonia.org/tensor"
+
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
-	"github.com/ignn/ignn/eval"
-	"github.com/ignn/ignn/models"
-	"gorgonia.org/tensor"
 )
 
 // CheckpointVersion is the format version written and accepted.
@@ -33,7 +32,7 @@ type Checkpoint struct {
 	Config      Config            `json:"config"`
 	Epoch       int               `json:"epochs_done"`
 	Fingerprint string            `json:"dataset_fingerprint"`
-	HashDim     int               `json:"hash_dim"`
+	HashDim     int               `json:"hash_dim"` // = Config.HashDim; kept so version-1 files keep their checksum
 	Params      []ParamState      `json:"params"`
 	AdamT       int               `json:"adam_steps"`
 	AdamM       [][]float64       `json:"adam_m"`
@@ -94,7 +93,7 @@ func (ck *Checkpoint) checksum() string {
 // snapshot captures the cell's state after epochsDone epochs.
 func (c *Cell) snapshot(epochsDone int, evals []Metrics, stepSeconds float64) (*Checkpoint, error) {
 	ck := &Checkpoint{Version: CheckpointVersion, Config: c.cfg, Epoch: epochsDone, Fingerprint: c.p.Fingerprint,
-		HashDim: c.p.HashDim, Evals: evals, StepSeconds: stepSeconds, RNG: map[string][]byte{}}
+		HashDim: c.cfg.HashDim, Evals: evals, StepSeconds: stepSeconds, RNG: map[string][]byte{}}
 	for _, name := range c.ps.Names() {
 		t := c.ps.Tensor(name)
 		ck.Params = append(ck.Params, ParamState{Name: name, Shape: t.Shape().Clone(), Data: engine.ToFloat64(t)})
@@ -117,7 +116,7 @@ func (c *Cell) snapshot(epochsDone int, evals []Metrics, stepSeconds float64) (*
 }
 
 func (c *Cell) streams() map[string]*engine.Seeded {
-	return map[string]*engine.Seeded{"negatives": c.p.rngNeg, "dropout": c.dropRN, "mse-pairs": c.mseRNG, "eval": c.evalRN}
+	return map[string]*engine.Seeded{"negatives": c.negRN, "dropout": c.dropRN, "mse-pairs": c.mseRN, "eval": c.evalRN}
 }
 
 // Save writes the checkpoint atomically to dir/checkpoint.json.
@@ -129,7 +128,7 @@ func (ck *Checkpoint) Save(dir string) error {
 	if err != nil {
 		return err
 	}
-	return eval.WriteFileAtomic(filepath.Join(dir, CheckpointFile), b)
+	return data.WriteFileAtomic(filepath.Join(dir, CheckpointFile), b)
 }
 
 // LoadCheckpoint reads and verifies dir/checkpoint.json.
@@ -210,17 +209,15 @@ func (c *Cell) restore(ck *Checkpoint) error {
 // was trained on) and returns the L2-normalised embeddings, their width and
 // the node ids in row order.
 func Embed(ck *Checkpoint, ds *data.Dataset) ([]float64, int, []uint64, error) {
-	cfg := ck.Config
-	cfg.Save = ""
-	entry, err := models.Lookup(cfg.Model)
+	cfg, err := ck.Config.Resolve(ds)
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	p, err := Prepare(ds, cfg, entry)
+	p, err := Prepare(ds, cfg)
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	cell, err := p.Build(cfg, entry)
+	cell, err := Build(p, cfg)
 	if err != nil {
 		return nil, 0, nil, err
 	}
@@ -232,9 +229,5 @@ func Embed(ck *Checkpoint, ds *data.Dataset) ([]float64, int, []uint64, error) {
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	var ids []uint64
-	for _, g := range ds.Graphs {
-		ids = append(ids, g.IDs...)
-	}
-	return z, d, ids, nil
+	return z, d, p.Union.IDs(), nil
 }

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ignn/ignn/eval"
+	"github.com/ignn/ignn/cmd/internal/report"
 )
 
 func shortRun(model string) Config {
@@ -118,7 +118,7 @@ func TestEmbedRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	npy, tsv := eval.NPY(len(ids), d, z), eval.TSV(ids, d, z)
+	npy, tsv := report.NPY(len(ids), d, z), report.TSV(ids, d, z)
 	// .npy: magic, version 1.0, header length, header ending in '\n' at a
 	// 64-byte boundary, then N·D little-endian float32.
 	if string(npy[:8]) != "\x93NUMPY\x01\x00" {

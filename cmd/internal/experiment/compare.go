@@ -4,19 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"sync"
 
-	"github.com/ignn/ignn/eval"
-	"github.com/ignn/ignn/models"
+	"github.com/ignn/ignn/cmd/internal/report"
+	"github.com/ignn/ignn/data"
 )
 
 // Job is one cell of a comparison grid.
 type Job struct {
 	Model     string  `json:"model"`
-	Variant   string  `json:"variant"`
+	Variant   Variant `json:"variant"`
 	Seed      uint64  `json:"seed"`
 	LR        float64 `json:"lr"`
 	LambdaBCE float64 `json:"lambda_bce"`
@@ -44,16 +43,13 @@ type CellMetrics struct {
 type CompareConfig struct {
 	Base     Config
 	Models   []string
-	Variants []string
+	Variants []Variant
 	Repeats  int
 	Workers  int
 	Out      string // "" = keep nothing on disk
 	Sweep    bool
-	// LambdaMSESet and LayersSet say the user fixed λ_MSE or the depth;
-	// otherwise each model's registered defaults apply.
-	LambdaMSESet, LayersSet bool
-	LRs                     []float64 // sweep grid (defaults: 1e-4, 1e-3, 1e-2)
-	Lambdas                 []float64 // sweep grid for λ_BCE and λ_MSE (defaults: 0, 0.1, 1, 10)
+	LRs      []float64 // sweep grid (defaults: 1e-4, 1e-3, 1e-2)
+	Lambdas  []float64 // sweep grid for λ_BCE and λ_MSE (defaults: 0, 0.1, 1, 10)
 }
 
 // Comparison is the outcome of a grid.
@@ -67,7 +63,7 @@ type Comparison struct {
 	Rows      []RowJSON     `json:"rows"`
 	Chosen    []Job         `json:"chosen,omitempty"` // sweep: selected settings per model/variant (seed 0)
 	Cells     []CellMetrics `json:"cells"`
-	rows      []eval.Row
+	rows      []report.Row
 }
 
 // RowJSON is a table row in results.json.
@@ -90,7 +86,7 @@ type RowJSON struct {
 }
 
 // TableRows returns the table rows.
-func (c *Comparison) TableRows() []eval.Row { return c.rows }
+func (c *Comparison) TableRows() []report.Row { return c.rows }
 
 // CompareHooks observe a grid.
 type CompareHooks struct {
@@ -99,9 +95,10 @@ type CompareHooks struct {
 	Warn  func(j Job, msg string)
 }
 
-// Jobs lists the grid in a fixed order.
+// Jobs lists the grid in a fixed order: models, then variants, then
+// settings, then seeds. λ_MSE is the resolved one (the model's default
+// unless set; 0 for variants without the MSE).
 func (cc CompareConfig) Jobs() []Job {
-	var jobs []Job
 	lrs, lams := cc.LRs, cc.Lambdas
 	if len(lrs) == 0 {
 		lrs = []float64{1e-4, 1e-3, 1e-2}
@@ -109,28 +106,24 @@ func (cc CompareConfig) Jobs() []Job {
 	if len(lams) == 0 {
 		lams = []float64{0, 0.1, 1, 10}
 	}
+	var jobs []Job
+	seen := map[string]bool{} // sweep grids repeat settings once λ_MSE folds to 0
 	for _, m := range cc.Models {
 		for _, v := range cc.Variants {
-			var settings []Job
-			lm := cc.Base.LambdaMSE
-			if e, err := models.Lookup(m); err == nil && e.LambdaMSE > 0 && !cc.LambdaMSESet {
-				lm = e.LambdaMSE
-			}
-			if !cc.Sweep {
-				settings = []Job{{LR: cc.Base.LR, LambdaBCE: cc.Base.LambdaBCE, LambdaMSE: lm}}
-			} else {
+			settings := []Job{{LR: cc.Base.LR, LambdaBCE: cc.Base.LambdaBCE, LambdaMSE: cc.Base.LambdaMSE}}
+			if cc.Sweep {
+				settings = nil
 				for _, lr := range lrs {
-					if v == "mse" || v == "both" {
-						for _, lb := range lams {
-							for _, lm := range lams {
-								if lb == 0 && lm == 0 {
-									continue
-								}
+					if !v.MSE() {
+						settings = append(settings, Job{LR: lr, LambdaBCE: cc.Base.LambdaBCE, LambdaMSE: cc.Base.LambdaMSE})
+						continue
+					}
+					for _, lb := range lams {
+						for _, lm := range lams {
+							if lb != 0 || lm != 0 {
 								settings = append(settings, Job{LR: lr, LambdaBCE: lb, LambdaMSE: lm})
 							}
 						}
-					} else {
-						settings = append(settings, Job{LR: lr, LambdaBCE: cc.Base.LambdaBCE, LambdaMSE: cc.Base.LambdaMSE})
 					}
 				}
 			}
@@ -138,47 +131,27 @@ func (cc CompareConfig) Jobs() []Job {
 				for seed := uint64(1); seed <= uint64(cc.Repeats); seed++ {
 					j := s
 					j.Model, j.Variant, j.Seed = m, v, seed
-					if v == "base" || v == "hash" {
-						j.LambdaMSE = 0
-						if j.LambdaBCE == 0 {
-							j.LambdaBCE = 1
-						}
+					if !v.MSE() && j.LambdaBCE == 0 {
+						j.LambdaBCE = 1
 					}
-					jobs = append(jobs, j)
+					j.LambdaMSE = cc.config(j).LambdaMSE
+					if !seen[j.Key()] {
+						seen[j.Key()] = true
+						jobs = append(jobs, j)
+					}
 				}
 			}
 		}
 	}
-	// Sweep grids may repeat settings after the λ_MSE = 0 fold; dedupe.
-	seen := map[string]bool{}
-	out := jobs[:0]
-	for _, j := range jobs {
-		if !seen[j.Key()] {
-			seen[j.Key()] = true
-			out = append(out, j)
-		}
-	}
-	return out
+	return jobs
 }
 
+// config is a job's configuration, with every data-independent default
+// applied (Config.withDefaults).
 func (cc CompareConfig) config(j Job) Config {
 	c := cc.Base
 	c.Model, c.Variant, c.Seed, c.LR, c.LambdaBCE, c.LambdaMSE = j.Model, j.Variant, j.Seed, j.LR, j.LambdaBCE, j.LambdaMSE
-	// Each model's own architecture defaults (P-GNN: 2 layers).
-	layers := c.Model_.Layers
-	c.Model_ = models.DefaultConfig()
-	c.Model_.Hidden, c.Model_.Out, c.Model_.Dropout = cc.Base.Model_.Hidden, cc.Base.Model_.Out, cc.Base.Model_.Dropout
-	c.Model_.Heads, c.Model_.TrainEps = cc.Base.Model_.Heads, cc.Base.Model_.TrainEps
-	if e, err := models.Lookup(j.Model); err == nil && e.Defaults != nil {
-		e.Defaults(&c.Model_)
-	}
-	if cc.LayersSet {
-		c.Model_.Layers = layers
-	}
-	if !c.UsesMSE() {
-		c.LambdaMSE = 0
-	}
-	return c
+	return c.withDefaults()
 }
 
 // cellFile is what each cell writes: its full result (with timings).
@@ -243,7 +216,7 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 				}})
 				if err == nil && cc.Out != "" {
 					b, _ := json.MarshalIndent(r, "", "  ")
-					err = eval.WriteFileAtomic(cc.cellPath(j), append(b, '\n'))
+					err = data.WriteFileAtomic(cc.cellPath(j), append(b, '\n'))
 				}
 				mu.Lock()
 				if err != nil && firstErr == nil {
@@ -277,78 +250,6 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 	return aggregate(cc, jobs, results), nil
 }
 
-func aggregate(cc CompareConfig, jobs []Job, results []*Result) *Comparison {
-	c := &Comparison{Dataset: cc.Base.Dataset, Task: cc.Base.Task, Epochs: cc.Base.Epochs, Repeats: cc.Repeats, HashDim: cc.Base.HashDim,
-		Selection: "per run: test metrics at the first epoch with the best validation AUC; 'final' = last epoch; mean ± population std over seeds"}
-	if cc.Sweep {
-		c.Selection += "; sweep: per model and variant, the (lr, λ_BCE, λ_MSE) with the highest mean validation AUC over seeds"
-	}
-	type group struct {
-		setting Job
-		cells   []CellMetrics
-	}
-	groups := map[string]*group{}
-	var order []string
-	for i, j := range jobs {
-		r := results[i]
-		cm := CellMetrics{Job: j, BestEpoch: r.BestEpoch, ValAUC: r.ValAUC, TestAUC: r.TestAUC, Tau: r.TestKendallTau, Final: r.Final}
-		c.Cells = append(c.Cells, cm)
-		s := j
-		s.Seed = 0
-		if _, ok := groups[s.Key()]; !ok {
-			groups[s.Key()] = &group{setting: s}
-			order = append(order, s.Key())
-		}
-		groups[s.Key()].cells = append(groups[s.Key()].cells, cm)
-	}
-	// Choose one setting per model/variant: the best mean validation AUC.
-	chosen := map[string]*group{}
-	var mv []string
-	for _, k := range order {
-		g := groups[k]
-		key := g.setting.Model + "/" + g.setting.Variant
-		var vals []float64
-		for _, x := range g.cells {
-			vals = append(vals, float64(x.ValAUC))
-		}
-		m := eval.Summarise(vals).Mean
-		if prev, ok := chosen[key]; !ok {
-			chosen[key] = g
-			mv = append(mv, key)
-		} else {
-			var pv []float64
-			for _, x := range prev.cells {
-				pv = append(pv, float64(x.ValAUC))
-			}
-			if pm := eval.Summarise(pv).Mean; m > pm || (math.IsNaN(pm) && !math.IsNaN(m)) {
-				chosen[key] = g
-			}
-		}
-	}
-	for _, key := range mv {
-		g := chosen[key]
-		var auc, tau, fauc, ftau []float64
-		for _, x := range g.cells {
-			auc, tau = append(auc, float64(x.TestAUC)), append(tau, float64(x.Tau))
-			fauc, ftau = append(fauc, float64(x.Final.TestAUC)), append(ftau, float64(x.Final.TestKendallTau))
-		}
-		c.rows = append(c.rows, eval.Row{Model: g.setting.Model, Variant: g.setting.Variant, Runs: len(g.cells),
-			AUC: eval.Summarise(auc), Tau: eval.Summarise(tau), FinalAUC: eval.Summarise(fauc), FinalTau: eval.Summarise(ftau)})
-		if cc.Sweep {
-			c.Chosen = append(c.Chosen, g.setting)
-		}
-	}
-	eval.MarkBest(c.rows)
-	for i, r := range c.rows {
-		s := chosen[r.Model+"/"+r.Variant].setting
-		c.Rows = append(c.Rows, RowJSON{Model: r.Model, Variant: r.Variant, Runs: r.Runs,
-			AUCMean: Num(r.AUC.Mean), AUCStd: Num(r.AUC.Std), TauMean: Num(r.Tau.Mean), TauStd: Num(r.Tau.Std),
-			FAUCMean: Num(r.FinalAUC.Mean), FAUCStd: Num(r.FinalAUC.Std), FTauMean: Num(r.FinalTau.Mean), FTauStd: Num(r.FinalTau.Std),
-			BestTau: c.rows[i].BestTau, LR: s.LR, LambdaBCE: s.LambdaBCE, LambdaMSE: s.LambdaMSE})
-	}
-	return c
-}
-
 // Write stores results.json, results.csv and results.md under dir.
 func (c *Comparison) Write(dir string) error {
 	b, err := json.MarshalIndent(c, "", "  ")
@@ -357,11 +258,11 @@ func (c *Comparison) Write(dir string) error {
 	}
 	files := map[string]string{
 		"results.json": string(b) + "\n",
-		"results.csv":  eval.CSV(c.rows),
-		"results.md":   fmt.Sprintf("%s, %s task, %d epochs, %d seeds\n\n", c.Dataset, c.Task, c.Epochs, c.Repeats) + eval.Markdown(c.rows),
+		"results.csv":  report.CSV(c.rows),
+		"results.md":   fmt.Sprintf("%s, %s task, %d epochs, %d seeds\n\n", c.Dataset, c.Task, c.Epochs, c.Repeats) + report.Markdown(c.rows),
 	}
 	for _, name := range []string{"results.json", "results.csv", "results.md"} {
-		if err := eval.WriteFileAtomic(filepath.Join(dir, name), []byte(files[name])); err != nil {
+		if err := data.WriteFileAtomic(filepath.Join(dir, name), []byte(files[name])); err != nil {
 			return err
 		}
 	}

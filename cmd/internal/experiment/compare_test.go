@@ -12,7 +12,7 @@ import (
 func smallGrid(out string, workers int) CompareConfig {
 	base := Default()
 	base.Epochs, base.EvalEvery = 12, 4
-	return CompareConfig{Base: base, Models: []string{"gcn", "sage"}, Variants: []string{"base", "both"},
+	return CompareConfig{Base: base, Models: []string{"gcn", "sage"}, Variants: []Variant{Base, Both},
 		Repeats: 2, Workers: workers, Out: out}
 }
 
@@ -75,7 +75,7 @@ func TestCompareResumeAndWorkers(t *testing.T) {
 
 func TestSweepGrid(t *testing.T) {
 	cc := smallGrid("", 1)
-	cc.Sweep, cc.Models, cc.Variants, cc.Repeats = true, []string{"gcn"}, []string{"base", "both"}, 1
+	cc.Sweep, cc.Models, cc.Variants, cc.Repeats = true, []string{"gcn"}, []Variant{Base, Both}, 1
 	jobs := cc.Jobs()
 	// base: 3 lrs; both: 3 lrs × 15 (λ_BCE, λ_MSE) pairs.
 	if len(jobs) != 3+45 {

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/ignn/ignn/data"
@@ -9,11 +10,11 @@ import (
 	"github.com/ignn/ignn/objective"
 )
 
-// Variants of the IGNN prescription.
-var Variants = []string{"base", "hash", "mse", "both"}
-
 // Config is one run's complete configuration; the CLI binds its flags here
-// and writes it beside every result. Defaults are in Default.
+// and writes it beside every result. Defaults are in Default. Three fields
+// may hold "decide for me" values that Resolve replaces: HashDim −1,
+// LambdaMSE −1 (AutoLambdaMSE) and Model_.Layers 0. A resolved Config holds
+// none of them and is what is logged, stored in checkpoints and reported.
 type Config struct {
 	Dataset string `json:"dataset"`
 	DataDir string `json:"data_dir,omitempty"`
@@ -23,10 +24,10 @@ type Config struct {
 	GraphIndex string  `json:"graph_index,omitempty"`
 	Task       string  `json:"task"`
 	Model      string  `json:"model"`
-	Variant    string  `json:"variant"`
-	HashDim    int     `json:"hash_dim"` // -1 = the paper's rule (see features.DefaultHashDim)
+	Variant    Variant `json:"variant"`
+	HashDim    int     `json:"hash_dim"` // -1 = the paper's rule (see features.DefaultHashDim); 0 when the variant has no hash
 	LambdaBCE  float64 `json:"lambda_bce"`
-	LambdaMSE  float64 `json:"lambda_mse"` // used by the mse and both variants
+	LambdaMSE  float64 `json:"lambda_mse"` // -1 = the model's default; 0 when the variant has no MSE
 	Alpha      float64 `json:"alpha"`
 	Epochs     int     `json:"epochs"`
 	LR         float64 `json:"lr"`
@@ -41,44 +42,47 @@ type Config struct {
 	Model_ models.Config `json:"model_config"`
 }
 
-// Default returns the documented defaults: the paper's sizes, Adam lr 0.01
-// with weight decay 5e-4, λ_BCE = 1, λ_MSE = 10, α = 1, 200 epochs evaluated every
-// 10, float32.
+// AutoLambdaMSE asks Resolve for the model's default λ_MSE.
+const AutoLambdaMSE = -1
+
+// DefaultLambdaMSE is λ_MSE for models that do not register their own.
+const DefaultLambdaMSE = 10
+
+// Default returns the documented defaults: the paper's sizes (each model's
+// own depth), Adam lr 0.01 with weight decay 5e-4, λ_BCE = 1, λ_MSE = the
+// model's default (10; P-GNN 1), α = 1, 200 epochs evaluated every 10,
+// float32.
 func Default() Config {
+	mc := models.DefaultConfig()
+	mc.Layers = 0
 	return Config{
-		Dataset: "communities", Task: data.TaskLink, Model: "gcn", Variant: "both", HashDim: -1,
-		LambdaBCE: 1, LambdaMSE: 10, Alpha: 1, Epochs: 200, LR: 0.01, WeightDec: 5e-4,
+		Dataset: "communities", Task: data.TaskLink, Model: "gcn", Variant: Both, HashDim: -1,
+		LambdaBCE: 1, LambdaMSE: AutoLambdaMSE, Alpha: 1, Epochs: 200, LR: 0.01, WeightDec: 5e-4,
 		EvalEvery: 10, Seed: 1, DType: "float32", MSEPairs: 1 << 20,
-		Model_: models.DefaultConfig(),
+		Model_: mc,
 	}
 }
 
-// UsesHash and UsesMSE resolve the variant.
-func (c Config) UsesHash() bool { return c.Variant == "hash" || c.Variant == "both" }
-
-// UsesMSE reports whether the variant trains the distance term.
-func (c Config) UsesMSE() bool { return c.Variant == "mse" || c.Variant == "both" }
-
-// Objective is the loss configuration the variant implies.
+// Objective is the loss configuration of a resolved Config.
 func (c Config) Objective() objective.Config {
-	o := objective.Config{LambdaBCE: c.LambdaBCE, Alpha: c.Alpha}
-	if c.UsesMSE() {
-		o.LambdaMSE = c.LambdaMSE
-	}
-	return o
+	return objective.Config{LambdaBCE: c.LambdaBCE, LambdaMSE: c.LambdaMSE, Alpha: c.Alpha}
 }
 
-// Validate checks everything that can be checked before any work, with one
-// clear message per problem.
+// Validate checks everything that can be checked before loading data, with
+// one clear message per problem; "decide for me" values are accepted.
 func (c Config) Validate() error {
 	if _, err := models.Lookup(c.Model); err != nil {
 		return err
 	}
-	if !contains(BuiltinDatasets, c.Dataset) && !strings.ContainsAny(c.Dataset, "/.\\") {
+	return c.withDefaults().validate()
+}
+
+func (c Config) validate() error {
+	if !contains(BuiltinDatasets, c.Dataset) && !IsPath(c.Dataset) {
 		return fmt.Errorf("unknown dataset %q (valid: %s, or a path to an edge list)", c.Dataset, strings.Join(BuiltinDatasets, ", "))
 	}
-	if !contains(Variants, c.Variant) {
-		return fmt.Errorf("unknown variant %q (valid: %s)", c.Variant, strings.Join(Variants, ", "))
+	if err := c.Variant.Validate(); err != nil {
+		return err
 	}
 	if c.Task != data.TaskLink && c.Task != data.TaskPair {
 		return fmt.Errorf("unknown task %q (valid: link, pair)", c.Task)
@@ -86,6 +90,7 @@ func (c Config) Validate() error {
 	if c.DType != "float32" && c.DType != "float64" {
 		return fmt.Errorf("unknown dtype %q (valid: float32, float64)", c.DType)
 	}
+	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 	switch {
 	case c.Epochs < 1:
 		return fmt.Errorf("--epochs must be ≥ 1, got %d", c.Epochs)
@@ -93,13 +98,21 @@ func (c Config) Validate() error {
 		return fmt.Errorf("--eval-every must be ≥ 1, got %d", c.EvalEvery)
 	case c.EvalEvery > c.Epochs:
 		return fmt.Errorf("--eval-every (%d) exceeds --epochs (%d)", c.EvalEvery, c.Epochs)
-	case c.LR <= 0:
-		return fmt.Errorf("--lr must be > 0, got %g", c.LR)
-	case c.WeightDec < 0:
-		return fmt.Errorf("--weight-decay must be ≥ 0, got %g", c.WeightDec)
+	case !(c.LR > 0) || !finite(c.LR):
+		return fmt.Errorf("--lr must be a finite number > 0, got %g", c.LR)
+	case !(c.WeightDec >= 0) || !finite(c.WeightDec):
+		return fmt.Errorf("--weight-decay must be a finite number ≥ 0, got %g", c.WeightDec)
+	case !(c.LambdaBCE >= 0) || !finite(c.LambdaBCE):
+		return fmt.Errorf("--lambda-bce must be a finite number ≥ 0, got %g", c.LambdaBCE)
+	case !(c.LambdaMSE >= 0) || !finite(c.LambdaMSE):
+		return fmt.Errorf("--lambda-mse must be a finite number ≥ 0 (or -1 for the model's default), got %g", c.LambdaMSE)
+	case !(c.Alpha > 0) || !finite(c.Alpha):
+		return fmt.Errorf("--alpha must be a finite number > 0, got %g", c.Alpha)
+	case !(c.Model_.Dropout >= 0 && c.Model_.Dropout < 1):
+		return fmt.Errorf("--dropout must be in [0, 1), got %g", c.Model_.Dropout)
 	case c.HashDim < -1:
 		return fmt.Errorf("--hash-dim must be ≥ 1, or -1 for the paper's rule, got %d", c.HashDim)
-	case c.HashDim == 0 && c.UsesHash():
+	case c.HashDim == 0 && c.Variant.Hash():
 		return fmt.Errorf("--hash-dim 0 with variant %s: the hash variants need a dimension ≥ 1 (or -1 for the paper's rule)", c.Variant)
 	case c.MSEPairs < 1:
 		return fmt.Errorf("--mse-pairs must be ≥ 1, got %d", c.MSEPairs)
@@ -109,6 +122,10 @@ func (c Config) Validate() error {
 	}
 	return c.Model_.Validate()
 }
+
+// IsPath reports whether a --dataset value names a file rather than a
+// built-in dataset.
+func IsPath(name string) bool { return strings.ContainsAny(name, "/.\\") }
 
 func contains(list []string, s string) bool {
 	for _, x := range list {

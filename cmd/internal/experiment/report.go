@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ignn/ignn/eval"
+	"github.com/ignn/ignn/cmd/internal/report"
 )
 
 // LoadComparison reads DIR/results.json.
@@ -38,7 +38,7 @@ func (c *Comparison) row(model, variant string) *RowJSON {
 // comparison is a sweep with GCN cells, DIR/tau-lambda.{png,svg} (τ against
 // λ_MSE for each λ_BCE, the "both" variant, averaged over seeds).
 func Plot(c *Comparison, title, outBase string) ([]string, error) {
-	var shifts []eval.Shift
+	var shifts []report.Shift
 	var models []string
 	seen := map[string]bool{}
 	for _, r := range c.Rows {
@@ -52,12 +52,12 @@ func Plot(c *Comparison, title, outBase string) ([]string, error) {
 		if b == nil || t == nil {
 			continue
 		}
-		shifts = append(shifts, eval.Shift{Model: m, BaseAUC: float64(b.AUCMean), BaseTau: float64(b.TauMean),
+		shifts = append(shifts, report.Shift{Model: m, BaseAUC: float64(b.AUCMean), BaseTau: float64(b.TauMean),
 			BothAUC: float64(t.AUCMean), BothTau: float64(t.TauMean)})
 	}
 	var files []string
 	if len(shifts) > 0 {
-		if err := eval.PlotShifts(title, shifts, outBase+"auc-tau"); err != nil {
+		if err := report.PlotShifts(title, shifts, outBase+"auc-tau"); err != nil {
 			return nil, err
 		}
 		files = append(files, outBase+"auc-tau.png")
@@ -82,9 +82,9 @@ func Plot(c *Comparison, title, outBase string) ([]string, error) {
 		n[k]++
 	}
 	if len(sum) > 2 {
-		var pts []eval.LambdaPoint
+		var pts []report.LambdaPoint
 		for k, s := range sum {
-			pts = append(pts, eval.LambdaPoint{LambdaBCE: k.b, LambdaMSE: k.m, Tau: s / float64(n[k])})
+			pts = append(pts, report.LambdaPoint{LambdaBCE: k.b, LambdaMSE: k.m, Tau: s / float64(n[k])})
 		}
 		sort.Slice(pts, func(a, b int) bool {
 			if pts[a].LambdaBCE != pts[b].LambdaBCE {
@@ -92,7 +92,7 @@ func Plot(c *Comparison, title, outBase string) ([]string, error) {
 			}
 			return pts[a].LambdaMSE < pts[b].LambdaMSE
 		})
-		if err := eval.PlotTauVsLambda(fmt.Sprintf("%s: final-epoch τ vs λ_MSE (%s + both, lr %g)", title, models[0], lr), pts, outBase+"tau-lambda"); err != nil {
+		if err := report.PlotTauVsLambda(fmt.Sprintf("%s: final-epoch τ vs λ_MSE (%s + both, lr %g)", title, models[0], lr), pts, outBase+"tau-lambda"); err != nil {
 			return nil, err
 		}
 		files = append(files, outBase+"tau-lambda.png")
@@ -122,7 +122,7 @@ func Report(sections []ReportSection, wallSeconds int, command, plotDir string) 
 	var fTauWins, fTauCells, fAucKeep, collapsed int
 	for _, s := range sections {
 		c := s.C
-		paper := eval.Paper[s.Name]
+		paper := report.Paper[s.Name]
 		fmt.Fprintf(&b, "## %s (%s task, %d epochs, %d seeds)\n\n", c.Dataset, c.Task, c.Epochs, c.Repeats)
 		b.WriteString("| model | variant | AUC (ours) | AUC (paper) | τ (ours) | τ (paper) | final AUC | final τ |\n|---|---|---|---|---|---|---|---|\n")
 		for _, r := range c.Rows {

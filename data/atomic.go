@@ -1,4 +1,4 @@
-package eval
+package data
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ func WriteFileAtomic(path string, data []byte) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return fmt.Errorf("eval: writing %s: %w", path, err)
+		return fmt.Errorf("data: writing %s: %w", path, err)
 	}
 	tmp := f.Name()
 	if _, err = f.Write(data); err == nil {
@@ -27,7 +27,7 @@ func WriteFileAtomic(path string, data []byte) error {
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("eval: writing %s: %w", path, err)
+		return fmt.Errorf("data: writing %s: %w", path, err)
 	}
 	return nil
 }

@@ -1,10 +1,12 @@
-package eval
+package report
 
 import (
 	"bytes"
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/ignn/ignn/data"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -107,7 +109,7 @@ func savePlot(p *plot.Plot, base string) error {
 		if _, err := w.WriteTo(&b); err != nil {
 			return err
 		}
-		if err := WriteFileAtomic(base+"."+ext, b.Bytes()); err != nil {
+		if err := data.WriteFileAtomic(base+"."+ext, b.Bytes()); err != nil {
 			return err
 		}
 	}

@@ -1,7 +1,7 @@
-package eval
+package report
 
-// Code generated from shared/paper/ignn-paper.tex (Tables 1 and 2); the
-// numbers are the paper's, quoted as printed (mean ± std).
+// The IGNN paper's Tables 1 and 2, transcribed by hand from
+// shared/paper/ignn-paper.tex and quoted as printed (mean ± std).
 
 // PaperCell is one published result.
 type PaperCell struct{ AUC, Tau string }

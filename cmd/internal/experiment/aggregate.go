@@ -1,0 +1,80 @@
+package experiment
+
+import (
+	"math"
+
+	"github.com/ignn/ignn/cmd/internal/report"
+	"github.com/ignn/ignn/eval"
+)
+
+func aggregate(cc CompareConfig, jobs []Job, results []*Result) *Comparison {
+	c := &Comparison{Dataset: cc.Base.Dataset, Task: cc.Base.Task, Epochs: cc.Base.Epochs, Repeats: cc.Repeats, HashDim: cc.Base.HashDim,
+		Selection: "per run: test metrics at the first epoch with the best validation AUC; 'final' = last epoch; mean ± population std over seeds"}
+	if cc.Sweep {
+		c.Selection += "; sweep: per model and variant, the (lr, λ_BCE, λ_MSE) with the highest mean validation AUC over seeds"
+	}
+	type group struct {
+		setting Job
+		cells   []CellMetrics
+	}
+	groups := map[string]*group{}
+	var order []string
+	for i, j := range jobs {
+		r := results[i]
+		cm := CellMetrics{Job: j, BestEpoch: r.BestEpoch, ValAUC: r.ValAUC, TestAUC: r.TestAUC, Tau: r.TestKendallTau, Final: r.Final}
+		c.Cells = append(c.Cells, cm)
+		s := j
+		s.Seed = 0
+		if _, ok := groups[s.Key()]; !ok {
+			groups[s.Key()] = &group{setting: s}
+			order = append(order, s.Key())
+		}
+		groups[s.Key()].cells = append(groups[s.Key()].cells, cm)
+	}
+	// Choose one setting per model/variant: the best mean validation AUC.
+	chosen := map[string]*group{}
+	var mv []string
+	for _, k := range order {
+		g := groups[k]
+		key := g.setting.Model + "/" + string(g.setting.Variant)
+		var vals []float64
+		for _, x := range g.cells {
+			vals = append(vals, float64(x.ValAUC))
+		}
+		m := eval.Summarise(vals).Mean
+		if prev, ok := chosen[key]; !ok {
+			chosen[key] = g
+			mv = append(mv, key)
+		} else {
+			var pv []float64
+			for _, x := range prev.cells {
+				pv = append(pv, float64(x.ValAUC))
+			}
+			if pm := eval.Summarise(pv).Mean; m > pm || (math.IsNaN(pm) && !math.IsNaN(m)) {
+				chosen[key] = g
+			}
+		}
+	}
+	for _, key := range mv {
+		g := chosen[key]
+		var auc, tau, fauc, ftau []float64
+		for _, x := range g.cells {
+			auc, tau = append(auc, float64(x.TestAUC)), append(tau, float64(x.Tau))
+			fauc, ftau = append(fauc, float64(x.Final.TestAUC)), append(ftau, float64(x.Final.TestKendallTau))
+		}
+		c.rows = append(c.rows, report.Row{Model: g.setting.Model, Variant: string(g.setting.Variant), Runs: len(g.cells),
+			AUC: eval.Summarise(auc), Tau: eval.Summarise(tau), FinalAUC: eval.Summarise(fauc), FinalTau: eval.Summarise(ftau)})
+		if cc.Sweep {
+			c.Chosen = append(c.Chosen, g.setting)
+		}
+	}
+	report.MarkBest(c.rows)
+	for i, r := range c.rows {
+		s := chosen[r.Model+"/"+r.Variant].setting
+		c.Rows = append(c.Rows, RowJSON{Model: r.Model, Variant: r.Variant, Runs: r.Runs,
+			AUCMean: Num(r.AUC.Mean), AUCStd: Num(r.AUC.Std), TauMean: Num(r.Tau.Mean), TauStd: Num(r.Tau.Std),
+			FAUCMean: Num(r.FinalAUC.Mean), FAUCStd: Num(r.FinalAUC.Std), FTauMean: Num(r.FinalTau.Mean), FTauStd: Num(r.FinalTau.Std),
+			BestTau: c.rows[i].BestTau, LR: s.LR, LambdaBCE: s.LambdaBCE, LambdaMSE: s.LambdaMSE})
+	}
+	return c
+}

@@ -1,0 +1,155 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+
+	"gorgonia.org/tensor"
+
+	"github.com/ignn/ignn/engine"
+	"github.com/ignn/ignn/eval"
+	"github.com/ignn/ignn/models"
+	"github.com/ignn/ignn/objective"
+)
+
+// Cell is the third stage, a built run: the training graph (model +
+// objective) and a forward-only evaluation graph over shared parameters,
+// the trainer, and the seeded streams and pair sets each epoch draws from.
+type Cell struct {
+	p    *Prepared
+	cfg  Config
+	ps   *engine.ParamStore
+	tr   *engine.Trainer
+	fwd  *engine.Forward
+	loss *objective.Loss
+
+	negRN, dropRN, evalRN *engine.Seeded
+	mseRN                 *engine.Seeded  // kept (and checkpointed) even without the MSE
+	bce                   objective.Pairs // this epoch's BCE pairs
+	mse                   *msePairs       // nil without the MSE term
+}
+
+// Build constructs the graphs and the trainer for a resolved cfg.
+func Build(p *Prepared, cfg Config) (*Cell, error) {
+	entry, err := models.Lookup(cfg.Model)
+	if err != nil {
+		return nil, err
+	}
+	dt := tensor.Float32
+	if cfg.DType == "float64" {
+		dt = tensor.Float64
+	}
+	c := &Cell{p: p, cfg: cfg, ps: engine.NewParamStore(dt, engine.Stream(cfg.Seed, "init")),
+		negRN: engine.NewSeeded(cfg.Seed, "negatives"), evalRN: engine.NewSeeded(cfg.Seed, "eval"),
+		dropRN: engine.NewSeeded(cfg.Seed, "dropout"), mseRN: engine.NewSeeded(cfg.Seed, "mse-pairs")}
+	model := entry.New(cfg.Model_)
+	bTrain := engine.NewBuilder(c.ps, true)
+	z, err := models.Build(model, bTrain, p.Input)
+	if err != nil {
+		return nil, err
+	}
+	nTrain := 0
+	for _, s := range p.Splits {
+		nTrain += len(s.Train)
+	}
+	obj := cfg.Objective()
+	mseSlots := 0
+	if obj.LambdaMSE > 0 {
+		c.mse = newMSEPairs(p, cfg.Alpha, cfg.MSEPairs, c.mseRN)
+		mseSlots = c.mse.slots
+	}
+	if c.loss, err = objective.Build(bTrain, z, obj, 2*nTrain, mseSlots); err != nil {
+		return nil, err
+	}
+	c.tr, err = engine.NewTrainer(bTrain, c.loss.Total, c.loss.Terms,
+		engine.TrainOptions{LR: cfg.LR, WeightDecay: cfg.WeightDec}, c.dropRN.Rand)
+	if err != nil {
+		return nil, err
+	}
+	bEval := engine.NewBuilder(c.ps, false)
+	ze, err := models.Build(model, bEval, p.Input)
+	if err != nil {
+		return nil, err
+	}
+	if c.fwd, err = engine.NewForward(bEval, ze); err != nil {
+		return nil, err
+	}
+	if c.mse != nil && c.mse.fixed {
+		if err := c.loss.MSE.Bind(&c.mse.all); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// MSEMode says which MSE pairs the run trains on ("" without the term).
+func (c *Cell) MSEMode() string {
+	if c.mse == nil {
+		return ""
+	}
+	return c.mse.mode
+}
+
+// Feed draws the epoch's inputs and binds them: the training positives
+// with freshly drawn negatives (as many, per graph), and the MSE sample
+// when the pairs do not fit.
+func (c *Cell) Feed(epoch int) error {
+	if c.loss.BCE != nil {
+		c.bce.Reset()
+		u := c.p.Union
+		for g, s := range c.p.Splits {
+			for _, q := range s.Train {
+				i, j := u.GlobalPair(g, q)
+				c.bce.Add(i, j, 1)
+			}
+			for _, q := range s.SampleTrainNegatives(c.negRN.Rand, len(s.Train)) {
+				i, j := u.GlobalPair(g, q)
+				c.bce.Add(i, j, 0)
+			}
+		}
+		if err := c.loss.BCE.Bind(&c.bce); err != nil {
+			return err
+		}
+	}
+	if c.mse != nil {
+		if pairs := c.mse.draw(); pairs != nil {
+			return c.loss.MSE.Bind(pairs)
+		}
+	}
+	return nil
+}
+
+// Embeddings runs the evaluation graph and returns the N×D embeddings.
+func (c *Cell) Embeddings() ([]float64, int, error) {
+	z, shape, err := c.fwd.Run(c.evalRN.Rand)
+	if err != nil {
+		return nil, 0, err
+	}
+	return z, shape[1], nil
+}
+
+// Evaluate scores the current embeddings (eval.GraphMetrics). Non-finite
+// embeddings are an error.
+func (c *Cell) Evaluate() (eval.Scores, []string, error) {
+	z, d, err := c.Embeddings()
+	if err != nil {
+		return eval.Scores{}, nil, err
+	}
+	for _, v := range z {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return eval.Scores{}, nil, fmt.Errorf("embeddings contain %v", v)
+		}
+	}
+	s, warns := eval.GraphMetrics(z, d, c.p.Splits, c.p.Union)
+	return s, warns, nil
+}
+
+// Close releases the machines.
+func (c *Cell) Close() {
+	if c.tr != nil {
+		c.tr.Close()
+	}
+	if c.fwd != nil {
+		c.fwd.Close()
+	}
+}

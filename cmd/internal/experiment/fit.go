@@ -1,0 +1,168 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/ignn/ignn/engine"
+)
+
+// Run trains one cell and returns its metrics: resolve → prepare → build →
+// fit (evaluating every EvalEvery epochs) → result. ctx cancels between
+// epochs. With cfg.Save set, a checkpoint is written atomically after every
+// evaluation, at the end, and when ctx stops the run.
+func Run(ctx context.Context, cfg Config, hooks Hooks) (*Result, error) {
+	return run(ctx, cfg, hooks, nil)
+}
+
+// Resume continues the run saved in dir with its saved configuration; it
+// ends with the same metrics as the uninterrupted run. Its checkpoints go
+// back to dir.
+func Resume(ctx context.Context, dir string, hooks Hooks) (*Result, error) {
+	ck, err := LoadCheckpoint(dir)
+	if err != nil {
+		return nil, err
+	}
+	cfg := ck.Config
+	cfg.Save = dir
+	return run(ctx, cfg, hooks, ck)
+}
+
+func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	ds, err := LoadDataset(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if cfg, err = cfg.Resolve(ds); err != nil {
+		return nil, err
+	}
+	if hooks.Resolved != nil {
+		hooks.Resolved(cfg)
+	}
+	p, err := Prepare(ds, cfg)
+	if err != nil {
+		return nil, err
+	}
+	res := newResult(cfg, p)
+	warn := func(msg string) {
+		res.Warnings = append(res.Warnings, msg)
+		if hooks.Warn != nil {
+			hooks.Warn(msg)
+		}
+	}
+	for _, w := range p.Warnings {
+		warn(w)
+	}
+	cell, err := Build(p, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer cell.Close()
+	res.Params, res.MSEPairs = cell.ps.Count(), cell.MSEMode()
+	l := &loop{ctx: ctx, cfg: cfg, cell: cell, hooks: hooks, warn: warn, warned: map[string]bool{}}
+	if ck != nil {
+		if err := cell.restore(ck); err != nil {
+			return nil, err
+		}
+		l.start, l.evals, l.priorSeconds = ck.Epoch, append(l.evals, ck.Evals...), ck.StepSeconds
+	}
+	t0 := time.Now()
+	fr, err := l.fit()
+	if err != nil {
+		return nil, err
+	}
+	res.TrainSeconds = time.Since(t0).Seconds()
+	res.MsPerEpoch = 1000 * fr.StepSeconds / float64(max(1, cfg.Epochs-l.start))
+	best := toMetrics(fr.Best)
+	res.BestEpoch, res.ValAUC, res.TestAUC, res.TestKendallTau = best.Epoch, best.ValAUC, best.TestAUC, best.TestKendallTau
+	res.Final = toMetrics(fr.Final)
+	return res, nil
+}
+
+func newResult(cfg Config, p *Prepared) *Result {
+	return &Result{Dataset: cfg.Dataset, Task: cfg.Task, Model: cfg.Model, Variant: cfg.Variant,
+		Seed: cfg.Seed, Epochs: cfg.Epochs, HashDim: cfg.HashDim, Graphs: len(p.DS.Graphs), Nodes: p.Union.N,
+		Selection: fmt.Sprintf("test metrics at the first epoch with the highest validation AUC, evaluated every %d epochs; 'final' = last epoch", cfg.EvalEvery),
+		TauPairs:  "Kendall τ-b between hop distance (ascending) and cosine (descending) over all intra-graph pairs at finite distance on the message-passing graph, per graph, averaged",
+		Config:    cfg,
+	}
+}
+
+// loop is the fit stage: engine.Fit over the cell, with evaluation,
+// progress hooks, checkpoints and interruption.
+type loop struct {
+	ctx          context.Context
+	cfg          Config
+	cell         *Cell
+	hooks        Hooks
+	warn         func(string)
+	warned       map[string]bool
+	start        int       // first epoch to run (resume)
+	evals        []Metrics // every evaluation so far
+	priorSeconds float64   // step time spent before a resume
+	stepStart    time.Time
+}
+
+func (l *loop) fit() (engine.FitResult, error) {
+	var prior []engine.Evaluation
+	for _, m := range l.evals {
+		prior = append(prior, engine.Evaluation{Epoch: m.Epoch, ValAUC: float64(m.ValAUC),
+			Metrics: map[string]float64{"test_auc": float64(m.TestAUC), "tau": float64(m.TestKendallTau)}})
+	}
+	l.stepStart = time.Now()
+	fc := engine.FitConfig{Epochs: l.cfg.Epochs, EvalEvery: l.cfg.EvalEvery, StartEpoch: l.start, Prior: prior, OnEpoch: l.onEpoch}
+	return engine.Fit(l.cell.tr, fc, l.cell.Feed, l.evaluate)
+}
+
+func (l *loop) evaluate(epoch int) (engine.Evaluation, error) {
+	m, ws, err := l.cell.Evaluate()
+	for _, w := range ws {
+		if !l.warned[w] {
+			l.warned[w] = true
+			l.warn(w)
+		}
+	}
+	return engine.Evaluation{ValAUC: m.ValAUC, Metrics: map[string]float64{"test_auc": m.TestAUC, "tau": m.Tau}}, err
+}
+
+func (l *loop) onEpoch(epoch int, st engine.StepResult, ev *engine.Evaluation) error {
+	var m *Metrics
+	if ev != nil {
+		mm := toMetrics(*ev)
+		m = &mm
+		l.evals = append(l.evals, mm)
+	}
+	secs := l.priorSeconds + time.Since(l.stepStart).Seconds()
+	if l.hooks.Epoch != nil {
+		l.hooks.Epoch(epoch, st.Loss, m)
+	}
+	if err := l.ctx.Err(); err != nil {
+		if serr := l.save(epoch+1, secs); serr != nil {
+			return fmt.Errorf("interrupted after epoch %d, and saving the checkpoint failed: %w", epoch, serr)
+		}
+		return &InterruptedError{Epoch: epoch, Dir: l.cfg.Save, Err: err}
+	}
+	if ev != nil || epoch == l.cfg.Epochs-1 {
+		return l.save(epoch+1, secs)
+	}
+	return nil
+}
+
+func (l *loop) save(done int, secs float64) error {
+	if l.cfg.Save == "" {
+		return nil
+	}
+	snap, err := l.cell.snapshot(done, l.evals, secs)
+	if err != nil {
+		return err
+	}
+	return snap.Save(l.cfg.Save)
+}
+
+func toMetrics(ev engine.Evaluation) Metrics {
+	return Metrics{Epoch: ev.Epoch, ValAUC: Num(ev.ValAUC), TestAUC: Num(ev.Metrics["test_auc"]), TestKendallTau: Num(ev.Metrics["tau"])}
+}

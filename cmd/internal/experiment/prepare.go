@@ -1,0 +1,82 @@
+package experiment
+
+import (
+	"fmt"
+
+	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/engine"
+	"github.com/ignn/ignn/features"
+	"github.com/ignn/ignn/models"
+)
+
+// Prepared is a dataset made ready for one resolved configuration: the
+// union of its graphs, per-graph splits with hop distances on the
+// message-passing edges, and the model input (union adjacency, features,
+// per-graph hop blocks for models that need them).
+type Prepared struct {
+	DS          *data.Dataset
+	Union       *data.Union
+	Splits      []*data.Split // one per graph, in union order
+	Input       *engine.GraphInput
+	Warnings    []string
+	Fingerprint string
+}
+
+// Prepare is the second stage: cfg must be resolved (Config.Resolve).
+func Prepare(ds *data.Dataset, cfg Config) (*Prepared, error) {
+	entry, err := models.Lookup(cfg.Model)
+	if err != nil {
+		return nil, err
+	}
+	u := ds.Union()
+	p := &Prepared{DS: ds, Union: u, Fingerprint: Fingerprint(ds)}
+	splitRNG := engine.Stream(cfg.Seed, "split")
+	var mp [][2]int
+	for g, gr := range ds.Graphs {
+		s, err := data.NewSplit(gr, cfg.Task, splitRNG)
+		if err != nil {
+			return nil, err
+		}
+		s.Dist, err = data.HopDistances(gr.N, s.MP, 0, cfg.Workers)
+		if err != nil {
+			return nil, err
+		}
+		p.Splits = append(p.Splits, s)
+		mp = u.AppendEdges(mp, g, s.MP)
+	}
+	var loops, dups int
+	for _, g := range ds.Graphs {
+		loops, dups = loops+g.Removed.SelfLoops, dups+g.Removed.Duplicates
+	}
+	if loops+dups > 0 {
+		p.Warnings = append(p.Warnings, fmt.Sprintf("input cleaned: removed %d self-loops and %d duplicate edges", loops, dups))
+	}
+	x, err := features.Build(ds, features.Options{Hash: cfg.Variant.Hash(), HashDim: cfg.HashDim})
+	if err != nil {
+		return nil, err
+	}
+	p.Input = &engine.GraphInput{Adj: engine.NewAdjacency(u.N, mp), X: x}
+	for g, s := range p.Splits {
+		b := engine.Block{Off: u.Offsets[g], N: s.Graph.N}
+		if entry.NeedsHops {
+			b.Hops = s.Dist.D
+			if entry.MaxHops > 0 {
+				b.Hops = truncate(s.Dist.D, entry.MaxHops)
+			}
+		}
+		p.Input.Blocks = append(p.Input.Blocks, b)
+	}
+	return p, nil
+}
+
+func truncate(d []uint16, k int) []uint16 {
+	out := make([]uint16, len(d))
+	for i, v := range d {
+		if v != data.Unreachable && int(v) <= k {
+			out[i] = v
+		} else {
+			out[i] = engine.HopUnreachable
+		}
+	}
+	return out
+}

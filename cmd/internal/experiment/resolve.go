@@ -1,0 +1,91 @@
+package experiment
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/features"
+	"github.com/ignn/ignn/models"
+)
+
+// Variant is one of the IGNN prescription's four variants.
+type Variant string
+
+// The variants: neither change, the hash input, the distance MSE, both.
+const (
+	Base Variant = "base"
+	Hash Variant = "hash"
+	MSE  Variant = "mse"
+	Both Variant = "both"
+)
+
+// Variants lists them in table order.
+var Variants = []Variant{Base, Hash, MSE, Both}
+
+// Hash reports whether the variant concatenates hash vectors to the input.
+func (v Variant) Hash() bool { return v == Hash || v == Both }
+
+// MSE reports whether the variant trains the distance term.
+func (v Variant) MSE() bool { return v == MSE || v == Both }
+
+// Validate rejects unknown names, listing the valid ones.
+func (v Variant) Validate() error {
+	for _, x := range Variants {
+		if v == x {
+			return nil
+		}
+	}
+	names := make([]string, len(Variants))
+	for i, x := range Variants {
+		names[i] = string(x)
+	}
+	return fmt.Errorf("unknown variant %q (valid: %s)", v, strings.Join(names, ", "))
+}
+
+// withDefaults applies every data-independent decision, once: the model's
+// depth when Layers is 0, the model's λ_MSE when LambdaMSE is
+// AutoLambdaMSE, and λ_MSE = 0 for variants without the MSE. An unknown
+// model is left for validate to report.
+func (c Config) withDefaults() Config {
+	e, err := models.Lookup(c.Model)
+	if err != nil {
+		return c
+	}
+	if c.Model_.Layers == 0 {
+		mc := models.DefaultConfig()
+		if e.Defaults != nil {
+			e.Defaults(&mc)
+		}
+		c.Model_.Layers = mc.Layers
+	}
+	if c.LambdaMSE == AutoLambdaMSE {
+		c.LambdaMSE = DefaultLambdaMSE
+		if e.LambdaMSE > 0 {
+			c.LambdaMSE = e.LambdaMSE
+		}
+	}
+	if !c.Variant.MSE() {
+		c.LambdaMSE = 0
+	}
+	return c
+}
+
+// Resolve returns the effective configuration of a run on ds: the
+// data-independent defaults (see Default) plus the hash rule — HashDim −1
+// becomes the paper's n (features.DefaultHashDim), and variants without the
+// hash get 0. It is idempotent, so a stored configuration resolves to
+// itself, and it validates the result.
+func (c Config) Resolve(ds *data.Dataset) (Config, error) {
+	if _, err := models.Lookup(c.Model); err != nil {
+		return c, err
+	}
+	c = c.withDefaults()
+	switch {
+	case !c.Variant.Hash():
+		c.HashDim = 0
+	case c.HashDim == -1:
+		c.HashDim = features.DefaultHashDim(ds)
+	}
+	return c, c.validate()
+}

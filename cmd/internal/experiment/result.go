@@ -1,0 +1,92 @@
+package experiment
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+)
+
+// Num is a float that marshals NaN (an undefined metric) as JSON null.
+type Num float64
+
+// MarshalJSON implements json.Marshaler.
+func (n Num) MarshalJSON() ([]byte, error) {
+	if math.IsNaN(float64(n)) || math.IsInf(float64(n), 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(n))
+}
+
+// UnmarshalJSON implements json.Unmarshaler (null → NaN).
+func (n *Num) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*n = Num(math.NaN())
+		return nil
+	}
+	var f float64
+	err := json.Unmarshal(b, &f)
+	*n = Num(f)
+	return err
+}
+
+// Metrics are the numbers reported at one evaluated epoch.
+type Metrics struct {
+	Epoch          int `json:"epoch"`
+	ValAUC         Num `json:"val_auc"`
+	TestAUC        Num `json:"test_auc"`
+	TestKendallTau Num `json:"test_kendall_tau"`
+}
+
+// Result is one run's outcome; its JSON form is the CLI's --json output.
+type Result struct {
+	Dataset        string   `json:"dataset"`
+	Task           string   `json:"task"`
+	Model          string   `json:"model"`
+	Variant        Variant  `json:"variant"`
+	Seed           uint64   `json:"seed"`
+	Epochs         int      `json:"epochs"`
+	HashDim        int      `json:"hash_dim"`
+	BestEpoch      int      `json:"best_epoch"`
+	ValAUC         Num      `json:"val_auc"`
+	TestAUC        Num      `json:"test_auc"`
+	TestKendallTau Num      `json:"test_kendall_tau"`
+	Final          Metrics  `json:"final"`
+	Selection      string   `json:"selection"`
+	TauPairs       string   `json:"tau_pairs"`
+	MSEPairs       string   `json:"mse_pairs,omitempty"`
+	Graphs         int      `json:"graphs"`
+	Nodes          int      `json:"nodes"`
+	Params         int      `json:"params"`
+	TrainSeconds   float64  `json:"train_seconds"`
+	MsPerEpoch     float64  `json:"ms_per_epoch"`
+	Warnings       []string `json:"warnings,omitempty"`
+	Config         Config   `json:"config"`
+}
+
+// Hooks observe a run (all optional).
+type Hooks struct {
+	// Epoch is called after every epoch; ev is nil on unevaluated epochs.
+	Epoch func(epoch int, loss float64, ev *Metrics)
+	// Warn reports a non-fatal problem (also kept in Result.Warnings).
+	Warn func(msg string)
+	// Resolved is called once with the effective configuration, before
+	// any training work.
+	Resolved func(cfg Config)
+}
+
+// InterruptedError reports a run stopped by its context after finishing an
+// epoch; Dir holds the checkpoint to resume from ("" if none was saved).
+type InterruptedError struct {
+	Epoch int
+	Dir   string
+	Err   error
+}
+
+func (e *InterruptedError) Error() string {
+	if e.Dir == "" {
+		return fmt.Sprintf("interrupted after epoch %d: %v (no --save directory, nothing kept)", e.Epoch, e.Err)
+	}
+	return fmt.Sprintf("interrupted after epoch %d: %v; checkpoint saved in %s — resume with `ignn train --resume %s`", e.Epoch, e.Err, e.Dir, e.Dir)
+}
+
+func (e *InterruptedError) Unwrap() error { return e.Err }

@@ -1,0 +1,40 @@
+package engine
+
+import (
+	"math"
+	"testing"
+)
+
+func TestAdjacencyNorms(t *testing.T) {
+	a := testAdj()
+	if a.A.NNZ() != 8 {
+		t.Fatalf("nnz = %d, want 8 (4 undirected edges, duplicate and self-loop dropped)", a.A.NNZ())
+	}
+	// GCN norm entry (0,1): deg+1 of node 0 is 2, of node 1 is 4: 1/√(2·4).
+	g := a.GCNNorm().Dense()
+	if got, want := g[0*5+1], 1/math.Sqrt(8); math.Abs(got-want) > 1e-15 {
+		t.Errorf("gcn(0,1) = %g, want %g", got, want)
+	}
+	if got, want := g[1*5+1], 0.25; math.Abs(got-want) > 1e-15 {
+		t.Errorf("gcn(1,1) = %g, want %g", got, want)
+	}
+	m := a.MeanNorm().Dense()
+	if got := m[1*5+0] + m[1*5+2] + m[1*5+4]; math.Abs(got-1) > 1e-15 {
+		t.Errorf("mean row 1 sums to %g", got)
+	}
+	// Transpose round trip and permutation.
+	mt := a.MeanNorm().T()
+	for r := 0; r < 5; r++ {
+		for c := 0; c < 5; c++ {
+			if mt.Dense()[r*5+c] != m[c*5+r] {
+				t.Fatalf("transpose differs at (%d,%d)", r, c)
+			}
+		}
+	}
+	perm := a.MeanNorm().TransposePerm()
+	for k, p := range perm {
+		if mt.Val[k] != a.MeanNorm().Val[p] {
+			t.Fatalf("perm[%d] wrong", k)
+		}
+	}
+}
