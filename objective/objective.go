@@ -91,4 +91,3 @@ func Target(d int, reachable bool, alpha float64) float64 {
 	}
 	return 1 - 1/math.Pow(float64(d), alpha)
 }
-
