@@ -7,22 +7,28 @@ import (
 	G "gorgonia.org/gorgonia"
 )
 
-// GAT (Veličković et al. 2018) as PyG's GATConv: per head, Wh = h·W,
+func init() {
+	Register(Entry{
+		Name:        "gat",
+		Description: "graph attention network, LeakyReLU(0.2) attention with self-loops, heads averaged",
+		New:         NewGAT,
+	})
+}
+
+// NewGAT returns GAT (Veličković et al. 2018) as PyG's GATConv: per head, Wh = h·W,
 // e_ij = LeakyReLU_{0.2}(a_dst·Wh_i + a_src·Wh_j) over the incoming edges of
 // i plus its self-loop, α = softmax of e over each destination's edges, and
 // h'_i = Σ_j α_ij·Wh_j. Heads are averaged (PyG concat=False), which keeps
 // the width fixed and avoids gorgonia's Concat; then + b. No attention
 // dropout. Glorot init for W and a, zero bias.
-func init() {
-	Register(Entry{
-		Name:        "gat",
-		Description: "graph attention network, LeakyReLU(0.2) attention with self-loops, heads averaged",
-		New: func(c Config) Model {
-			return stack{name: "gat", cfg: c, layer: func(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) *G.Node {
-				return gatLayer(b, name, h, x, adj, in, out, c.Heads)
-			}}
-		},
-	})
+//
+// Contract: c must pass Config.Validate; the model reads the input
+// features and adjacency of the engine.GraphInput it is built on and returns
+// N×c.Out embeddings with unit rows (a zero row stays zero).
+func NewGAT(c Config) Model {
+	return stack{name: "gat", cfg: c, layer: func(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) *G.Node {
+		return gatLayer(b, name, h, x, adj, in, out, c.Heads)
+	}}
 }
 
 func gatLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out, heads int) *G.Node {

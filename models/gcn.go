@@ -5,17 +5,23 @@ import (
 	G "gorgonia.org/gorgonia"
 )
 
-// GCN is Kipf & Welling's graph convolution as PyG's GCNConv defines it:
-// h' = D^{-1/2}(A+I)D^{-1/2}·(h·W) + b, W Glorot, b zero. The product h·W is
-// taken before aggregating, which is cheaper whenever out ≤ in.
 func init() {
 	Register(Entry{
 		Name:        "gcn",
 		Description: "graph convolution (Kipf & Welling), symmetric normalisation with self-loops",
-		New: func(c Config) Model {
-			return stack{name: "gcn", cfg: c, layer: gcnLayer}
-		},
+		New:         NewGCN,
 	})
+}
+
+// NewGCN returns GCN, Kipf & Welling's graph convolution as PyG's GCNConv defines it:
+// h' = D^{-1/2}(A+I)D^{-1/2}·(h·W) + b, W Glorot, b zero. The product h·W is
+// taken before aggregating, which is cheaper whenever out ≤ in.
+//
+// Contract: c must pass Config.Validate; the model reads the input
+// features and adjacency of the engine.GraphInput it is built on and returns
+// N×c.Out embeddings with unit rows (a zero row stays zero).
+func NewGCN(c Config) Model {
+	return stack{name: "gcn", cfg: c, layer: gcnLayer}
 }
 
 func gcnLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) *G.Node {

@@ -5,20 +5,26 @@ import (
 	G "gorgonia.org/gorgonia"
 )
 
-// GIN (Xu et al. 2019) as PyG's GINConv with a 2-layer MLP:
-// h'_i = W₂·ReLU(W₁·((1+ε)·h_i + Σ_{j∈N(i)} h_j) + b₁) + b₂. ε is 0, or
-// learned with TrainEps (initialised at 0). W₁ is applied before the sum
-// (exact, it is linear), so aggregation runs at the hidden width.
 func init() {
 	Register(Entry{
 		Name:        "gin",
 		Description: "graph isomorphism network, sum aggregation, 2-layer MLP, ε fixed at 0 or learned",
-		New: func(c Config) Model {
-			return stack{name: "gin", cfg: c, layer: func(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) *G.Node {
-				return ginLayer(b, name, h, x, adj, in, out, c.TrainEps)
-			}}
-		},
+		New:         NewGIN,
 	})
+}
+
+// NewGIN returns GIN (Xu et al. 2019) as PyG's GINConv with a 2-layer MLP:
+// h'_i = W₂·ReLU(W₁·((1+ε)·h_i + Σ_{j∈N(i)} h_j) + b₁) + b₂. ε is 0, or
+// learned with TrainEps (initialised at 0). W₁ is applied before the sum
+// (exact, it is linear), so aggregation runs at the hidden width.
+//
+// Contract: c must pass Config.Validate; the model reads the input
+// features and adjacency of the engine.GraphInput it is built on and returns
+// N×c.Out embeddings with unit rows (a zero row stays zero).
+func NewGIN(c Config) Model {
+	return stack{name: "gin", cfg: c, layer: func(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) *G.Node {
+		return ginLayer(b, name, h, x, adj, in, out, c.TrainEps)
+	}}
 }
 
 func ginLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int, trainEps bool) *G.Node {

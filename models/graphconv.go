@@ -5,18 +5,24 @@ import (
 	G "gorgonia.org/gorgonia"
 )
 
-// GraphConv (Morris et al. 2019, "Weisfeiler and Leman Go Neural", PyG
-// GraphConv with sum aggregation): h'_i = W_root·h_i + W_rel·Σ_{j∈N(i)} h_j
-// + b. It is the worked example of docs/extending.md: one file, one
-// Register call.
 func init() {
 	Register(Entry{
 		Name:        "graphconv",
 		Description: "GraphConv (Morris et al.), sum aggregation with a separate root weight (extension example)",
-		New: func(c Config) Model {
-			return stack{name: "graphconv", cfg: c, layer: graphConvLayer}
-		},
+		New:         NewGraphConv,
 	})
+}
+
+// NewGraphConv returns GraphConv (Morris et al. 2019, "Weisfeiler and Leman Go Neural", PyG
+// GraphConv with sum aggregation): h'_i = W_root·h_i + W_rel·Σ_{j∈N(i)} h_j
+// + b. It is the worked example of docs/extending.md: one file, one
+// Register call.
+//
+// Contract: c must pass Config.Validate; the model reads the input
+// features and adjacency of the engine.GraphInput it is built on and returns
+// N×c.Out embeddings with unit rows (a zero row stays zero).
+func NewGraphConv(c Config) Model {
+	return stack{name: "graphconv", cfg: c, layer: graphConvLayer}
 }
 
 func graphConvLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) *G.Node {

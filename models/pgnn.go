@@ -9,7 +9,25 @@ import (
 	G "gorgonia.org/gorgonia"
 )
 
-// P-GNN (You et al. 2019), as its reference code behaves
+func init() {
+	for _, v := range []struct {
+		name, desc string
+		hops       int
+	}{
+		{"pgnn-f", "position-aware GNN, 2 layers, anchor distances truncated at 2 hops", 2},
+		{"pgnn-e", "position-aware GNN, 2 layers, exact anchor distances", 0},
+	} {
+		Register(Entry{
+			Name: v.name, Description: v.desc, NeedsHops: true, MaxHops: v.hops,
+			Defaults:  func(c *Config) { c.Layers = 2 },
+			LambdaMSE: 1,
+			New:       func(c Config) Model { return NewPGNN(v.name, c) },
+		})
+	}
+}
+
+// NewPGNN returns P-GNN (You et al. 2019) registered under name (pgnn-f or
+// pgnn-e; the entry's MaxHops sets the hop truncation), as its reference code behaves
 // (shared/reference/pgnn-semantics.md §5):
 //
 //   - per graph of n nodes, K = ⌊log₂ n⌋² anchor sets: ⌊log₂ n⌋ copies of
@@ -31,24 +49,10 @@ import (
 // ignn pads every graph's position vector with zeros up to the largest K
 // (zeros change no inner product, so cosines and losses are those of the
 // unpadded vectors). Xavier-uniform init with gain √2, zero biases.
-func init() {
-	for _, v := range []struct {
-		name, desc string
-		hops       int
-	}{
-		{"pgnn-f", "position-aware GNN, 2 layers, anchor distances truncated at 2 hops", 2},
-		{"pgnn-e", "position-aware GNN, 2 layers, exact anchor distances", 0},
-	} {
-		Register(Entry{
-			Name: v.name, Description: v.desc, NeedsHops: true, MaxHops: v.hops,
-			Defaults:  func(c *Config) { c.Layers = 2 },
-			LambdaMSE: 1,
-			New: func(c Config) Model {
-				return &pgnn{name: v.name, cfg: c}
-			},
-		})
-	}
-}
+//
+// Contract: the engine.GraphInput must carry per-graph hop blocks
+// (Entry.NeedsHops); the embedding width is the largest K, not c.Out.
+func NewPGNN(name string, c Config) Model { return &pgnn{name: name, cfg: c} }
 
 type pgnn struct {
 	name string
