@@ -5,6 +5,7 @@ import (
 	"io"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // EdgeList is a user's graph before indexing: edges between arbitrary
@@ -117,13 +118,21 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 	for _, e := range el.Edges {
 		ids[e[0]], ids[e[1]] = true, true
 	}
+	var notes []string
 	var labels map[uint64]int
 	if files.Labels != "" {
 		if labels, err = readWith(files.Labels, ParseLabels); err != nil {
 			return nil, err
 		}
+		var only []uint64
 		for id := range labels {
-			ids[id] = true
+			if !ids[id] {
+				only = append(only, id)
+				ids[id] = true
+			}
+		}
+		if len(only) > 0 {
+			notes = append(notes, fmt.Sprintf("%s: %d labelled nodes have no edge (%s); kept as isolated nodes", files.Labels, len(only), someIDs(only)))
 		}
 	}
 	var feats map[uint64][]float64
@@ -137,6 +146,17 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 		fh.Close()
 		if err != nil {
 			return nil, err
+		}
+	}
+	if feats != nil {
+		var extra []uint64
+		for id := range feats {
+			if !ids[id] {
+				extra = append(extra, id)
+			}
+		}
+		if len(extra) > 0 {
+			notes = append(notes, fmt.Sprintf("%s: %d feature rows belong to nodes in neither the edge list nor the labels (%s); ignored", files.Features, len(extra), someIDs(extra)))
 		}
 	}
 	graphOf := map[uint64]uint64{}
@@ -184,7 +204,7 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 		}
 		edges[gu] = append(edges[gu], [2]int{local[e[0]], local[e[1]]})
 	}
-	ds := &Dataset{Name: files.Edges}
+	ds := &Dataset{Name: files.Edges, Notes: notes}
 	for _, g := range gids {
 		nodes := groups[g]
 		gr, err := NewGraph(files.Edges+"#"+strconv.FormatUint(g, 10), len(nodes), edges[g])
@@ -222,6 +242,20 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 		ds.Graphs = append(ds.Graphs, gr)
 	}
 	return ds, nil
+}
+
+// someIDs lists up to five ids, ascending, for a message.
+func someIDs(ids []uint64) string {
+	sort.Slice(ids, func(a, b int) bool { return ids[a] < ids[b] })
+	var parts []string
+	for i, id := range ids {
+		if i == 5 {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, strconv.FormatUint(id, 10))
+	}
+	return "e.g. " + strings.Join(parts, ", ")
 }
 
 func readWith[T any](path string, parse func(string, io.Reader) (T, error)) (T, error) {

@@ -26,6 +26,9 @@ type Dataset struct {
 	Identity bool
 	// Perm is the column permutation of the identity features per graph.
 	Perm [][]int
+	// Notes are what loading decided that a user should hear about (nodes
+	// only in a side file, ignored rows, skipped graphs).
+	Notes []string
 }
 
 // NewGraph builds a graph from possibly messy edges: self-loops and

@@ -48,7 +48,11 @@ func scanRows(name string, r io.Reader, fn func(line int, f []string) error) err
 	n, rows := 0, 0
 	for sc.Scan() {
 		n++
-		f := fields(sc.Text())
+		text := sc.Text()
+		if n == 1 {
+			text = strings.TrimPrefix(text, "\ufeff") // a UTF-8 byte-order mark, as some editors write
+		}
+		f := fields(text)
 		if f == nil {
 			continue
 		}
@@ -72,8 +76,11 @@ func scanRows(name string, r io.Reader, fn func(line int, f []string) error) err
 
 // parseID parses a non-negative integer node or graph id.
 func parseID(s, what string) (uint64, error) {
-	v, err := strconv.ParseUint(s, 10, 63)
+	v, err := strconv.ParseUint(s, 10, 64)
 	if err != nil {
+		if errors.Is(err, strconv.ErrRange) {
+			return 0, fmt.Errorf("%s %q is out of range (ids are integers 0 … 18446744073709551615)", what, s)
+		}
 		if _, ferr := strconv.ParseFloat(s, 64); ferr == nil || strings.HasPrefix(s, "-") {
 			return 0, fmt.Errorf("%s %q is not a non-negative integer", what, s)
 		}

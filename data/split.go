@@ -1,6 +1,7 @@
 package data
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -21,6 +22,10 @@ func key(i, j int) uint64 {
 	}
 	return uint64(i)<<32 | uint64(j)
 }
+
+// ErrTooSmall is wrapped by NewSplit's error for a graph with too few
+// positive pairs to split 80/10/10.
+var ErrTooSmall = errors.New("graph too small for the task")
 
 // Split is one graph's task: positives split 80/10/10, fixed validation and
 // test negatives, the message-passing edges and the hop distances on them.
@@ -64,7 +69,7 @@ func NewSplit(g *Graph, task string, rng *rand.Rand) (*Split, error) {
 		return nil, fmt.Errorf("data: unknown task %q (valid: link, pair)", task)
 	}
 	if len(pos) < 10 {
-		return nil, fmt.Errorf("data: %s has %d positive pairs for task %s; at least 10 are needed for a split", g.Name, len(pos), task)
+		return nil, fmt.Errorf("data: %s has %d positive pairs for task %s; at least 10 are needed for a split: %w", g.Name, len(pos), task, ErrTooSmall)
 	}
 	for _, p := range pos {
 		s.pos[key(int(p.I), int(p.J))] = true

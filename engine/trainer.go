@@ -118,7 +118,34 @@ func (t *Trainer) Step() (StepResult, error) {
 	if err := t.Adam.Step(t.params); err != nil {
 		return res, fmt.Errorf("engine: Adam step: %w", err)
 	}
+	// A finite loss can still leave non-finite parameters (an overflowing
+	// update); stop before they poison the next epoch. O(#params).
+	for _, p := range t.params {
+		if v, ok := firstNonFinite(p.Value().(*tensor.Dense)); !ok {
+			return res, &DivergedError{Term: "parameter " + p.Name(), Value: v}
+		}
+	}
 	return res, nil
+}
+
+// firstNonFinite returns the first NaN or ±Inf in d and false, or 0 and true
+// when every value is finite.
+func firstNonFinite(d *tensor.Dense) (float64, bool) {
+	switch x := d.Data().(type) {
+	case []float32:
+		for _, v := range x {
+			if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
+				return f, false
+			}
+		}
+	case []float64:
+		for _, v := range x {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return v, false
+			}
+		}
+	}
+	return 0, true
 }
 
 // Close releases the machine. gorgonia sets a finalizer on every

@@ -9,10 +9,14 @@ import (
 // AUC returns the area under the ROC curve of scores against binary labels
 // (true = positive), i.e. the probability that a random positive scores above
 // a random negative, ties counting one half (average ranks, as sklearn's
-// roc_auc_score). O(P log P). It returns NaN when either class is empty.
+// roc_auc_score). O(P log P). It returns NaN when either class is empty or
+// any score is NaN (no ranking exists).
 func AUC(scores []float64, labels []bool) float64 {
 	if len(scores) != len(labels) {
 		panic(fmt.Sprintf("eval: AUC: %d scores, %d labels", len(scores), len(labels)))
+	}
+	if hasNaN(scores) {
+		return math.NaN()
 	}
 	idx := make([]int, len(scores))
 	for i := range idx {
@@ -45,4 +49,13 @@ func AUC(scores []float64, labels []bool) float64 {
 		return math.NaN()
 	}
 	return (rankSumPos - float64(npos)*float64(npos+1)/2) / (float64(npos) * float64(nneg))
+}
+
+func hasNaN(xs []float64) bool {
+	for _, x := range xs {
+		if math.IsNaN(x) {
+			return true
+		}
+	}
+	return false
 }

@@ -22,9 +22,24 @@ const CollapseSpread = 1e-6
 // intra-graph pairs at finite distance. Each is computed per graph and
 // averaged over the graphs where it is defined; NaN when it is nowhere
 // defined. A graph whose embeddings collapsed (cosine spread ≤
-// CollapseSpread over its pairs) gets τ undefined and a warning.
-// Cost O(Σ n_g²·d + P log P) for P intra-graph pairs.
+// CollapseSpread over its pairs) gets τ and both AUCs undefined — its
+// scores would only rank rounding noise — and a warning.
+// Cost O(Σ n_g²·d) for the cosines plus O(P) for τ (KendallTauBInts).
 func GraphMetrics(z []float64, d int, splits []*data.Split, u *data.Union) (Scores, []string) {
+	var e Evaluator
+	return e.GraphMetrics(z, d, splits, u)
+}
+
+// Evaluator keeps GraphMetrics's buffers across evaluations of one run.
+// The zero value is ready; it is not safe for concurrent use.
+type Evaluator struct {
+	tau  TauScratch
+	dist []uint16
+	cos  []float64
+}
+
+// GraphMetrics is the package function with e's buffers.
+func (e *Evaluator) GraphMetrics(z []float64, d int, splits []*data.Split, u *data.Union) (Scores, []string) {
 	dot := func(i, j int) float64 {
 		var s float64
 		a, b := z[i*d:(i+1)*d], z[j*d:(j+1)*d]
@@ -46,11 +61,8 @@ func GraphMetrics(z []float64, d int, splits []*data.Split, u *data.Union) (Scor
 	}
 	var val, test, tau mean
 	var warns []string
-	var dist, cos []float64
 	for g, s := range splits {
-		val.add(auc(g, s.Val, s.ValNeg))
-		test.add(auc(g, s.Test, s.TestNeg))
-		dist, cos = dist[:0], cos[:0]
+		e.dist, e.cos = e.dist[:0], e.cos[:0]
 		lo, hi := math.Inf(1), math.Inf(-1)
 		n := s.Graph.N
 		for i := 0; i < n; i++ {
@@ -61,18 +73,19 @@ func GraphMetrics(z []float64, d int, splits []*data.Split, u *data.Union) (Scor
 				}
 				c := dot(u.Global(g, i), u.Global(g, j))
 				lo, hi = math.Min(lo, c), math.Max(hi, c)
-				dist = append(dist, float64(h))
-				cos = append(cos, -c) // ascending distance ~ descending cosine
+				e.dist = append(e.dist, h)
+				e.cos = append(e.cos, -c) // ascending distance ~ descending cosine
 			}
 		}
-		if len(dist) < 2 {
+		if len(e.dist) >= 2 && hi-lo <= CollapseSpread {
+			warns = append(warns, fmt.Sprintf("graph %s: embeddings collapsed (cosine spread %.2g ≤ 1e-6); AUC and Kendall τ undefined for it", s.Graph.Name, hi-lo))
 			continue
 		}
-		if hi-lo <= CollapseSpread {
-			warns = append(warns, fmt.Sprintf("graph %s: embeddings collapsed (cosine spread %.2g ≤ 1e-6); Kendall τ undefined for it", s.Graph.Name, hi-lo))
-			continue
+		val.add(auc(g, s.Val, s.ValNeg))
+		test.add(auc(g, s.Test, s.TestNeg))
+		if len(e.dist) >= 2 {
+			tau.add(e.tau.KendallTauBInts(e.dist, e.cos))
 		}
-		tau.add(KendallTauB(dist, cos))
 	}
 	return Scores{ValAUC: val.value(), TestAUC: test.value(), Tau: tau.value()}, warns
 }

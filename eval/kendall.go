@@ -10,13 +10,13 @@ import (
 // (C − D)/√((n0 − n1)(n0 − n2)), with n1 (n2) the pairs tied in x (y). It is
 // Knight's O(P log P) algorithm: sort by (x, y), count ties, then count the
 // discordant pairs as the swaps of a merge sort on y. It returns NaN when x or
-// y is constant (τ is undefined), as scipy does.
+// y is constant (τ is undefined) or holds a NaN, as scipy does.
 func KendallTauB(x, y []float64) float64 {
 	n := len(x)
 	if n != len(y) {
 		panic(fmt.Sprintf("eval: KendallTauB: len(x) = %d, len(y) = %d", n, len(y)))
 	}
-	if n < 2 {
+	if n < 2 || hasNaN(x) || hasNaN(y) {
 		return math.NaN()
 	}
 	idx := make([]int, n)

@@ -1,9 +1,11 @@
 package eval
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 )
 
 func bruteAUC(s []float64, l []bool) float64 {
@@ -95,19 +97,94 @@ func TestKendallTauB(t *testing.T) {
 	}
 }
 
-func BenchmarkKendallTauB1e6(b *testing.B) {
+// TestKendallTauBInts: the counting τ-b equals the brute force and is bit
+// for bit KendallTauB's number, on tied random cases (including ±0 and
+// all-equal y) and on the scipy example.
+func TestKendallTauBInts(t *testing.T) {
+	got := KendallTauBInts([]uint16{12, 2, 1, 12, 2}, []float64{1, 4, 7, 1, 0})
+	if got != KendallTauB([]float64{12, 2, 1, 12, 2}, []float64{1, 4, 7, 1, 0}) {
+		t.Errorf("scipy example: %.17g", got)
+	}
+	rng := rand.New(rand.NewPCG(8, 9))
+	for trial := 0; trial < 300; trial++ {
+		n := 2 + rng.IntN(150)
+		xi := make([]uint16, n)
+		x := make([]float64, n)
+		y := make([]float64, n)
+		for i := range x {
+			xi[i] = uint16(rng.IntN(1 + trial%12))
+			x[i] = float64(xi[i])
+			switch trial % 3 {
+			case 0:
+				y[i] = float64(rng.IntN(1+trial%5)) - 1 + 0.5*float64(rng.IntN(3))
+			case 1:
+				y[i] = rng.NormFloat64()
+			default:
+				y[i] = []float64{0, math.Copysign(0, -1), 1e-300, -2}[rng.IntN(4)]
+			}
+		}
+		want := bruteTauB(x, y)
+		got := KendallTauBInts(xi, y)
+		ref := KendallTauB(x, y)
+		if math.IsNaN(want) != math.IsNaN(got) || (!math.IsNaN(want) && (math.Abs(got-want) > 1e-12 || got != ref)) {
+			t.Fatalf("trial %d (n=%d): counting τ-b %v, merge τ-b %v, brute force %v", trial, n, got, ref, want)
+		}
+	}
+}
+
+// TestMetricsOnNaN: NaN in gives NaN out, never a hang or an invented
+// number (scipy.stats.kendalltau and sklearn reject or propagate NaN too).
+func TestMetricsOnNaN(t *testing.T) {
+	nan := math.NaN()
+	done := make(chan float64)
+	go func() { done <- AUC([]float64{0.1, nan, nan, 0.3}, []bool{true, false, true, false}) }()
+	select {
+	case v := <-done:
+		if !math.IsNaN(v) {
+			t.Errorf("AUC with NaN scores = %v", v)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("AUC with NaN scores does not return")
+	}
+	if v := KendallTauB([]float64{1, 2, 3}, []float64{1, nan, 3}); !math.IsNaN(v) {
+		t.Errorf("KendallTauB with NaN = %v", v)
+	}
+	if v := KendallTauBInts([]uint16{1, 2, 3}, []float64{1, nan, 3}); !math.IsNaN(v) {
+		t.Errorf("KendallTauBInts with NaN = %v", v)
+	}
+}
+
+func tauBenchData(n int) ([]uint16, []float64, []float64) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	const n = 1_000_000
+	xi := make([]uint16, n)
 	x := make([]float64, n)
 	y := make([]float64, n)
 	for i := range x {
-		x[i] = float64(1 + rng.IntN(10))
-		y[i] = rng.Float64()*2 - 1
+		xi[i] = uint16(1 + rng.IntN(10))
+		x[i] = float64(xi[i])
+		y[i] = float64(float32(rng.Float64()*2 - 1)) // cosines come from float32 embeddings
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		KendallTauB(x, y)
+	return xi, x, y
+}
+
+// BenchmarkKendallTauB: the generic merge-sort τ-b against the counting one
+// on hop distances 1–10, 10⁶ and 10⁷ pairs.
+func BenchmarkKendallTauB(b *testing.B) {
+	for _, n := range []int{1_000_000, 10_000_000} {
+		xi, x, y := tauBenchData(n)
+		b.Run(fmt.Sprintf("merge/%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				KendallTauB(x, y)
+			}
+		})
+		b.Run(fmt.Sprintf("counting/%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			var s TauScratch // reused across evaluations, as GraphMetrics does
+			for i := 0; i < b.N; i++ {
+				s.KendallTauBInts(xi, y)
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package features
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
@@ -11,6 +12,7 @@ import (
 type Options struct {
 	Hash    bool // concatenate hash vectors
 	HashDim int  // n, components per node
+	Float32 bool // the run computes in float32: attributes must fit its range
 }
 
 // Build returns the input features of the disjoint union of ds's graphs, in
@@ -52,6 +54,16 @@ func Build(ds *data.Dataset, opt Options) (*engine.Features, error) {
 	f.DenseDim = xdim + hd
 	if f.DenseDim == 0 {
 		return f, nil
+	}
+	if opt.Float32 {
+		for gi, g := range ds.Graphs {
+			for k, v := range g.X {
+				if math.Abs(v) > math.MaxFloat32 {
+					return nil, fmt.Errorf("features: %s: node %d (graph %d) attribute %d is %g, beyond float32's range (±3.4e38); use --dtype float64 or rescale the features",
+						ds.Name, g.IDs[k/xdim], gi, k%xdim+1, v)
+				}
+			}
+		}
 	}
 	f.Dense = make([]float64, n*f.DenseDim)
 	for gi, g := range ds.Graphs {

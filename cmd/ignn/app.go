@@ -52,7 +52,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   onUsageError,
 	}
-	return app.RunContext(ctx, args)
+	return app.RunContext(ctx, interspersed(app.Commands, args))
 }
 
 func onUsageError(_ *cli.Context, err error, _ bool) error { return usageError{err} }
@@ -69,6 +69,18 @@ func modelsCommand(stdout io.Writer) *cli.Command {
 			return nil
 		},
 	}
+}
+
+// hasFlag reports whether the running command defines the flag.
+func hasFlag(c *cli.Context, name string) bool {
+	for _, f := range c.Command.Flags {
+		for _, n := range f.Names() {
+			if n == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // dataDirFlag is --data-dir, shared by every command that loads data.
@@ -116,8 +128,11 @@ func configFrom(c *cli.Context) (experiment.Config, error) {
 	cfg.Features = c.String("features")
 	cfg.GraphIndex = c.String("graph-index")
 	cfg.Task = c.String("task")
-	cfg.Model = c.String("model")
-	cfg.Variant = experiment.Variant(c.String("variant"))
+	if hasFlag(c, "model") { // compare and sweep set these per cell
+		cfg.Model = c.String("model")
+		cfg.Variant = experiment.Variant(c.String("variant"))
+		cfg.Seed = c.Uint64("seed")
+	}
 	cfg.HashDim = c.Int("hash-dim")
 	cfg.LambdaBCE = c.Float64("lambda-bce")
 	cfg.LambdaMSE = c.Float64("lambda-mse")
@@ -126,7 +141,6 @@ func configFrom(c *cli.Context) (experiment.Config, error) {
 	cfg.LR = c.Float64("lr")
 	cfg.WeightDec = c.Float64("weight-decay")
 	cfg.EvalEvery = c.Int("eval-every")
-	cfg.Seed = c.Uint64("seed")
 	cfg.DType = c.String("dtype")
 	cfg.MSEPairs = c.Int("mse-pairs")
 	cfg.Model_.Dropout = c.Float64("dropout")

@@ -7,13 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/ignn/ignn/cmd/internal/experiment"
 	"github.com/ignn/ignn/cmd/internal/report"
-	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/models"
 )
 
@@ -26,8 +25,23 @@ func compareFlags() []cli.Flag {
 		&cli.StringFlag{Name: "format", Value: "table", Usage: "table, markdown, csv or json"},
 		&cli.StringFlag{Name: "out", Usage: "directory for results.{json,csv,md} and per-cell files; re-running resumes"},
 		&cli.BoolFlag{Name: "sweep", Usage: "per cell, select lr and λ by validation AUC (the paper's protocol)"},
-		&cli.BoolFlag{Name: "quiet", Usage: "no progress bar"},
+		&cli.BoolFlag{Name: "quiet", Usage: "no progress on stderr"},
+		&cli.BoolFlag{Name: "fresh", Usage: "discard the cells and results already in --out and start over"},
 	}
+}
+
+// gridFlags are runFlags without the per-run ones a grid sets itself
+// (--model, --variant, --seed: use --models, --variants, --repeats).
+func gridFlags() []cli.Flag {
+	var out []cli.Flag
+	for _, f := range runFlags() {
+		switch f.Names()[0] {
+		case "model", "variant", "seed":
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 func splitList(s string) []string {
@@ -47,54 +61,65 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 	}
 	return &cli.Command{
 		Name: name, Usage: usage, OnUsageError: onUsageError,
-		Flags: append(runFlags(), compareFlags()...),
+		Flags: append(gridFlags(), compareFlags()...),
 		Action: func(c *cli.Context) error {
 			cc, format, err := compareConfigFrom(c, sweep)
 			if err != nil {
 				return err
 			}
-			var bar *progressbar.ProgressBar
+			quiet := c.Bool("quiet")
+			if cc.Out != "" {
+				if c.Bool("fresh") {
+					if err := experiment.Fresh(cc.Out); err != nil {
+						return err
+					}
+				}
+			}
+			var bar *progress
+			var mu sync.Mutex
 			hooks := experiment.CompareHooks{
 				Start: func(total, done int) {
-					if c.Bool("quiet") {
+					if quiet {
 						return
 					}
 					if done > 0 {
 						fmt.Fprintf(stderr, "resuming: %d of %d cells already done in %s\n", done, total, cc.Out)
 					}
-					bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(stderr), progressbar.OptionSetDescription("cells"),
-						progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
-					bar.Set(done)
+					bar = newProgress(stderr, "cells", total, done)
 				},
 				Done: func(j experiment.Job, r *experiment.Result) {
 					if bar != nil {
-						bar.Add(1)
+						bar.add(1)
 					}
 				},
 				Warn: func(j experiment.Job, msg string) {
-					if !c.Bool("quiet") {
+					if !quiet {
+						mu.Lock()
 						fmt.Fprintf(stderr, "\nwarning: %s: %s\n", j.Key(), msg)
+						mu.Unlock()
 					}
 				},
 			}
 			res, err := experiment.Compare(c.Context, cc, hooks)
 			if bar != nil {
-				bar.Finish()
+				bar.finish()
 			}
 			if err != nil {
 				return err
 			}
+			fmt.Fprintf(stdout, "%s, %s task, %d epochs, seeds 1..%d (τ = Kendall τ-b; * = best τ per model)\n", cc.Base.Dataset, cc.Base.Task, cc.Base.Epochs, cc.Repeats)
+			if err := printTable(stdout, res, format); err != nil {
+				return err
+			}
 			if cc.Out != "" {
-				cfg, _ := json.MarshalIndent(cc.Base, "", "  ")
-				if err := data.WriteFileAtomic(filepath.Join(cc.Out, "config.json"), append(cfg, '\n')); err != nil {
-					return err
-				}
 				if err := res.Write(cc.Out); err != nil {
 					return err
 				}
+				if !quiet {
+					fmt.Fprintf(stderr, "wrote %s/{results.json,results.csv,results.md,config.json} and %d cell files in %s/cells\n", cc.Out, len(res.Cells), cc.Out)
+				}
 			}
-			fmt.Fprintf(stdout, "%s, %s task, %d epochs, seeds 1..%d (τ = Kendall τ-b; * = best τ per model)\n", cc.Base.Dataset, cc.Base.Task, cc.Base.Epochs, cc.Repeats)
-			return printTable(stdout, res, format)
+			return nil
 		},
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
@@ -21,12 +22,14 @@ func datasetsCommand(stdout io.Writer) *cli.Command {
 		Action: func(c *cli.Context) error {
 			w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(w, "dataset\tgraphs\tnodes\tedges\tfeature dim\tclasses\tdiameter\tgraph sizes")
+			var failed []string
 			for _, name := range experiment.BuiltinDatasets {
 				cfg := experiment.Default()
 				cfg.Dataset, cfg.DataDir = name, c.String("data-dir")
 				ds, err := experiment.LoadDataset(cfg)
 				if err != nil {
 					fmt.Fprintf(w, "%s\t%s\n", name, err)
+					failed = append(failed, name)
 					continue
 				}
 				lo, hi := -1, 0
@@ -61,7 +64,13 @@ func datasetsCommand(stdout io.Writer) *cli.Command {
 				}
 				fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\n", name, len(ds.Graphs), ds.NumNodes(), ds.NumEdges(), ds.FeatureDim(), ds.NumClasses(), diam, sizes)
 			}
-			return w.Flush()
+			if err := w.Flush(); err != nil {
+				return err
+			}
+			if len(failed) > 0 {
+				return fmt.Errorf("could not load %s (see above; `ignn data fetch NAME` downloads the raw files)", strings.Join(failed, ", "))
+			}
+			return nil
 		},
 	}
 }

@@ -40,6 +40,9 @@ func plotCommand(stdout io.Writer) *cli.Command {
 			if err != nil {
 				return err
 			}
+			if len(files) == 0 {
+				return fmt.Errorf("nothing to plot: the results in %s have no model with both a base and a both variant (the AUC-vs-τ plot draws base → both), and no λ sweep", dir)
+			}
 			for _, f := range files {
 				fmt.Fprintln(stdout, "wrote", f, "(and .svg)")
 			}

@@ -27,6 +27,7 @@ type Cell struct {
 	mseRN                 *engine.Seeded  // kept (and checkpointed) even without the MSE
 	bce                   objective.Pairs // this epoch's BCE pairs
 	mse                   *msePairs       // nil without the MSE term
+	scorer                eval.Evaluator
 }
 
 // Build constructs the graphs and the trainer for a resolved cfg.
@@ -137,10 +138,10 @@ func (c *Cell) Evaluate() (eval.Scores, []string, error) {
 	}
 	for _, v := range z {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return eval.Scores{}, nil, fmt.Errorf("embeddings contain %v", v)
+			return eval.Scores{}, nil, fmt.Errorf("training diverged: the embeddings contain %v (lower --lr or the λ weights)", v)
 		}
 	}
-	s, warns := eval.GraphMetrics(z, d, c.p.Splits, c.p.Union)
+	s, warns := c.scorer.GraphMetrics(z, d, c.p.Splits, c.p.Union)
 	return s, warns, nil
 }
 

@@ -82,10 +82,15 @@ func Fingerprint(ds *data.Dataset) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// checksum hashes the checkpoint's JSON without its checksum field; "" when
+// it cannot be encoded (a non-finite value), which no file can match.
 func (ck *Checkpoint) checksum() string {
 	c := *ck
 	c.Checksum = ""
-	b, _ := json.Marshal(c)
+	b, err := json.Marshal(c)
+	if err != nil {
+		return ""
+	}
 	s := sha256.Sum256(b)
 	return hex.EncodeToString(s[:])
 }

@@ -182,17 +182,29 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 	}
 	results := make([]*Result, len(jobs))
 	var todo []int
-	for i, j := range jobs {
-		if cc.Out != "" {
-			if b, err := os.ReadFile(cc.cellPath(j)); err == nil {
-				var r Result
-				if json.Unmarshal(b, &r) == nil {
-					results[i] = &r
-					continue
-				}
-			}
+	if cc.Out != "" {
+		want, err := cc.expectations(jobs)
+		if err != nil {
+			return nil, err
 		}
-		todo = append(todo, i)
+		for i, j := range jobs {
+			r, err := cc.loadCell(j, want[i])
+			if err != nil {
+				return nil, err
+			}
+			if r != nil {
+				results[i] = r
+				continue
+			}
+			todo = append(todo, i)
+		}
+		if err := WriteJSON(filepath.Join(cc.Out, "config.json"), cc.Base); err != nil {
+			return nil, err
+		}
+	} else {
+		for i := range jobs {
+			todo = append(todo, i)
+		}
 	}
 	if hooks.Start != nil {
 		hooks.Start(len(jobs), len(jobs)-len(todo))
@@ -215,8 +227,10 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 					}
 				}})
 				if err == nil && cc.Out != "" {
-					b, _ := json.MarshalIndent(r, "", "  ")
-					err = data.WriteFileAtomic(cc.cellPath(j), append(b, '\n'))
+					var b []byte
+					if b, err = json.MarshalIndent(r, "", "  "); err == nil {
+						err = data.WriteFileAtomic(cc.cellPath(j), append(b, '\n'))
+					}
 				}
 				mu.Lock()
 				if err != nil && firstErr == nil {
@@ -241,11 +255,16 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 	}
 	close(ch)
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		// An interrupted cell reports "nothing kept" for itself; the grid's
+		// finished cells are kept all the same.
+		if cc.Out == "" {
+			return nil, fmt.Errorf("comparison interrupted: %w; no --out, so nothing was kept", err)
+		}
+		return nil, fmt.Errorf("comparison interrupted: %w; finished cells are kept under %s — re-run the same command to resume", err, cc.Out)
+	}
 	if firstErr != nil {
 		return nil, firstErr
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("comparison interrupted: %w; finished cells are kept under %s — re-run the same command to resume", err, cc.Out)
 	}
 	return aggregate(cc, jobs, results), nil
 }
@@ -267,4 +286,13 @@ func (c *Comparison) Write(dir string) error {
 		}
 	}
 	return nil
+}
+
+// WriteJSON writes v as indented JSON to path, atomically.
+func WriteJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", path, err)
+	}
+	return data.WriteFileAtomic(path, append(b, '\n'))
 }

@@ -3,6 +3,7 @@ package experiment
 import (
 	"fmt"
 	"math"
+	"os"
 	"strings"
 
 	"github.com/ignn/ignn/data"
@@ -124,8 +125,18 @@ func (c Config) validate() error {
 }
 
 // IsPath reports whether a --dataset value names a file rather than a
-// built-in dataset.
-func IsPath(name string) bool { return strings.ContainsAny(name, "/.\\") }
+// built-in dataset: it is not a built-in name, and it looks like a path or
+// an existing file has that name.
+func IsPath(name string) bool {
+	if contains(BuiltinDatasets, name) {
+		return false
+	}
+	if strings.ContainsAny(name, "/.\\") {
+		return true
+	}
+	_, err := os.Stat(name)
+	return err == nil
+}
 
 func contains(list []string, s string) bool {
 	for _, x := range list {

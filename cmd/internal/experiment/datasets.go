@@ -27,7 +27,7 @@ func LoadDataset(cfg Config) (*data.Dataset, error) {
 		}
 		return data.Protein(dir)
 	}
-	if strings.ContainsAny(cfg.Dataset, "/.\\") {
+	if IsPath(cfg.Dataset) {
 		return data.LoadUser(data.UserFiles{Edges: cfg.Dataset, Labels: cfg.Labels, Features: cfg.Features, GraphIndex: cfg.GraphIndex})
 	}
 	return nil, fmt.Errorf("unknown dataset %q (valid: %s, or a path to an edge list)", cfg.Dataset, strings.Join(BuiltinDatasets, ", "))

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/ignn/ignn/data"
@@ -28,30 +29,47 @@ func Prepare(ds *data.Dataset, cfg Config) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	u := ds.Union()
-	p := &Prepared{DS: ds, Union: u, Fingerprint: Fingerprint(ds)}
+	p := &Prepared{Fingerprint: Fingerprint(ds), Warnings: append([]string(nil), ds.Notes...)}
 	splitRNG := engine.Stream(cfg.Seed, "split")
-	var mp [][2]int
+	kept := &data.Dataset{Name: ds.Name, Identity: ds.Identity}
 	for g, gr := range ds.Graphs {
 		s, err := data.NewSplit(gr, cfg.Task, splitRNG)
+		if errors.Is(err, data.ErrTooSmall) && len(ds.Graphs) > 1 {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("graph %s skipped: %v", gr.Name, err))
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
-		s.Dist, err = data.HopDistances(gr.N, s.MP, 0, cfg.Workers)
-		if err != nil {
+		if s.Dist, err = data.HopDistances(gr.N, s.MP, 0, cfg.Workers); err != nil {
 			return nil, err
 		}
 		p.Splits = append(p.Splits, s)
+		kept.Graphs = append(kept.Graphs, gr)
+		if ds.Identity {
+			kept.Perm = append(kept.Perm, ds.Perm[g])
+		}
+	}
+	if len(kept.Graphs) == 0 {
+		return nil, fmt.Errorf("data: %s: no graph is large enough for task %s (each needs ≥ 10 positive pairs)", ds.Name, cfg.Task)
+	}
+	if len(kept.Graphs) == len(ds.Graphs) {
+		kept = ds
+	}
+	u := kept.Union()
+	p.DS, p.Union = kept, u
+	var mp [][2]int
+	for g, s := range p.Splits {
 		mp = u.AppendEdges(mp, g, s.MP)
 	}
 	var loops, dups int
-	for _, g := range ds.Graphs {
+	for _, g := range kept.Graphs {
 		loops, dups = loops+g.Removed.SelfLoops, dups+g.Removed.Duplicates
 	}
-	if loops+dups > 0 {
+	if loops+dups > 0 && IsPath(cfg.Dataset) { // built-in Email collapses directed mail: expected, documented
 		p.Warnings = append(p.Warnings, fmt.Sprintf("input cleaned: removed %d self-loops and %d duplicate edges", loops, dups))
 	}
-	x, err := features.Build(ds, features.Options{Hash: cfg.Variant.Hash(), HashDim: cfg.HashDim})
+	x, err := features.Build(kept, features.Options{Hash: cfg.Variant.Hash(), HashDim: cfg.HashDim, Float32: cfg.DType == "float32"})
 	if err != nil {
 		return nil, err
 	}

@@ -61,6 +61,7 @@ type Result struct {
 	MsPerEpoch     float64  `json:"ms_per_epoch"`
 	Warnings       []string `json:"warnings,omitempty"`
 	Config         Config   `json:"config"`
+	Fingerprint    string   `json:"dataset_fingerprint"`
 }
 
 // Hooks observe a run (all optional).

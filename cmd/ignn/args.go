@@ -1,0 +1,67 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// interspersed moves the options that follow a command's positional
+// arguments in front of them, so `ignn data fetch email --dir X` means
+// `ignn data fetch --dir X email`, as git, go and kubectl users expect
+// (urfave/cli stops reading options at the first positional argument).
+// Everything after "--" stays positional.
+func interspersed(cmds []*cli.Command, args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	var cmd *cli.Command
+	i := 1
+	for i < len(args) {
+		var next *cli.Command
+		for _, c := range cmds {
+			if c.HasName(args[i]) {
+				next = c
+			}
+		}
+		if next == nil {
+			break
+		}
+		cmd, cmds = next, next.Subcommands
+		i++
+	}
+	if cmd == nil {
+		return args
+	}
+	takesValue := map[string]bool{}
+	for _, f := range cmd.Flags {
+		_, isBool := f.(*cli.BoolFlag)
+		for _, n := range f.Names() {
+			takesValue[n] = !isBool
+		}
+	}
+	var opts, pos []string
+	rest := args[i:]
+	for k := 0; k < len(rest); k++ {
+		a := rest[k]
+		switch {
+		case a == "--":
+			pos = append(pos, rest[k+1:]...)
+			k = len(rest)
+		case len(a) > 1 && a[0] == '-':
+			opts = append(opts, a)
+			name := strings.TrimLeft(a, "-")
+			if !strings.Contains(name, "=") && takesValue[name] && k+1 < len(rest) {
+				k++
+				opts = append(opts, rest[k])
+			}
+		default:
+			pos = append(pos, a)
+		}
+	}
+	out := append(append([]string{}, args[:i]...), opts...)
+	if len(pos) > 0 {
+		out = append(append(out, "--"), pos...)
+	}
+	return out
+}

@@ -1,0 +1,112 @@
+package eval
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/ignn/ignn/data"
+)
+
+// pathSplit is a split on the path 0-1-…-(n-1) with hand-picked pairs.
+func pathSplit(t *testing.T, name string, n int) *data.Split {
+	t.Helper()
+	var es [][2]int
+	for i := 0; i+1 < n; i++ {
+		es = append(es, [2]int{i, i + 1})
+	}
+	g, err := data.NewGraph(name, n, es)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dist, err := data.HopDistances(n, es, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &data.Split{Graph: g, MP: es, Dist: dist,
+		Val: []data.Pair{{I: 0, J: 1}, {I: 2, J: 3}}, ValNeg: []data.Pair{{I: 0, J: 3}, {I: 1, J: 4}},
+		Test: []data.Pair{{I: 1, J: 2}, {I: 3, J: 4}}, TestNeg: []data.Pair{{I: 0, J: 4}, {I: 0, J: 2}}}
+}
+
+// TestGraphMetrics checks the per-graph averaging against a direct
+// evaluation of each graph with AUC and KendallTauB, and the collapse rule.
+func TestGraphMetrics(t *testing.T) {
+	splits := []*data.Split{pathSplit(t, "a", 6), pathSplit(t, "b", 5)}
+	u := data.NewUnion([]*data.Graph{splits[0].Graph, splits[1].Graph})
+	const d = 3
+	rng := rand.New(rand.NewPCG(1, 2))
+	random := func() []float64 {
+		z := make([]float64, u.N*d)
+		for i := range z {
+			z[i] = rng.NormFloat64()
+		}
+		return z
+	}
+	collapsedB := random()
+	for i := u.Offsets[1]; i < u.N; i++ { // graph b: every row the same
+		copy(collapsedB[i*d:(i+1)*d], []float64{0.6, 0.8, 0})
+	}
+	tests := []struct {
+		name     string
+		z        []float64
+		graphs   []int // the graphs that count
+		warnings int
+	}{
+		{"both graphs defined", random(), []int{0, 1}, 0},
+		{"graph b collapsed", collapsedB, []int{0}, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dot := func(i, j int) float64 {
+				var s float64
+				for k := 0; k < d; k++ {
+					s += tc.z[i*d+k] * tc.z[j*d+k]
+				}
+				return s
+			}
+			var want Scores
+			for _, g := range tc.graphs {
+				s := splits[g]
+				aucOf := func(pos, neg []data.Pair) float64 {
+					var sc []float64
+					var lb []bool
+					for _, q := range pos {
+						sc, lb = append(sc, dot(u.GlobalPair(g, q))), append(lb, true)
+					}
+					for _, q := range neg {
+						sc, lb = append(sc, dot(u.GlobalPair(g, q))), append(lb, false)
+					}
+					return AUC(sc, lb)
+				}
+				var x, y []float64
+				for i := 0; i < s.Graph.N; i++ {
+					for j := i + 1; j < s.Graph.N; j++ {
+						x, y = append(x, float64(s.Dist.At(i, j))), append(y, -dot(u.Global(g, i), u.Global(g, j)))
+					}
+				}
+				want.ValAUC += aucOf(s.Val, s.ValNeg) / float64(len(tc.graphs))
+				want.TestAUC += aucOf(s.Test, s.TestNeg) / float64(len(tc.graphs))
+				want.Tau += bruteTauB(x, y) / float64(len(tc.graphs))
+			}
+			got, warns := GraphMetrics(tc.z, d, splits, u)
+			for _, c := range [][2]float64{{got.ValAUC, want.ValAUC}, {got.TestAUC, want.TestAUC}, {got.Tau, want.Tau}} {
+				if math.Abs(c[0]-c[1]) > 1e-12 {
+					t.Errorf("got %+v, want %+v", got, want)
+					break
+				}
+			}
+			if len(warns) != tc.warnings || (tc.warnings > 0 && !strings.Contains(warns[0], "graph b: embeddings collapsed")) {
+				t.Errorf("warnings %q", warns)
+			}
+		})
+	}
+	// Everything collapsed: nothing is defined.
+	z := make([]float64, u.N*d)
+	for i := 0; i < u.N; i++ {
+		z[i*d] = 1
+	}
+	if got, _ := GraphMetrics(z, d, splits, u); !math.IsNaN(got.ValAUC) || !math.IsNaN(got.TestAUC) || !math.IsNaN(got.Tau) {
+		t.Errorf("all collapsed: %+v, want NaN everywhere", got)
+	}
+}
