@@ -16,6 +16,9 @@ func TestParseErrors(t *testing.T) {
 		{"edges", "0 1\n# c\nx 2\n", `e.txt:3: node id "x" is not a number`, edges},
 		{"edges", "0 -1\n", `e.txt:1: node id "-1" is not a non-negative integer`, edges},
 		{"edges", "0 1.5\n", `e.txt:1: node id "1.5" is not a non-negative integer`, edges},
+		// Issue 11: ids up to 2⁶⁴−1 are valid; beyond, the message says so.
+		{"edges", "0 18446744073709551616\n", `e.txt:1: node id "18446744073709551616" is out of range (ids are integers 0 … 18446744073709551615)`, edges},
+		{"edges", "\ufeff0 x\n", `e.txt:1: node id "x" is not a number`, edges}, // the BOM is not part of the id
 		{"edges", "# only a comment\n\n", "e.txt: no data lines", edges},
 		{"edges", "", "e.txt: no data lines", edges},
 		{"labels", "0 1\n0 2\n", "e.txt:2: node 0 labelled twice", labels},
@@ -145,6 +148,44 @@ func TestProteinErrors(t *testing.T) {
 		}
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s %q: error %v, want %q", c.file, c.content, err, want)
+		}
+	}
+}
+
+// TestInputSurprises: a BOM, ids above 2⁶³−1, nodes only in the labels file
+// and feature rows of unknown nodes are each handled as the README says.
+func TestInputSurprises(t *testing.T) {
+	el, err := ParseEdgeList("e.txt", strings.NewReader("\ufeff0 1\n1 18446744073709551615\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if el.Edges[0] != [2]uint64{0, 1} || el.Edges[1][1] != 18446744073709551615 {
+		t.Errorf("edges %v", el.Edges)
+	}
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ds, err := LoadUser(UserFiles{
+		Edges:    write("e.txt", "0 1\n1 2\n"),
+		Labels:   write("l.txt", "0 0\n1 0\n2 1\n7 1\n"),
+		Features: write("f.txt", "0 1\n1 1\n2 1\n7 1\n9 1\n"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.NumNodes() != 4 {
+		t.Errorf("%d nodes, want 4 (node 7 from the labels is kept isolated)", ds.NumNodes())
+	}
+	notes := strings.Join(ds.Notes, "\n")
+	for _, want := range []string{"l.txt: 1 labelled nodes have no edge (e.g. 7); kept as isolated nodes",
+		"f.txt: 1 feature rows belong to nodes in neither the edge list nor the labels (e.g. 9); ignored"} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("notes %q lack %q", notes, want)
 		}
 	}
 }

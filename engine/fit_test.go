@@ -29,3 +29,25 @@ func TestDivergenceStopsWithTerm(t *testing.T) {
 		t.Errorf("parameters changed by a diverged step: %v", got)
 	}
 }
+
+// TestNonFiniteParameterStops: a finite loss whose Adam update overflows a
+// parameter stops the run naming the parameter (issue 11: only the loss was
+// checked, so the next epochs trained on Inf).
+func TestNonFiniteParameterStops(t *testing.T) {
+	b := NewBuilder(NewParamStore(tensor.Float64, Stream(1, "init")), true)
+	w := b.Param("w", Constant(0), 2)
+	SetFloat64(w.Value().(*tensor.Dense), []float64{1, 1})
+	// Σ tanh(w) stays finite for any w; Adam's first step moves w by −lr
+	// (to −1.7e308) and the second, driven by the first moment alone (tanh'
+	// underflows to 0 there), by ≈ −0.67·lr more: past the float64 range.
+	loss := G.Must(G.Sum(G.Must(G.Tanh(w))))
+	tr, err := NewTrainer(b, loss, map[string]*G.Node{"bce": loss}, TrainOptions{LR: 1.7e308}, Stream(1, "d"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Fit(tr, FitConfig{Epochs: 5, EvalEvery: 1}, func(int) error { return nil },
+		func(int) (Evaluation, error) { return Evaluation{}, nil })
+	if err == nil || err.Error() != "epoch 1: training diverged: parameter w became -Inf (lower --lr or the λ weights)" {
+		t.Fatalf("error %v", err)
+	}
+}

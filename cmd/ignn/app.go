@@ -189,6 +189,11 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 				return err
 			}
 			if s := c.String("save"); s != "" {
+				if _, err := os.Stat(s); os.IsNotExist(err) {
+					// A run that fails before its first checkpoint leaves no
+					// empty folder behind.
+					defer os.Remove(s) // removes only an empty directory
+				}
 				if err := checkWritableDir(s); err != nil {
 					return usagef("--save %s is not writable: %v", s, err)
 				}

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/urfave/cli/v2"
 )
 
 // tinyGraph writes a 24-node graph of three 8-cliques joined in a ring, with
@@ -195,5 +197,101 @@ func TestDatasetsCommand(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("datasets output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestHardeningCLI collects issue 11's command-line regressions.
+func TestHardeningCLI(t *testing.T) {
+	edges, labels := tinyGraph(t)
+	dir := t.TempDir()
+
+	// compare --lambda-mse NaN: a usage error before anything is written.
+	out := filepath.Join(dir, "nan")
+	_, _, err := runCLI("compare", "--models", "gcn", "--variants", "both", "--repeats", "1", "--epochs", "2", "--eval-every", "1", "--lambda-mse", "NaN", "--out", out)
+	if err == nil || exitCode(err) != 2 || !strings.Contains(err.Error(), "--lambda-mse must be a finite number") {
+		t.Errorf("compare --lambda-mse NaN: %v", err)
+	}
+	if _, serr := os.Stat(filepath.Join(out, "config.json")); serr == nil {
+		t.Error("compare --lambda-mse NaN wrote config.json")
+	}
+
+	// Attributes beyond float32 are refused; --save leaves no empty folder.
+	feats := filepath.Join(dir, "f.txt")
+	var f strings.Builder
+	for id := 100; id < 124; id++ {
+		v := "1"
+		if id == 105 {
+			v = "1e300"
+		}
+		fmt.Fprintf(&f, "%d %s\n", id, v)
+	}
+	os.WriteFile(feats, []byte(f.String()), 0o644)
+	save := filepath.Join(dir, "ck")
+	_, _, err = runCLI("train", "--dataset", edges, "--features", feats, "--epochs", "2", "--eval-every", "1", "--quiet", "--save", save)
+	if err == nil || !strings.Contains(err.Error(), "node 105 (graph 0) attribute 1 is 1e+300, beyond float32's range") {
+		t.Errorf("1e300 feature: %v", err)
+	}
+	if _, serr := os.Stat(save); serr == nil {
+		t.Error("a failed run left its empty --save folder")
+	}
+	if _, _, err = runCLI("train", "--dataset", edges, "--features", feats, "--dtype", "float64", "--epochs", "2", "--eval-every", "1", "--quiet"); err != nil {
+		t.Errorf("1e300 feature in float64: %v", err)
+	}
+
+	// --dataset names an existing file without "." or "/".
+	t.Chdir(filepath.Dir(edges))
+	os.Rename(edges, "myedges")
+	if _, _, err = runCLI("train", "--dataset", "myedges", "--epochs", "2", "--eval-every", "1", "--quiet"); err != nil {
+		t.Errorf("--dataset myedges: %v", err)
+	}
+
+	// Options after the positional argument.
+	_, _, err = runCLI("data", "fetch", "email", "--dir", filepath.Join(dir, "raw"), "--mirror", "http://127.0.0.1:1")
+	if err == nil || strings.Contains(err.Error(), "needs one dataset") || !strings.Contains(err.Error(), "127.0.0.1:1") {
+		t.Errorf("fetch with options after the dataset: %v", err)
+	}
+
+	// plot on results without a both variant is an error, not a silent 0.
+	res := filepath.Join(dir, "res")
+	if _, _, err = runCLI("compare", "--dataset", "myedges", "--labels", labels, "--models", "gcn", "--variants", "base", "--repeats", "1",
+		"--epochs", "2", "--eval-every", "1", "--quiet", "--out", res); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err = runCLI("plot", "--results", res); err == nil || !strings.Contains(err.Error(), "nothing to plot") {
+		t.Errorf("plot without both: %v", err)
+	}
+	st, _ := os.Stat(filepath.Join(res, "results.json"))
+	if st == nil || st.Mode().Perm() != 0o644 {
+		t.Errorf("results.json mode %v, want 0644", st)
+	}
+
+	// compare --help lists only the flags compare uses.
+	help, _, _ := runCLI("compare", "--help")
+	for _, f := range []string{"--model ", "--variant ", "--seed "} {
+		if strings.Contains(help, f) {
+			t.Errorf("compare --help lists %s, which compare ignores", f)
+		}
+	}
+}
+
+func TestInterspersed(t *testing.T) {
+	app := &cli.App{Commands: []*cli.Command{{Name: "data", Subcommands: []*cli.Command{{Name: "fetch",
+		Flags: []cli.Flag{&cli.StringFlag{Name: "dir"}, &cli.BoolFlag{Name: "force"}}}}}}}
+	got := strings.Join(interspersed(app.Commands, []string{"ignn", "data", "fetch", "email", "--dir", "X", "--force", "--", "-odd"}), " ")
+	if want := "ignn data fetch --dir X --force -- email -odd"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestPlainProgress: off a terminal, progress is plain lines.
+func TestPlainProgress(t *testing.T) {
+	var b bytes.Buffer
+	p := newProgress(&b, "cells", 3, 0)
+	for i := 0; i < 3; i++ {
+		p.add(1)
+	}
+	p.finish()
+	if s := b.String(); strings.ContainsAny(s, "\r\x1b") || !strings.Contains(s, "cells 3/3 (100%)") {
+		t.Errorf("progress output %q", s)
 	}
 }

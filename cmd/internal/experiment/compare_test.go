@@ -3,9 +3,12 @@ package experiment
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -107,5 +110,75 @@ func TestRunsReleaseMemory(t *testing.T) {
 	}
 	if grow := int64(after[3]) - int64(after[0]); grow > 16<<20 {
 		t.Errorf("heap grew by %d MB over 3 finished runs (%v)", grow>>20, after)
+	}
+}
+
+// TestReusedOutRefused (issue 11): a rerun into the same --out with another
+// task or epoch count used to reuse the old cells. It is refused, naming
+// what differs; more seeds of the same grid reuse the finished cells; and
+// Fresh starts over.
+func TestReusedOutRefused(t *testing.T) {
+	out := t.TempDir()
+	cc := smallGrid(out, 2)
+	cc.Models, cc.Repeats = []string{"gcn"}, 1
+	if _, err := Compare(context.Background(), cc, CompareHooks{}); err != nil {
+		t.Fatal(err)
+	}
+	other := cc
+	other.Base.Task, other.Base.Epochs = "pair", 16
+	_, err := Compare(context.Background(), other, CompareHooks{})
+	var stale *StaleOutError
+	if !errors.As(err, &stale) || !strings.Contains(err.Error(), "epochs 12 → 16") || !strings.Contains(err.Error(), "task link → pair") {
+		t.Fatalf("error %v, want a refusal naming epochs and task", err)
+	}
+	more := cc
+	more.Repeats = 2
+	ran := 0
+	if _, err := Compare(context.Background(), more, CompareHooks{Done: func(Job, *Result) { ran++ }}); err != nil {
+		t.Fatal(err)
+	}
+	if ran != 2 {
+		t.Errorf("adding a seed ran %d cells, want 2 (the finished ones are reused)", ran)
+	}
+	if err := Fresh(out); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Compare(context.Background(), other, CompareHooks{}); err != nil {
+		t.Fatalf("after Fresh: %v", err)
+	}
+}
+
+// TestInterruptedCompareKeepsCells: the interruption message of a grid says
+// its finished cells are kept (issue 11: a cell's own "nothing kept" won).
+func TestInterruptedCompareKeepsCells(t *testing.T) {
+	out := t.TempDir()
+	_, err := runGrid(t, smallGrid(out, 1), 1)
+	if err == nil || !strings.Contains(err.Error(), "finished cells are kept under "+out) || strings.Contains(err.Error(), "nothing kept") {
+		t.Fatalf("error %v", err)
+	}
+}
+
+// TestTooSmallGraphSkipped: one tiny graph in a graph index no longer
+// blocks the run; it is skipped with a warning.
+func TestTooSmallGraphSkipped(t *testing.T) {
+	dir := t.TempDir()
+	var e, g strings.Builder
+	for i := 0; i < 12; i++ { // graph 0: a 12-cycle with chords
+		fmt.Fprintf(&e, "%d %d\n%d %d\n", i, (i+1)%12, i, (i+3)%12)
+		fmt.Fprintf(&g, "%d 0\n", i)
+	}
+	e.WriteString("100 101\n") // graph 1: one edge
+	g.WriteString("100 1\n101 1\n")
+	edges, index := filepath.Join(dir, "e.txt"), filepath.Join(dir, "g.txt")
+	os.WriteFile(edges, []byte(e.String()), 0o644)
+	os.WriteFile(index, []byte(g.String()), 0o644)
+	cfg := Default()
+	cfg.Dataset, cfg.GraphIndex, cfg.Epochs, cfg.EvalEvery = edges, index, 4, 2
+	r, err := Run(context.Background(), cfg, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Graphs != 1 || len(r.Warnings) == 0 || !strings.Contains(strings.Join(r.Warnings, "\n"), "skipped") {
+		t.Errorf("graphs %d, warnings %q", r.Graphs, r.Warnings)
 	}
 }
