@@ -11,6 +11,8 @@ build:
 # Unit, gradient-check, metric, golden, fuzz-seed-corpus and end-to-end tests.
 test:
 	$(GO) vet $(PKGS)
+	@d="$${IGNN_DATA:-../shared/data}"; test -f "$$d/email/email.txt" -a -f "$$d/protein/PROTEINS_full_A.txt" || \
+		echo "make test: the Email/PROTEINS loader, datasets and fetch-on-real-data tests are skipped: raw files not in $$d (set IGNN_DATA, or run ignn data fetch)"
 	$(GO) test -count=1 $(PKGS)
 
 # benchstat-ready: make bench > new.txt; benchstat old.txt new.txt

@@ -1,17 +1,20 @@
 package data
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 )
 
-// sharedData is ../shared/data beside the checkout (see the data README).
+// sharedData is where the raw Email and PROTEINS files are, found as the
+// CLI finds them ($IGNN_DATA, ../shared/data beside the checkout, the
+// cache); `make test` prints one line when they are missing.
 func sharedData(t testing.TB) string {
 	t.Helper()
-	d, _ := filepath.Abs("../../shared/data")
-	if _, err := os.Stat(filepath.Join(d, "email", "email.txt")); err != nil {
-		t.Skipf("raw data not found at %s", d)
+	d, err := FindDataDir("", "email")
+	if err != nil {
+		t.Skip(err)
+	}
+	if _, err := FindDataDir(d, "protein"); err != nil {
+		t.Skip(err)
 	}
 	return d
 }

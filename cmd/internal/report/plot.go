@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"image/color"
 	"math"
 	"sort"
 
@@ -37,7 +38,7 @@ func PlotShifts(title string, shifts []Shift, base string) error {
 		if anyNaN(s.BaseAUC, s.BaseTau, s.BothAUC, s.BothTau) {
 			continue
 		}
-		c := plotutil.Color(i)
+		c := palette[i%len(palette)]
 		l, err := plotter.NewLine(plotter.XYs{{X: s.BaseAUC, Y: s.BaseTau}, {X: s.BothAUC, Y: s.BothTau}})
 		if err != nil {
 			return err
@@ -50,7 +51,33 @@ func PlotShifts(title string, shifts []Shift, base string) error {
 		p.Add(l, from, to)
 		p.Legend.Add(s.Model, l)
 	}
+	pad(p)
 	return savePlot(p, base)
+}
+
+// palette is Okabe and Ito's colour-blind-safe set (yellow left out: it
+// vanishes on white): six models stay apart at a glance.
+var palette = []color.Color{
+	color.RGBA{0xE6, 0x9F, 0x00, 0xff}, // orange
+	color.RGBA{0x56, 0xB4, 0xE9, 0xff}, // sky blue
+	color.RGBA{0x00, 0x9E, 0x73, 0xff}, // bluish green
+	color.RGBA{0x00, 0x72, 0xB2, 0xff}, // blue
+	color.RGBA{0xD5, 0x5E, 0x00, 0xff}, // vermillion
+	color.RGBA{0xCC, 0x79, 0xA7, 0xff}, // reddish purple
+	color.RGBA{0x00, 0x00, 0x00, 0xff}, // black
+}
+
+// pad widens both axes by 6% of their span on each side, so markers at the
+// extremes are drawn whole instead of clipped at the frame.
+func pad(p *plot.Plot) {
+	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
+		span := ax.Max - ax.Min
+		if span <= 0 {
+			span = math.Max(math.Abs(ax.Max), 1) * 0.1
+		}
+		ax.Min -= 0.06 * span
+		ax.Max += 0.06 * span
+	}
 }
 
 // LambdaPoint is one sweep setting's mean τ.
@@ -91,11 +118,12 @@ func PlotTauVsLambda(title string, pts []LambdaPoint, base string) error {
 		if err != nil {
 			return err
 		}
-		l.Color, sc.Color = plotutil.Color(i), plotutil.Color(i)
+		l.Color, sc.Color = palette[i%len(palette)], palette[i%len(palette)]
 		sc.Shape = plotutil.Shape(i)
 		p.Add(l, sc)
 		p.Legend.Add(fmt.Sprintf("λ_BCE = %g", k), l, sc)
 	}
+	pad(p)
 	return savePlot(p, base)
 }
 
