@@ -3,6 +3,7 @@ package data
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 )
 
 // CommunitiesConfig sets the connected caveman generator.
@@ -21,62 +22,60 @@ var DefaultCommunities = CommunitiesConfig{Cliques: 20, Size: 20, Rewire: 0.01}
 // order, is rewired with probability Rewire to (u, x) for a uniform node x
 // unless (u, x) already exists (P-GNN's procedure; x = u drops the edge).
 // Labels are clique ids; features are a one-hot identity whose columns are
-// permuted by rng. Deterministic for a given rng state.
+// permuted by rng. Deterministic for a given rng state. O(E log E) time for
+// E = Cliques·Size·(Size−1)/2 edges.
 func Communities(cfg CommunitiesConfig, rng *rand.Rand) (*Dataset, error) {
+	return caveman("communities", cfg, rng)
+}
+
+func caveman(name string, cfg CommunitiesConfig, rng *rand.Rand) (*Dataset, error) {
 	if cfg.Cliques < 2 || cfg.Size < 3 {
-		return nil, fmt.Errorf("data: communities needs ≥ 2 cliques of ≥ 3 nodes, got %d×%d", cfg.Cliques, cfg.Size)
+		return nil, fmt.Errorf("data: a caveman graph needs ≥ 2 cliques of ≥ 3 nodes, got %d×%d", cfg.Cliques, cfg.Size)
+	}
+	if !(cfg.Rewire >= 0 && cfg.Rewire <= 1) {
+		return nil, fmt.Errorf("data: caveman rewiring probability must be in [0, 1], got %g", cfg.Rewire)
 	}
 	n := cfg.Cliques * cfg.Size
-	adj := make([]map[int]bool, n)
-	for i := range adj {
-		adj[i] = map[int]bool{}
+	if int64(n) > 1<<31 {
+		return nil, fmt.Errorf("data: caveman graph of %d nodes is too large", n)
 	}
-	add := func(u, v int) { adj[u][v] = true; adj[v][u] = true }
-	del := func(u, v int) { delete(adj[u], v); delete(adj[v], u) }
+	edges := make([]uint64, 0, cfg.Cliques*cfg.Size*(cfg.Size-1)/2)
 	for c := 0; c < cfg.Cliques; c++ {
 		s := c * cfg.Size
 		for i := s; i < s+cfg.Size; i++ {
 			for j := i + 1; j < s+cfg.Size; j++ {
-				add(i, j)
+				if i == s && j == s+1 {
+					continue // replaced by the ring edge (s, s−1)
+				}
+				edges = append(edges, key(i, j))
 			}
 		}
+		edges = append(edges, key(s, (s-1+n)%n))
 	}
-	for c := 0; c < cfg.Cliques; c++ {
-		s := c * cfg.Size
-		del(s, s+1)
-		add(s, (s-1+n)%n)
-	}
-	var edges [][2]int
-	for u := 0; u < n; u++ {
-		for v := u + 1; v < n; v++ {
-			if adj[u][v] {
-				edges = append(edges, [2]int{u, v})
-			}
-		}
+	slices.Sort(edges)
+	set := make(map[uint64]struct{}, len(edges))
+	for _, e := range edges {
+		set[e] = struct{}{}
 	}
 	for _, e := range edges {
 		if rng.Float64() >= cfg.Rewire {
 			continue
 		}
-		u, v := e[0], e[1]
+		u, v := int(e>>32), int(e&0xffffffff)
 		x := rng.IntN(n)
-		if adj[u][x] {
+		if _, ok := set[key(u, x)]; ok && x != u {
 			continue
 		}
-		del(u, v)
+		delete(set, key(u, v))
 		if x != u {
-			add(u, x)
+			set[key(u, x)] = struct{}{}
 		}
 	}
-	var final [][2]int
-	for u := 0; u < n; u++ {
-		for v := range adj[u] {
-			if u < v {
-				final = append(final, [2]int{u, v})
-			}
-		}
+	final := make([][2]int, 0, len(set))
+	for e := range set {
+		final = append(final, [2]int{int(e >> 32), int(e & 0xffffffff)})
 	}
-	g, err := NewGraph("communities", n, final)
+	g, err := NewGraph(name, n, final)
 	if err != nil {
 		return nil, err
 	}
@@ -84,5 +83,5 @@ func Communities(cfg CommunitiesConfig, rng *rand.Rand) (*Dataset, error) {
 	for i := range g.Labels {
 		g.Labels[i] = i / cfg.Size
 	}
-	return &Dataset{Name: "communities", Graphs: []*Graph{g}, Identity: true, Perm: [][]int{rng.Perm(n)}}, nil
+	return &Dataset{Name: name, Graphs: []*Graph{g}, Identity: true, Perm: [][]int{rng.Perm(n)}}, nil
 }

@@ -97,6 +97,23 @@ func ParseFeatures(name string, r io.Reader) (map[uint64][]float64, int, error) 
 	return out, width, err
 }
 
+// The --features keywords for users' graphs.
+const (
+	// FeaturesIdentity gives every node its own one-hot input (a sparse row
+	// lookup, as PyG users get from an identity x): the default.
+	FeaturesIdentity = "identity"
+	// FeaturesConstant gives every node the input 1 (P-GNN's Email choice).
+	FeaturesConstant = "constant"
+)
+
+func identityPerm(n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = i
+	}
+	return p
+}
+
 // UserFiles names a user's graph files; only Edges is required.
 type UserFiles struct {
 	Edges, Labels, Features, GraphIndex string
@@ -137,7 +154,8 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 	}
 	var feats map[uint64][]float64
 	width := 0
-	if files.Features != "" {
+	identity := files.Features == "" || files.Features == FeaturesIdentity
+	if files.Features != "" && files.Features != FeaturesIdentity && files.Features != FeaturesConstant {
 		fh, err := openFile(files.Features)
 		if err != nil {
 			return nil, err
@@ -204,7 +222,7 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 		}
 		edges[gu] = append(edges[gu], [2]int{local[e[0]], local[e[1]]})
 	}
-	ds := &Dataset{Name: files.Edges, Notes: notes}
+	ds := &Dataset{Name: files.Edges, Notes: notes, Identity: identity && feats == nil}
 	for _, g := range gids {
 		nodes := groups[g]
 		gr, err := NewGraph(files.Edges+"#"+strconv.FormatUint(g, 10), len(nodes), edges[g])
@@ -232,6 +250,8 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 				}
 				gr.X = append(gr.X, row...)
 			}
+		} else if identity {
+			ds.Perm = append(ds.Perm, identityPerm(len(nodes)))
 		} else {
 			gr.XDim = 1
 			gr.X = make([]float64, len(nodes))

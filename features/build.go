@@ -85,10 +85,19 @@ func Build(ds *data.Dataset, opt Options) (*engine.Features, error) {
 
 // DefaultHashDim is the paper's rule n = input feature dimension, with 32 for
 // featureless or constant-feature graphs (dimension ≤ 1), where n = 1 cannot
-// break isomorphisms.
+// break isomorphisms, and 64 for inputs wider than MaxRuleHashDim (one-hot
+// identities of large graphs, where n = N would make the dense hash block
+// N², e.g. 4 TB at 10⁶ nodes).
 func DefaultHashDim(ds *data.Dataset) int {
-	if d := ds.FeatureDim(); d > 1 {
+	switch d := ds.FeatureDim(); {
+	case d > MaxRuleHashDim:
+		return 64
+	case d > 1:
 		return d
 	}
 	return 32
 }
+
+// MaxRuleHashDim is the widest input the paper's rule n = input dimension
+// is applied to (Communities' 400-dim identity is below it).
+const MaxRuleHashDim = 1024

@@ -94,7 +94,7 @@ func runFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "dataset", Value: d.Dataset, Usage: "communities, email, protein, or a path to an edge list"},
 		&cli.StringFlag{Name: "labels", Usage: "user graphs: \"node label\" file (needed by --task pair)"},
-		&cli.StringFlag{Name: "features", Usage: "user graphs: \"node v1 … vF\" feature file"},
+		&cli.StringFlag{Name: "features", Usage: "user graphs: identity (default: a one-hot input per node, as a PyG user gives x = I), constant (input 1 for every node), or a \"node v1 … vF\" file"},
 		&cli.StringFlag{Name: "graph-index", Usage: "user graphs: \"node graph\" file splitting the nodes into several graphs"},
 		dataDirFlag(),
 		&cli.StringFlag{Name: "task", Value: d.Task, Usage: "link (link prediction) or pair (pairwise node classification)"},

@@ -32,7 +32,7 @@ func (cc CompareConfig) expectations(jobs []Job) ([]expectation, error) {
 	for i, j := range jobs {
 		cfg := cc.config(j)
 		key := strings.Join([]string{cfg.Dataset, cfg.DataDir, cfg.Labels, cfg.Features, cfg.GraphIndex}, "\x00")
-		if cfg.Dataset == "communities" {
+		if cfg.Dataset == "communities" || data.IsGenerated(cfg.Dataset) {
 			key += fmt.Sprintf("\x00%d", cfg.Seed)
 		}
 		ds, ok := cache[key]

@@ -79,8 +79,8 @@ func (c Config) Validate() error {
 }
 
 func (c Config) validate() error {
-	if !contains(BuiltinDatasets, c.Dataset) && !IsPath(c.Dataset) {
-		return fmt.Errorf("unknown dataset %q (valid: %s, or a path to an edge list)", c.Dataset, strings.Join(BuiltinDatasets, ", "))
+	if !contains(BuiltinDatasets, c.Dataset) && !data.IsGenerated(c.Dataset) && !IsPath(c.Dataset) {
+		return unknownDataset(c.Dataset)
 	}
 	if err := c.Variant.Validate(); err != nil {
 		return err
@@ -128,7 +128,7 @@ func (c Config) validate() error {
 // built-in dataset: it is not a built-in name, and it looks like a path or
 // an existing file has that name.
 func IsPath(name string) bool {
-	if contains(BuiltinDatasets, name) {
+	if contains(BuiltinDatasets, name) || data.IsGenerated(name) {
 		return false
 	}
 	if strings.ContainsAny(name, "/.\\") {

@@ -17,6 +17,11 @@ func LoadDataset(cfg Config) (*data.Dataset, error) {
 	switch cfg.Dataset {
 	case "communities":
 		return data.Communities(data.DefaultCommunities, engine.Stream(cfg.Seed, "graph"))
+	}
+	if data.IsGenerated(cfg.Dataset) {
+		return data.Generate(cfg.Dataset, engine.Stream(cfg.Seed, "graph"))
+	}
+	switch cfg.Dataset {
 	case "email", "protein":
 		dir, err := data.FindDataDir(cfg.DataDir, cfg.Dataset)
 		if err != nil {
@@ -30,5 +35,10 @@ func LoadDataset(cfg Config) (*data.Dataset, error) {
 	if IsPath(cfg.Dataset) {
 		return data.LoadUser(data.UserFiles{Edges: cfg.Dataset, Labels: cfg.Labels, Features: cfg.Features, GraphIndex: cfg.GraphIndex})
 	}
-	return nil, fmt.Errorf("unknown dataset %q (valid: %s, or a path to an edge list)", cfg.Dataset, strings.Join(BuiltinDatasets, ", "))
+	return nil, unknownDataset(cfg.Dataset)
+}
+
+func unknownDataset(name string) error {
+	return fmt.Errorf("unknown dataset %q (valid: %s, a generated graph %s, or a path to an edge list)",
+		name, strings.Join(BuiltinDatasets, ", "), strings.Join(data.Generators, " or "))
 }
