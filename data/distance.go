@@ -1,10 +1,6 @@
 package data
 
-import (
-	"fmt"
-	"runtime"
-	"sync"
-)
+import "fmt"
 
 // Unreachable marks a pair with no path (or beyond a cutoff).
 const Unreachable = ^uint16(0)
@@ -35,60 +31,11 @@ func HopDistances(n int, edges [][2]int, cutoff, workers int) (*Distances, error
 		return nil, fmt.Errorf("data: all-pairs distances for %d nodes need %.1f GiB (limit %.0f GiB)",
 			n, float64(DistanceBytes(n))/(1<<30), float64(MaxDistanceBytes)/(1<<30))
 	}
-	off := make([]int, n+1)
-	for _, e := range edges {
-		off[e[0]+1]++
-		off[e[1]+1]++
-	}
-	for i := 0; i < n; i++ {
-		off[i+1] += off[i]
-	}
-	nb := make([]int, off[n])
-	next := append([]int(nil), off[:n]...)
-	for _, e := range edges {
-		nb[next[e[0]]] = e[1]
-		next[e[0]]++
-		nb[next[e[1]]] = e[0]
-		next[e[1]]++
-	}
 	d := &Distances{N: n, D: make([]uint16, n*n)}
-	for i := range d.D {
-		d.D[i] = Unreachable
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
 	}
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	var wg sync.WaitGroup
-	src := make(chan int, n)
-	for s := 0; s < n; s++ {
-		src <- s
-	}
-	close(src)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			queue := make([]int, 0, n)
-			for s := range src {
-				row := d.D[s*n : (s+1)*n]
-				row[s] = 0
-				queue = append(queue[:0], s)
-				for h := 0; h < len(queue); h++ {
-					u := queue[h]
-					du := row[u]
-					if cutoff > 0 && int(du) >= cutoff {
-						continue
-					}
-					for _, v := range nb[off[u]:off[u+1]] {
-						if row[v] == Unreachable {
-							row[v] = du + 1
-							queue = append(queue, v)
-						}
-					}
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	NewAdj(n, edges).BFSRows(all, cutoff, d.D, workers)
 	return d, nil
 }

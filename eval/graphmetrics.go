@@ -7,8 +7,10 @@ import (
 	"github.com/ignn/ignn/data"
 )
 
-// Scores are one evaluation's averages over graphs.
-type Scores struct{ ValAUC, TestAUC, Tau float64 }
+// Scores are one evaluation's averages over graphs. TauLo and TauHi bound
+// a 95% interval of τ on the sampled path (NaN on the exact path, where τ
+// is computed over every pair and has no sampling error).
+type Scores struct{ ValAUC, TestAUC, Tau, TauLo, TauHi float64 }
 
 // CollapseSpread is the cosine spread at or below which a graph's
 // embeddings count as collapsed: every node maps to the same point up to
@@ -48,17 +50,6 @@ func (e *Evaluator) GraphMetrics(z []float64, d int, splits []*data.Split, u *da
 		}
 		return s
 	}
-	auc := func(g int, pos, neg []data.Pair) float64 {
-		sc := make([]float64, 0, len(pos)+len(neg))
-		lb := make([]bool, 0, len(pos)+len(neg))
-		for _, q := range pos {
-			sc, lb = append(sc, dot(u.GlobalPair(g, q))), append(lb, true)
-		}
-		for _, q := range neg {
-			sc, lb = append(sc, dot(u.GlobalPair(g, q))), append(lb, false)
-		}
-		return AUC(sc, lb)
-	}
 	var val, test, tau mean
 	var warns []string
 	for g, s := range splits {
@@ -81,13 +72,13 @@ func (e *Evaluator) GraphMetrics(z []float64, d int, splits []*data.Split, u *da
 			warns = append(warns, fmt.Sprintf("graph %s: embeddings collapsed (cosine spread %.2g ≤ 1e-6); AUC and Kendall τ undefined for it", s.Graph.Name, hi-lo))
 			continue
 		}
-		val.add(auc(g, s.Val, s.ValNeg))
-		test.add(auc(g, s.Test, s.TestNeg))
+		val.add(aucOf(dot, u, g, s.Val, s.ValNeg))
+		test.add(aucOf(dot, u, g, s.Test, s.TestNeg))
 		if len(e.dist) >= 2 {
 			tau.add(e.tau.KendallTauBInts(e.dist, e.cos))
 		}
 	}
-	return Scores{ValAUC: val.value(), TestAUC: test.value(), Tau: tau.value()}, warns
+	return Scores{ValAUC: val.value(), TestAUC: test.value(), Tau: tau.value(), TauLo: math.NaN(), TauHi: math.NaN()}, warns
 }
 
 // mean averages the defined (non-NaN) values it is given.

@@ -116,6 +116,10 @@ func runFlags() []cli.Flag {
 		&cli.Uint64Flag{Name: "seed", Value: d.Seed, Usage: "random seed (split, negatives, init, dropout)"},
 		&cli.StringFlag{Name: "dtype", Value: d.DType, Usage: "float32 or float64"},
 		&cli.IntFlag{Name: "mse-pairs", Value: d.MSEPairs, Usage: "max MSE pairs per epoch (all intra-graph pairs when they fit)"},
+		&cli.StringFlag{Name: "distances", Value: d.Distances, Usage: "distance source: exact (all-pairs tables), sampled (BFS rows from seeded sources; for large graphs), or auto (exact while Σ n² ≤ 2.5·10⁷)"},
+		&cli.IntFlag{Name: "mse-sources", Value: d.MSESources, Usage: "sampled distances: BFS sources drawn per epoch for the MSE pairs"},
+		&cli.IntFlag{Name: "tau-sources", Value: d.TauSources, Usage: "sampled distances: BFS sources of the fixed τ sample"},
+		&cli.IntFlag{Name: "tau-pairs", Value: d.TauPairs, Usage: "sampled distances: pairs in the fixed τ sample"},
 	}
 }
 
@@ -143,6 +147,10 @@ func configFrom(c *cli.Context) (experiment.Config, error) {
 	cfg.EvalEvery = c.Int("eval-every")
 	cfg.DType = c.String("dtype")
 	cfg.MSEPairs = c.Int("mse-pairs")
+	cfg.Distances = c.String("distances")
+	cfg.MSESources = c.Int("mse-sources")
+	cfg.TauSources = c.Int("tau-sources")
+	cfg.TauPairs = c.Int("tau-pairs")
 	cfg.Model_.Dropout = c.Float64("dropout")
 	cfg.Model_.Hidden = c.Int("hidden")
 	cfg.Model_.Out = c.Int("hidden")

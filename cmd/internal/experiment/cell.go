@@ -56,7 +56,7 @@ func Build(p *Prepared, cfg Config) (*Cell, error) {
 	obj := cfg.Objective()
 	mseSlots := 0
 	if obj.LambdaMSE > 0 {
-		c.mse = newMSEPairs(p, cfg.Alpha, cfg.MSEPairs, c.mseRN)
+		c.mse = newMSEPairs(p, cfg, c.mseRN)
 		mseSlots = c.mse.slots
 	}
 	if c.loss, err = objective.Build(bTrain, z, obj, 2*nTrain, mseSlots); err != nil {
@@ -140,6 +140,10 @@ func (c *Cell) Evaluate() (eval.Scores, []string, error) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return eval.Scores{}, nil, fmt.Errorf("training diverged: the embeddings contain %v (lower --lr or the λ weights)", v)
 		}
+	}
+	if !c.p.Exact() {
+		s, warns := c.scorer.SampledMetrics(z, d, c.p.Splits, c.p.Union, c.p.TauSample)
+		return s, warns, nil
 	}
 	s, warns := c.scorer.GraphMetrics(z, d, c.p.Splits, c.p.Union)
 	return s, warns, nil

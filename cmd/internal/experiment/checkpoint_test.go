@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -59,7 +60,7 @@ func TestResumeMatchesUninterrupted(t *testing.T) {
 			t.Fatal(err)
 		}
 		if full.ValAUC != resumed.ValAUC || full.TestAUC != resumed.TestAUC || full.TestKendallTau != resumed.TestKendallTau ||
-			full.BestEpoch != resumed.BestEpoch || full.Final != resumed.Final {
+			full.BestEpoch != resumed.BestEpoch || !reflect.DeepEqual(full.Final, resumed.Final) {
 			t.Errorf("%s: resumed run differs:\nfull    %+v %+v\nresumed %+v %+v", model, *full, full.Final, *resumed, resumed.Final)
 		}
 	}

@@ -37,8 +37,15 @@ type Config struct {
 	Seed       uint64  `json:"seed"`
 	DType      string  `json:"dtype"`
 	MSEPairs   int     `json:"mse_pairs"` // cap on MSE pairs per epoch; all pairs when they fit
-	Workers    int     `json:"-"`         // BFS goroutines; never changes results
-	Save       string  `json:"-"`         // checkpoint directory ("" = none)
+	// Distances picks the distance source: exact (all-pairs tables), sampled
+	// (BFS rows from seeded sources), or auto (exact while the tables fit
+	// ExactDistanceLimit); Resolve replaces auto.
+	Distances  string `json:"distances"`
+	MSESources int    `json:"mse_sources"` // sampled: BFS sources per epoch for the MSE pairs
+	TauSources int    `json:"tau_sources"` // sampled: BFS sources of the fixed τ sample
+	TauPairs   int    `json:"tau_pairs"`   // sampled: size of the fixed τ sample
+	Workers    int    `json:"-"`           // BFS goroutines; never changes results
+	Save       string `json:"-"`           // checkpoint directory ("" = none)
 
 	Model_ models.Config `json:"model_config"`
 }
@@ -60,6 +67,7 @@ func Default() Config {
 		Dataset: "communities", Task: data.TaskLink, Model: "gcn", Variant: Both, HashDim: -1,
 		LambdaBCE: 1, LambdaMSE: AutoLambdaMSE, Alpha: 1, Epochs: 200, LR: 0.01, WeightDec: 5e-4,
 		EvalEvery: 10, Seed: 1, DType: "float32", MSEPairs: 1 << 20,
+		Distances: DistAuto, MSESources: 32, TauSources: 64, TauPairs: 2_000_000,
 		Model_: mc,
 	}
 }
@@ -117,6 +125,12 @@ func (c Config) validate() error {
 		return fmt.Errorf("--hash-dim 0 with variant %s: the hash variants need a dimension ≥ 1 (or -1 for the paper's rule)", c.Variant)
 	case c.MSEPairs < 1:
 		return fmt.Errorf("--mse-pairs must be ≥ 1, got %d", c.MSEPairs)
+	case c.Distances != DistAuto && c.Distances != DistExact && c.Distances != DistSampled:
+		return fmt.Errorf("unknown --distances %q (valid: auto, exact, sampled)", c.Distances)
+	case c.MSESources < 1 || c.TauSources < 1:
+		return fmt.Errorf("--mse-sources and --tau-sources must be ≥ 1, got %d and %d", c.MSESources, c.TauSources)
+	case c.TauPairs < 2:
+		return fmt.Errorf("--tau-pairs must be ≥ 2, got %d", c.TauPairs)
 	}
 	if err := c.Objective().Validate(); err != nil {
 		return err

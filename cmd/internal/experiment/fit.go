@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/ignn/ignn/engine"
@@ -78,18 +79,24 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	res.TrainSeconds = time.Since(t0).Seconds()
 	res.MsPerEpoch = 1000 * fr.StepSeconds / float64(max(1, cfg.Epochs-l.start))
 	best := toMetrics(fr.Best)
-	res.BestEpoch, res.ValAUC, res.TestAUC, res.TestKendallTau = best.Epoch, best.ValAUC, best.TestAUC, best.TestKendallTau
+	res.BestEpoch, res.ValAUC, res.TestAUC, res.TestKendallTau, res.TauCI = best.Epoch, best.ValAUC, best.TestAUC, best.TestKendallTau, best.TauCI
 	res.Final = toMetrics(fr.Final)
 	return res, nil
 }
 
 func newResult(cfg Config, p *Prepared) *Result {
-	return &Result{Dataset: cfg.Dataset, Task: cfg.Task, Model: cfg.Model, Variant: cfg.Variant,
+	r := &Result{Dataset: cfg.Dataset, Task: cfg.Task, Model: cfg.Model, Variant: cfg.Variant,
 		Seed: cfg.Seed, Epochs: cfg.Epochs, HashDim: cfg.HashDim, Graphs: len(p.DS.Graphs), Nodes: p.Union.N,
 		Selection: fmt.Sprintf("test metrics at the first epoch with the highest validation AUC, evaluated every %d epochs; 'final' = last epoch", cfg.EvalEvery),
 		TauPairs:  "Kendall τ-b between hop distance (ascending) and cosine (descending) over all intra-graph pairs at finite distance on the message-passing graph, per graph, averaged",
 		Config:    cfg, Fingerprint: p.Fingerprint,
 	}
+	if !p.Exact() {
+		ps := p.TauSample
+		r.Distances, r.TauPairCount = DistSampled, ps.Len()
+		r.TauPairs = fmt.Sprintf("Kendall τ-b between hop distance (ascending) and cosine (descending) over a fixed sample of %d intra-graph pairs (%d seeded BFS sources, targets uniform; the same pairs at every evaluation), per graph, averaged; test_kendall_tau_ci = 95%% interval by batch means over %d source groups", ps.Len(), ps.Sources, ps.Batches)
+	}
+	return r
 }
 
 // loop is the fit stage: engine.Fit over the cell, with evaluation,
@@ -110,8 +117,12 @@ type loop struct {
 func (l *loop) fit() (engine.FitResult, error) {
 	var prior []engine.Evaluation
 	for _, m := range l.evals {
-		prior = append(prior, engine.Evaluation{Epoch: m.Epoch, ValAUC: float64(m.ValAUC),
-			Metrics: map[string]float64{"test_auc": float64(m.TestAUC), "tau": float64(m.TestKendallTau)}})
+		ev := engine.Evaluation{Epoch: m.Epoch, ValAUC: float64(m.ValAUC),
+			Metrics: map[string]float64{"test_auc": float64(m.TestAUC), "tau": float64(m.TestKendallTau)}}
+		if len(m.TauCI) == 2 {
+			ev.Metrics["tau_lo"], ev.Metrics["tau_hi"] = float64(m.TauCI[0]), float64(m.TauCI[1])
+		}
+		prior = append(prior, ev)
 	}
 	l.stepStart = time.Now()
 	fc := engine.FitConfig{Epochs: l.cfg.Epochs, EvalEvery: l.cfg.EvalEvery, StartEpoch: l.start, Prior: prior, OnEpoch: l.onEpoch}
@@ -126,7 +137,11 @@ func (l *loop) evaluate(epoch int) (engine.Evaluation, error) {
 			l.warn(w)
 		}
 	}
-	return engine.Evaluation{ValAUC: m.ValAUC, Metrics: map[string]float64{"test_auc": m.TestAUC, "tau": m.Tau}}, err
+	ev := engine.Evaluation{ValAUC: m.ValAUC, Metrics: map[string]float64{"test_auc": m.TestAUC, "tau": m.Tau}}
+	if !math.IsNaN(m.TauLo) {
+		ev.Metrics["tau_lo"], ev.Metrics["tau_hi"] = m.TauLo, m.TauHi
+	}
+	return ev, err
 }
 
 func (l *loop) onEpoch(epoch int, st engine.StepResult, ev *engine.Evaluation) error {
@@ -164,5 +179,9 @@ func (l *loop) save(done int, secs float64) error {
 }
 
 func toMetrics(ev engine.Evaluation) Metrics {
-	return Metrics{Epoch: ev.Epoch, ValAUC: Num(ev.ValAUC), TestAUC: Num(ev.Metrics["test_auc"]), TestKendallTau: Num(ev.Metrics["tau"])}
+	m := Metrics{Epoch: ev.Epoch, ValAUC: Num(ev.ValAUC), TestAUC: Num(ev.Metrics["test_auc"]), TestKendallTau: Num(ev.Metrics["tau"])}
+	if lo, ok := ev.Metrics["tau_lo"]; ok {
+		m.TauCI = []Num{Num(lo), Num(ev.Metrics["tau_hi"])}
+	}
+	return m
 }

@@ -19,10 +19,23 @@ type msePairs struct {
 	fixed  bool // all pairs, bound once
 	mode   string
 	rng    *engine.Seeded
+
+	// sampled distances: per epoch, BFS from `sources` random nodes, each
+	// paired with `per` random targets of its graph.
+	p                     *Prepared
+	alpha                 float64
+	sources, per, workers int
 }
 
-func newMSEPairs(p *Prepared, alpha float64, limit int, rng *engine.Seeded) *msePairs {
-	m := &msePairs{rng: rng}
+func newMSEPairs(p *Prepared, cfg Config, rng *engine.Seeded) *msePairs {
+	alpha, limit := cfg.Alpha, cfg.MSEPairs
+	m := &msePairs{rng: rng, p: p, alpha: alpha, sources: cfg.MSESources, workers: cfg.Workers}
+	if !p.Exact() {
+		m.per = max(1, limit/m.sources)
+		m.slots = m.sources * m.per
+		m.mode = fmt.Sprintf("sampled: %d pairs every epoch, %d random targets of each of %d BFS sources drawn per epoch", m.slots, m.per, m.sources)
+		return m
+	}
 	for g, s := range p.Splits {
 		n := s.Graph.N
 		for i := 0; i < n; i++ {
@@ -49,9 +62,42 @@ func (m *msePairs) draw() *objective.Pairs {
 		return nil
 	}
 	m.sample.Reset()
+	if !m.p.Exact() {
+		return m.drawBFS()
+	}
 	for t := 0; t < m.slots; t++ {
 		r := m.rng.IntN(m.all.Len())
 		m.sample.Add(m.all.I[r], m.all.J[r], m.all.V[r])
+	}
+	return &m.sample
+}
+
+// drawBFS is the sampled path's draw: sources uniform over all nodes, then
+// per source `per` targets uniform over the other nodes of its graph (with
+// replacement), targets from the source's BFS row. An unbiased sample of
+// the all-pairs MSE; O(sources·(N+E)) per epoch.
+func (m *msePairs) drawBFS() *objective.Pairs {
+	u := m.p.Union
+	srcGraph, srcLocal := make([]int, m.sources), make([]int, m.sources)
+	for k := range srcGraph {
+		r := m.rng.IntN(u.N)
+		g := graphOf(u, r)
+		srcGraph[k], srcLocal[k] = g, r-u.Offsets[g]
+	}
+	rows := bfsRows(m.p.Adjs, srcGraph, srcLocal, m.workers)
+	for k, g := range srcGraph {
+		n, s := u.Graphs[g].N, srcLocal[k]
+		if n < 2 {
+			continue
+		}
+		for t := 0; t < m.per; t++ {
+			j := m.rng.IntN(n - 1)
+			if j >= s {
+				j++
+			}
+			d := rows[k][j]
+			m.sample.Add(u.Global(g, s), u.Global(g, j), objective.Target(int(d), d != data.Unreachable, m.alpha))
+		}
 	}
 	return &m.sample
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
+	"github.com/ignn/ignn/eval"
 	"github.com/ignn/ignn/features"
 	"github.com/ignn/ignn/models"
 )
@@ -21,7 +22,14 @@ type Prepared struct {
 	Input       *engine.GraphInput
 	Warnings    []string
 	Fingerprint string
+	// Sampled distances: each graph's BFS adjacency (message-passing
+	// edges) and the fixed τ sample; Split.Dist is nil then.
+	Adjs      []*data.Adj
+	TauSample *eval.PairSample
 }
+
+// Exact reports whether the run has all-pairs distance tables.
+func (p *Prepared) Exact() bool { return p.Adjs == nil }
 
 // Prepare is the second stage: cfg must be resolved (Config.Resolve).
 func Prepare(ds *data.Dataset, cfg Config) (*Prepared, error) {
@@ -41,8 +49,12 @@ func Prepare(ds *data.Dataset, cfg Config) (*Prepared, error) {
 		if err != nil {
 			return nil, err
 		}
-		if s.Dist, err = data.HopDistances(gr.N, s.MP, 0, cfg.Workers); err != nil {
-			return nil, err
+		if cfg.Distances == DistExact {
+			if s.Dist, err = data.HopDistances(gr.N, s.MP, 0, cfg.Workers); err != nil {
+				return nil, err
+			}
+		} else {
+			p.Adjs = append(p.Adjs, data.NewAdj(gr.N, s.MP))
 		}
 		p.Splits = append(p.Splits, s)
 		kept.Graphs = append(kept.Graphs, gr)
@@ -74,6 +86,13 @@ func Prepare(ds *data.Dataset, cfg Config) (*Prepared, error) {
 		return nil, err
 	}
 	p.Input = &engine.GraphInput{Adj: engine.NewAdjacency(u.N, mp), X: x}
+	if !p.Exact() {
+		if entry.NeedsHops {
+			return nil, fmt.Errorf("%s needs all-pairs anchor distances, which this graph is too large for (Σ n² = %d > %d); use a model without anchors, or --distances exact on a smaller graph",
+				cfg.Model, exactEntries(kept), ExactDistanceLimit)
+		}
+		p.TauSample = tauSample(p, cfg)
+	}
 	for g, s := range p.Splits {
 		b := engine.Block{Off: u.Offsets[g], N: s.Graph.N}
 		if entry.NeedsHops {

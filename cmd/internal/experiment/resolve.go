@@ -68,6 +68,21 @@ func (c Config) withDefaults() Config {
 	if !c.Variant.MSE() {
 		c.LambdaMSE = 0
 	}
+	// Settings added after version 1 of the checkpoint format: zero means
+	// "not set" in configurations written before they existed.
+	d := Default()
+	if c.Distances == "" {
+		c.Distances = d.Distances
+	}
+	if c.MSESources == 0 {
+		c.MSESources = d.MSESources
+	}
+	if c.TauSources == 0 {
+		c.TauSources = d.TauSources
+	}
+	if c.TauPairs == 0 {
+		c.TauPairs = d.TauPairs
+	}
 	return c
 }
 
@@ -87,5 +102,31 @@ func (c Config) Resolve(ds *data.Dataset) (Config, error) {
 	case c.HashDim == -1:
 		c.HashDim = features.DefaultHashDim(ds)
 	}
+	if c.Distances == DistAuto || c.Distances == "" {
+		c.Distances = DistExact
+		if exactEntries(ds) > ExactDistanceLimit {
+			c.Distances = DistSampled
+		}
+	}
 	return c, c.validate()
+}
+
+// The distance sources.
+const (
+	DistAuto    = "auto"
+	DistExact   = "exact"   // all-pairs hop tables per graph; τ over every pair
+	DistSampled = "sampled" // BFS rows from seeded sources; τ over a fixed sample
+)
+
+// ExactDistanceLimit is the largest Σ n_g² (table entries, 2 bytes each:
+// 50 MB) auto resolves to exact distances; the paper's datasets (Σ n_g² ≤
+// 1.8·10⁶) are far below it.
+const ExactDistanceLimit = 25_000_000
+
+func exactEntries(ds *data.Dataset) int64 {
+	var s int64
+	for _, g := range ds.Graphs {
+		s += int64(g.N) * int64(g.N)
+	}
+	return s
 }

@@ -35,6 +35,9 @@ type Metrics struct {
 	ValAUC         Num `json:"val_auc"`
 	TestAUC        Num `json:"test_auc"`
 	TestKendallTau Num `json:"test_kendall_tau"`
+	// TauCI is τ's 95% interval [lo, hi] on the sampled path (absent on the
+	// exact path, where τ covers every pair).
+	TauCI []Num `json:"test_kendall_tau_ci,omitempty"`
 }
 
 // Result is one run's outcome; its JSON form is the CLI's --json output.
@@ -50,9 +53,12 @@ type Result struct {
 	ValAUC         Num      `json:"val_auc"`
 	TestAUC        Num      `json:"test_auc"`
 	TestKendallTau Num      `json:"test_kendall_tau"`
+	TauCI          []Num    `json:"test_kendall_tau_ci,omitempty"`
 	Final          Metrics  `json:"final"`
 	Selection      string   `json:"selection"`
 	TauPairs       string   `json:"tau_pairs"`
+	Distances      string   `json:"distances,omitempty"`      // sampled path only: "sampled"
+	TauPairCount   int      `json:"tau_pair_count,omitempty"` // sampled path only
 	MSEPairs       string   `json:"mse_pairs,omitempty"`
 	Graphs         int      `json:"graphs"`
 	Nodes          int      `json:"nodes"`

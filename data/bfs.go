@@ -1,0 +1,88 @@
+package data
+
+import (
+	"runtime"
+	"sync"
+)
+
+// Adj is an undirected graph's adjacency in CSR form, for BFS: the
+// neighbours of u are Nb[Off[u]:Off[u+1]]. 4·(N+1+2E) bytes.
+type Adj struct {
+	N   int
+	Off []int32
+	Nb  []int32
+}
+
+// NewAdj builds the adjacency of n nodes and undirected edges (each once).
+func NewAdj(n int, edges [][2]int) *Adj {
+	a := &Adj{N: n, Off: make([]int32, n+1), Nb: make([]int32, 2*len(edges))}
+	for _, e := range edges {
+		a.Off[e[0]+1]++
+		a.Off[e[1]+1]++
+	}
+	for i := 0; i < n; i++ {
+		a.Off[i+1] += a.Off[i]
+	}
+	next := append([]int32(nil), a.Off[:n]...)
+	for _, e := range edges {
+		a.Nb[next[e[0]]] = int32(e[1])
+		next[e[0]]++
+		a.Nb[next[e[1]]] = int32(e[0])
+		next[e[1]]++
+	}
+	return a
+}
+
+// BFSRows writes the hop distances from sources[k] to every node into
+// rows[k·N:(k+1)·N] (Unreachable where there is no path, or beyond cutoff
+// when cutoff > 0). Sources are split over up to workers goroutines (≤ 0:
+// GOMAXPROCS); each writes only its own rows, so the result does not depend
+// on workers. O(len(sources)·(N+E)) time; rows must hold len(sources)·N
+// values. It panics if a source is out of range.
+func (a *Adj) BFSRows(sources []int, cutoff int, rows []uint16, workers int) {
+	n := a.N
+	if len(rows) < len(sources)*n {
+		panic("data: BFSRows: rows too short")
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = max(1, min(workers, len(sources)))
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			queue := make([]int32, 0, n)
+			for k := w; k < len(sources); k += workers {
+				queue = a.BFS(sources[k], cutoff, rows[k*n:(k+1)*n], queue)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// BFS writes the hop distances from s into row (len N), using queue (any
+// capacity) as scratch, and returns the scratch for reuse; cutoff > 0 stops
+// at that many hops.
+func (a *Adj) BFS(s, cutoff int, row []uint16, queue []int32) []int32 {
+	for i := range row {
+		row[i] = Unreachable
+	}
+	row[s] = 0
+	queue = append(queue[:0], int32(s))
+	for h := 0; h < len(queue); h++ {
+		u := queue[h]
+		du := row[u]
+		if cutoff > 0 && int(du) >= cutoff {
+			continue
+		}
+		for _, v := range a.Nb[a.Off[u]:a.Off[u+1]] {
+			if row[v] == Unreachable {
+				row[v] = du + 1
+				queue = append(queue, v)
+			}
+		}
+	}
+	return queue
+}
