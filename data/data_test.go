@@ -2,6 +2,7 @@ package data
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
@@ -113,6 +114,60 @@ func TestSplitIsLeakFree(t *testing.T) {
 		}
 		if task == TaskPair && len(s.MP) != len(g.Edges) {
 			t.Errorf("pair: message passing should use the full graph")
+		}
+	}
+}
+
+// TestBFSRows: rows from chosen sources equal the all-pairs table's rows
+// (itself checked against Floyd–Warshall), for 1 and 3 workers and with a
+// cutoff.
+func TestBFSRows(t *testing.T) {
+	ds, _ := Communities(CommunitiesConfig{Cliques: 6, Size: 5, Rewire: 0.2}, rand.New(rand.NewPCG(4, 4)))
+	g := ds.Graphs[0]
+	all, err := HopDistances(g.N, g.Edges, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut, _ := HopDistances(g.N, g.Edges, 2, 1)
+	src := []int{0, 7, 7, 29, 13}
+	a := NewAdj(g.N, g.Edges)
+	for _, workers := range []int{1, 3} {
+		for _, c := range []struct {
+			cutoff int
+			want   *Distances
+		}{{0, all}, {2, cut}} {
+			rows := make([]uint16, len(src)*g.N)
+			a.BFSRows(src, c.cutoff, rows, workers)
+			for k, s := range src {
+				for j := 0; j < g.N; j++ {
+					if rows[k*g.N+j] != c.want.At(s, j) {
+						t.Fatalf("workers %d cutoff %d: d(%d,%d) = %d, want %d", workers, c.cutoff, s, j, rows[k*g.N+j], c.want.At(s, j))
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestGenerate: generator specs build the graphs they name and refuse
+// malformed ones.
+func TestGenerate(t *testing.T) {
+	rng := func() *rand.Rand { return rand.New(rand.NewPCG(1, 1)) }
+	g, err := Generate("grid:3x4", rng())
+	if err != nil || g.NumNodes() != 12 || g.NumEdges() != 3*3+2*4 {
+		t.Fatalf("grid:3x4: %v nodes %d edges %d", err, g.NumNodes(), g.NumEdges())
+	}
+	c, err := Generate("caveman:20x20", rng())
+	ref, _ := Communities(DefaultCommunities, rng())
+	if err != nil || !reflect.DeepEqual(c.Graphs[0].Edges, ref.Graphs[0].Edges) {
+		t.Fatalf("caveman:20x20 differs from Communities (%v)", err)
+	}
+	if c0, _ := Generate("caveman:10x5:0", rng()); c0.NumEdges() != 10*10 {
+		t.Errorf("caveman:10x5:0 has %d edges, want 100", c0.NumEdges())
+	}
+	for _, bad := range []string{"grid:3", "grid:0x4", "caveman:5x5:x", "caveman:1x5", "grid:2x2:1", "ring:5"} {
+		if _, err := Generate(bad, rng()); err == nil {
+			t.Errorf("%s accepted", bad)
 		}
 	}
 }

@@ -110,3 +110,41 @@ func TestGraphMetrics(t *testing.T) {
 		t.Errorf("all collapsed: %+v, want NaN everywhere", got)
 	}
 }
+
+// TestSampledMetricsAllPairs: a PairSample holding every ordered pair (i, j),
+// i ≠ j, gives GraphMetrics's τ exactly (τ-b is unchanged by listing each
+// pair twice: concordant and discordant counts and ties all double), with a
+// finite interval around it; the AUCs are GraphMetrics's.
+func TestSampledMetricsAllPairs(t *testing.T) {
+	splits := []*data.Split{pathSplit(t, "a", 7), pathSplit(t, "b", 6)}
+	u := data.NewUnion([]*data.Graph{splits[0].Graph, splits[1].Graph})
+	const d = 3
+	rng := rand.New(rand.NewPCG(5, 6))
+	z := make([]float64, u.N*d)
+	for i := range z {
+		z[i] = rng.NormFloat64()
+	}
+	ps := &PairSample{Batches: 3}
+	src := 0
+	for g, s := range splits {
+		for i := 0; i < s.Graph.N; i++ {
+			for j := 0; j < s.Graph.N; j++ {
+				if i != j {
+					ps.I, ps.J = append(ps.I, int32(u.Global(g, i))), append(ps.J, int32(u.Global(g, j)))
+					ps.D, ps.Graph = append(ps.D, s.Dist.At(i, j)), append(ps.Graph, int32(g))
+					ps.Batch = append(ps.Batch, uint8(src%3))
+				}
+			}
+			src++
+		}
+	}
+	want, _ := GraphMetrics(z, d, splits, u)
+	var e Evaluator
+	got, warns := e.SampledMetrics(z, d, splits, u, ps)
+	if len(warns) != 0 || got.ValAUC != want.ValAUC || got.TestAUC != want.TestAUC || math.Abs(got.Tau-want.Tau) > 1e-15 {
+		t.Fatalf("sampled %+v, exact %+v", got, want)
+	}
+	if !(got.TauLo < got.Tau && got.Tau < got.TauHi) {
+		t.Errorf("interval [%v, %v] does not bracket τ %v", got.TauLo, got.TauHi, got.Tau)
+	}
+}

@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -180,5 +182,43 @@ func TestTooSmallGraphSkipped(t *testing.T) {
 	}
 	if r.Graphs != 1 || len(r.Warnings) == 0 || !strings.Contains(strings.Join(r.Warnings, "\n"), "skipped") {
 		t.Errorf("graphs %d, warnings %q", r.Graphs, r.Warnings)
+	}
+}
+
+// TestSampledPathAgreesWithExact: on Communities the sampled path (MSE
+// pairs from per-epoch BFS rows, τ over a fixed sample) trains to the same
+// picture as the exact path: τ within a few interval half-widths of the
+// exact run's, AUC within 0.02, the same numbers for any worker count, and
+// the JSON says which path ran and over how many pairs.
+func TestSampledPathAgreesWithExact(t *testing.T) {
+	cfg := Default()
+	cfg.Epochs, cfg.EvalEvery = 40, 10
+	exact, err := Run(context.Background(), cfg, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Distances, cfg.MSEPairs, cfg.MSESources, cfg.TauPairs = DistSampled, 40_000, 16, 50_000
+	var runs []*Result
+	for _, w := range []int{1, 3} {
+		cfg.Workers = w
+		r, err := Run(context.Background(), cfg, Hooks{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs = append(runs, r)
+	}
+	s := runs[0]
+	if !reflect.DeepEqual(runs[0].Final, runs[1].Final) {
+		t.Errorf("workers 1 and 3 differ: %+v vs %+v", runs[0].Final, runs[1].Final)
+	}
+	if s.Distances != DistSampled || s.TauPairCount != 64*399 || len(s.Final.TauCI) != 2 || exact.Distances != "" {
+		t.Fatalf("sampled run reports distances %q, %d τ pairs, CI %v", s.Distances, s.TauPairCount, s.Final.TauCI)
+	}
+	half := float64(s.Final.TauCI[1]-s.Final.TauCI[0]) / 2
+	if d := math.Abs(float64(s.Final.TestKendallTau - exact.Final.TestKendallTau)); d > 4*half+0.05 {
+		t.Errorf("final τ sampled %.3f ± %.3f, exact %.3f", s.Final.TestKendallTau, half, exact.Final.TestKendallTau)
+	}
+	if d := math.Abs(float64(s.Final.TestAUC - exact.Final.TestAUC)); d > 0.02 {
+		t.Errorf("final AUC sampled %.3f, exact %.3f", s.Final.TestAUC, exact.Final.TestAUC)
 	}
 }
