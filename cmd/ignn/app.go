@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -120,6 +121,7 @@ func runFlags() []cli.Flag {
 		&cli.IntFlag{Name: "mse-sources", Value: d.MSESources, Usage: "sampled distances: BFS sources drawn per epoch for the MSE pairs"},
 		&cli.IntFlag{Name: "tau-sources", Value: d.TauSources, Usage: "sampled distances: BFS sources of the fixed τ sample"},
 		&cli.IntFlag{Name: "tau-pairs", Value: d.TauPairs, Usage: "sampled distances: pairs in the fixed τ sample"},
+		&cli.StringFlag{Name: "max-memory", Value: "auto", Usage: "refuse runs whose memory plan exceeds this (e.g. 8G; auto = 75% of physical memory); also the garbage collector's soft limit"},
 	}
 }
 
@@ -151,6 +153,12 @@ func configFrom(c *cli.Context) (experiment.Config, error) {
 	cfg.MSESources = c.Int("mse-sources")
 	cfg.TauSources = c.Int("tau-sources")
 	cfg.TauPairs = c.Int("tau-pairs")
+	mm, err := experiment.ParseBytes(c.String("max-memory"))
+	if err != nil {
+		return cfg, usagef("--max-memory %q: %v", c.String("max-memory"), err)
+	}
+	cfg.MaxMemory = mm
+	debug.SetMemoryLimit(mm)
 	cfg.Model_.Dropout = c.Float64("dropout")
 	cfg.Model_.Hidden = c.Int("hidden")
 	cfg.Model_.Out = c.Int("hidden")

@@ -45,6 +45,7 @@ type Config struct {
 	TauSources int    `json:"tau_sources"` // sampled: BFS sources of the fixed τ sample
 	TauPairs   int    `json:"tau_pairs"`   // sampled: size of the fixed τ sample
 	Workers    int    `json:"-"`           // BFS goroutines; never changes results
+	MaxMemory  int64  `json:"-"`           // refuse runs whose memory plan exceeds it (0 = no limit)
 	Save       string `json:"-"`           // checkpoint directory ("" = none)
 
 	Model_ models.Config `json:"model_config"`
@@ -67,7 +68,7 @@ func Default() Config {
 		Dataset: "communities", Task: data.TaskLink, Model: "gcn", Variant: Both, HashDim: -1,
 		LambdaBCE: 1, LambdaMSE: AutoLambdaMSE, Alpha: 1, Epochs: 200, LR: 0.01, WeightDec: 5e-4,
 		EvalEvery: 10, Seed: 1, DType: "float32", MSEPairs: 1 << 20,
-		Distances: DistAuto, MSESources: 32, TauSources: 64, TauPairs: 2_000_000,
+		Distances: DistAuto, MSESources: 64, TauSources: 64, TauPairs: 2_000_000,
 		Model_: mc,
 	}
 }
@@ -119,6 +120,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("--alpha must be a finite number > 0, got %g", c.Alpha)
 	case !(c.Model_.Dropout >= 0 && c.Model_.Dropout < 1):
 		return fmt.Errorf("--dropout must be in [0, 1), got %g", c.Model_.Dropout)
+	case c.HashDim > 1<<20 || c.Model_.Hidden > 1<<16 || c.Model_.Heads > 1024 || c.Model_.Layers > 64 || c.MSEPairs > 1<<30:
+		return fmt.Errorf("a size flag is beyond any sensible run (limits: --hash-dim 2²⁰, --hidden 65536, --heads 1024, --layers 64, --mse-pairs 2³⁰)")
 	case c.HashDim < -1:
 		return fmt.Errorf("--hash-dim must be ≥ 1, or -1 for the paper's rule, got %d", c.HashDim)
 	case c.HashDim == 0 && c.Variant.Hash():

@@ -44,11 +44,16 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	if hooks.Resolved != nil {
 		hooks.Resolved(cfg)
 	}
+	plan := PlanMemory(cfg, ds)
+	if err := plan.Check(cfg.MaxMemory); err != nil {
+		return nil, err
+	}
 	p, err := Prepare(ds, cfg)
 	if err != nil {
 		return nil, err
 	}
 	res := newResult(cfg, p)
+	res.MemoryEstimate = plan.Total
 	warn := func(msg string) {
 		res.Warnings = append(res.Warnings, msg)
 		if hooks.Warn != nil {

@@ -63,6 +63,7 @@ type Result struct {
 	Graphs         int      `json:"graphs"`
 	Nodes          int      `json:"nodes"`
 	Params         int      `json:"params"`
+	MemoryEstimate int64    `json:"memory_estimate_bytes"`
 	TrainSeconds   float64  `json:"train_seconds"`
 	MsPerEpoch     float64  `json:"ms_per_epoch"`
 	Warnings       []string `json:"warnings,omitempty"`
