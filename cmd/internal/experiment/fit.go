@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime/debug"
 	"time"
 
 	"github.com/ignn/ignn/engine"
@@ -47,6 +48,9 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	plan := PlanMemory(cfg, ds)
 	if err := plan.Check(cfg.MaxMemory); err != nil {
 		return nil, err
+	}
+	if plan.BigRun {
+		defer debug.SetGCPercent(debug.SetGCPercent(BigRunGCPercent))
 	}
 	p, err := Prepare(ds, cfg)
 	if err != nil {

@@ -23,8 +23,9 @@ type MemPart struct {
 
 // MemoryPlan is a run's estimated peak memory, by part.
 type MemoryPlan struct {
-	Parts []MemPart `json:"parts"`
-	Total int64     `json:"total_bytes"`
+	Parts  []MemPart `json:"parts"`
+	Total  int64     `json:"total_bytes"`
+	BigRun bool      `json:"big_run"` // the run collects garbage at GOGC = BigRunGCPercent
 }
 
 // Per-unit costs, calibrated against measured peak RSS (see
@@ -32,16 +33,22 @@ type MemoryPlan struct {
 // gorgonia's per-op output tensors, the gradients, the garbage collector's
 // headroom under the memory limit, and float64 staging copies.
 const (
-	runtimeBase   = 40 << 20 // Go runtime, gorgonia, code
-	gcHeadroom    = 1.9      // peak RSS over live heap: the collector lets the heap double (GOGC = 100)
-	bytesPerEdge  = 260      // edge lists, BFS adjacency, normalised CSR + transpose, split maps
-	actPerEntry   = 14       // per N×hidden entry and layer: outputs, gradients, masks (× dtype bytes)
-	bytesPerPair  = 72       // per MSE/BCE pair slot: index/value/weight buffers and tensors, scatter
-	paramCopies   = 4        // parameter, gradient, two Adam moments
-	denseStaging  = 8        // float64 copy of dense inputs beside the dtype copy
-	tauPairBytes  = 40       // τ sample: pair, distance, batch, cosines, sort scratch
-	pgnnPerSlot   = 12       // P-GNN: per (node, anchor set, hidden) entry, forward and backward
-	gatPerEdgeAct = 10       // GAT: per edge and head: scores, softmax, gradients (× dtype bytes)
+	runtimeBase = 40 << 20 // Go runtime, gorgonia, code
+	gcHeadroom  = 1.9      // peak RSS over live heap: the collector lets the heap double (GOGC = 100)
+	bigHeadroom = 1.3      // the same for large runs, whose collector runs at GOGC = BigRunGCPercent
+	// BigRun is the live-heap estimate above which Run lowers the GC
+	// percentage to BigRunGCPercent: measured at 10⁵ nodes, peak RSS fell
+	// from 2.26 to 1.46 GB and the run got faster (fewer fresh pages).
+	BigRun          = 1 << 30
+	BigRunGCPercent = 25
+	bytesPerEdge    = 260 // edge lists, BFS adjacency, normalised CSR + transpose, split maps
+	actPerEntry     = 14  // per N×hidden entry and layer: outputs, gradients, masks (× dtype bytes)
+	bytesPerPair    = 72  // per MSE/BCE pair slot: index/value/weight buffers and tensors, scatter
+	paramCopies     = 4   // parameter, gradient, two Adam moments
+	denseStaging    = 8   // float64 copy of dense inputs beside the dtype copy
+	tauPairBytes    = 40  // τ sample: pair, distance, batch, cosines, sort scratch
+	pgnnPerSlot     = 12  // P-GNN: per (node, anchor set, hidden) entry, forward and backward
+	gatPerEdgeAct   = 10  // GAT: per edge and head: scores, softmax, gradients (× dtype bytes)
 )
 
 // PlanMemory estimates the peak memory of a resolved run on ds before any
@@ -51,9 +58,6 @@ const (
 func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 	var p MemoryPlan
 	add := func(what string, b int64, flag string) {
-		if what != "runtime" {
-			b = int64(float64(b) * gcHeadroom)
-		}
 		if b > 0 {
 			p.Parts = append(p.Parts, MemPart{what, b, flag})
 			p.Total += b
@@ -117,6 +121,18 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		add("τ sample", int64(cfg.TauPairs)*tauPairBytes+int64(cfg.TauSources)*n*2, "--tau-pairs")
 	}
 	add("evaluation embeddings (float64)", n*int64(mc.Out)*8*2, "")
+	// Live heap → peak RSS: the collector's headroom.
+	head := gcHeadroom
+	if p.Total > BigRun {
+		head, p.BigRun = bigHeadroom, true
+	}
+	p.Total = 0
+	for i := range p.Parts {
+		if p.Parts[i].What != "runtime" {
+			p.Parts[i].Bytes = int64(float64(p.Parts[i].Bytes) * head)
+		}
+		p.Total += p.Parts[i].Bytes
+	}
 	sort.SliceStable(p.Parts, func(a, b int) bool { return p.Parts[a].Bytes > p.Parts[b].Bytes })
 	return p
 }
