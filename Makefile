@@ -6,7 +6,7 @@ PKGS    := ./...
 .PHONY: build test bench run reproduce lint fuzz clean
 
 build:
-	$(GO) build -o $(BIN) ./cmd/ignn
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/ignn
 
 # Unit, gradient-check, metric, golden, fuzz-seed-corpus and end-to-end tests.
 test:

@@ -190,8 +190,8 @@ func BenchmarkKendallTauB(b *testing.B) {
 
 func TestSummarise(t *testing.T) {
 	s := Summarise([]float64{1, 2, 3, math.NaN()})
-	// numpy.std([1,2,3]) = 0.816496580927726 (ddof=0).
-	if s.N != 3 || s.Mean != 2 || math.Abs(s.Std-0.816496580927726) > 1e-15 {
+	// numpy.std([1,2,3], ddof=1) = 1.0 (the sample std).
+	if s.N != 3 || s.Mean != 2 || math.Abs(s.Std-1) > 1e-15 {
 		t.Fatalf("summary %+v", s)
 	}
 }

@@ -111,6 +111,9 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 			if err := printTable(stdout, res, format); err != nil {
 				return err
 			}
+			if format == "table" || format == "markdown" {
+				fmt.Fprintf(stdout, "\n%s\n%s\n", report.Legend, res.Provenance.Footer())
+			}
 			if cc.Out != "" {
 				if err := res.Write(cc.Out); err != nil {
 					return err

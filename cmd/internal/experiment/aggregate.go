@@ -9,10 +9,11 @@ import (
 
 func aggregate(cc CompareConfig, jobs []Job, results []*Result) *Comparison {
 	c := &Comparison{Dataset: cc.Base.Dataset, Task: cc.Base.Task, Epochs: cc.Base.Epochs, Repeats: cc.Repeats, HashDim: cc.Base.HashDim,
-		Selection: "per run: test metrics at the first epoch with the best validation AUC; 'final' = last epoch; mean ± population std over seeds"}
+		Selection: "per run: test metrics at the first epoch with the best validation AUC; 'final' = last epoch; mean ± sample std (n − 1) over seeds, 95% Student-t intervals; vs_base: paired differences from the model's base variant on the same seeds (paired t and exact sign-flip permutation p-values)"}
 	if cc.Sweep {
 		c.Selection += "; sweep: per model and variant, the (lr, λ_BCE, λ_MSE) with the highest mean validation AUC over seeds"
 	}
+	c.Provenance = gridProvenance(results)
 	type group struct {
 		setting Job
 		cells   []CellMetrics
@@ -70,11 +71,60 @@ func aggregate(cc CompareConfig, jobs []Job, results []*Result) *Comparison {
 	}
 	report.MarkBest(c.rows)
 	for i, r := range c.rows {
+		base, ok := chosen[r.Model+"/"+string(Base)]
+		if !ok || r.Variant == string(Base) {
+			continue
+		}
+		var vt, bt, vf, bf, va, ba []float64
+		bySeed := map[uint64]CellMetrics{}
+		for _, x := range base.cells {
+			bySeed[x.Seed] = x
+		}
+		for _, x := range chosen[r.Model+"/"+r.Variant].cells {
+			if b, ok := bySeed[x.Seed]; ok {
+				vt, bt = append(vt, float64(x.Tau)), append(bt, float64(b.Tau))
+				vf, bf = append(vf, float64(x.Final.TestKendallTau)), append(bf, float64(b.Final.TestKendallTau))
+				va, ba = append(va, float64(x.TestAUC)), append(ba, float64(b.TestAUC))
+			}
+		}
+		c.rows[i].HasBase = true
+		c.rows[i].DTau, c.rows[i].DFinalTau = eval.PairedTest(vt, bt), eval.PairedTest(vf, bf)
+		c.rows[i].DAUC = eval.PairedTest(va, ba)
+	}
+	for i, r := range c.rows {
 		s := chosen[r.Model+"/"+r.Variant].setting
-		c.Rows = append(c.Rows, RowJSON{Model: r.Model, Variant: r.Variant, Runs: r.Runs,
+		rj := RowJSON{Model: r.Model, Variant: r.Variant, Runs: r.Runs,
 			AUCMean: Num(r.AUC.Mean), AUCStd: Num(r.AUC.Std), TauMean: Num(r.Tau.Mean), TauStd: Num(r.Tau.Std),
 			FAUCMean: Num(r.FinalAUC.Mean), FAUCStd: Num(r.FinalAUC.Std), FTauMean: Num(r.FinalTau.Mean), FTauStd: Num(r.FinalTau.Std),
-			BestTau: c.rows[i].BestTau, LR: s.LR, LambdaBCE: s.LambdaBCE, LambdaMSE: s.LambdaMSE})
+			BestTau: c.rows[i].BestTau, LR: s.LR, LambdaBCE: s.LambdaBCE, LambdaMSE: s.LambdaMSE,
+			AUCCI: ci(r.AUC), TauCI: ci(r.Tau), FAUCCI: ci(r.FinalAUC), FTauCI: ci(r.FinalTau)}
+		if r.HasBase {
+			rj.VsBase = &VsBase{Tau: pairedJSON(r.DTau), FinalTau: pairedJSON(r.DFinalTau), AUC: pairedJSON(r.DAUC)}
+		}
+		c.Rows = append(c.Rows, rj)
 	}
 	return c
+}
+
+func ci(s eval.Summary) [2]Num { return [2]Num{Num(s.Lo), Num(s.Hi)} }
+
+// VsBase holds a row's paired differences from its model's base variant.
+type VsBase struct {
+	Tau      PairedJSON `json:"tau"`
+	FinalTau PairedJSON `json:"final_tau"`
+	AUC      PairedJSON `json:"auc"`
+}
+
+// PairedJSON is eval.Paired in results.json.
+type PairedJSON struct {
+	N           int    `json:"n"`
+	Mean        Num    `json:"mean_diff"`
+	CI          [2]Num `json:"ci95"`
+	PairedT     Num    `json:"p_paired_t"`
+	Permutation Num    `json:"p_permutation"`
+	Significant bool   `json:"significant"`
+}
+
+func pairedJSON(p eval.Paired) PairedJSON {
+	return PairedJSON{N: p.N, Mean: Num(p.Mean), CI: [2]Num{Num(p.Lo), Num(p.Hi)}, PairedT: Num(p.PT), Permutation: Num(p.PPerm), Significant: report.Significant(p)}
 }

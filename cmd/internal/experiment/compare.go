@@ -54,16 +54,17 @@ type CompareConfig struct {
 
 // Comparison is the outcome of a grid.
 type Comparison struct {
-	Dataset   string        `json:"dataset"`
-	Task      string        `json:"task"`
-	Epochs    int           `json:"epochs"`
-	Repeats   int           `json:"repeats"`
-	HashDim   int           `json:"hash_dim_setting"`
-	Selection string        `json:"selection"`
-	Rows      []RowJSON     `json:"rows"`
-	Chosen    []Job         `json:"chosen,omitempty"` // sweep: selected settings per model/variant (seed 0)
-	Cells     []CellMetrics `json:"cells"`
-	rows      []report.Row
+	Dataset    string         `json:"dataset"`
+	Task       string         `json:"task"`
+	Epochs     int            `json:"epochs"`
+	Repeats    int            `json:"repeats"`
+	HashDim    int            `json:"hash_dim_setting"`
+	Selection  string         `json:"selection"`
+	Rows       []RowJSON      `json:"rows"`
+	Chosen     []Job          `json:"chosen,omitempty"` // sweep: selected settings per model/variant (seed 0)
+	Cells      []CellMetrics  `json:"cells"`
+	Provenance GridProvenance `json:"provenance"`
+	rows       []report.Row
 }
 
 // RowJSON is a table row in results.json.
@@ -80,6 +81,11 @@ type RowJSON struct {
 	FTauMean  Num     `json:"final_tau_mean"`
 	FTauStd   Num     `json:"final_tau_std"`
 	BestTau   bool    `json:"best_tau"`
+	AUCCI     [2]Num  `json:"auc_ci95"`
+	TauCI     [2]Num  `json:"tau_ci95"`
+	FAUCCI    [2]Num  `json:"final_auc_ci95"`
+	FTauCI    [2]Num  `json:"final_tau_ci95"`
+	VsBase    *VsBase `json:"vs_base,omitempty"`
 	LR        float64 `json:"lr"`
 	LambdaBCE float64 `json:"lambda_bce"`
 	LambdaMSE float64 `json:"lambda_mse"`
@@ -278,7 +284,7 @@ func (c *Comparison) Write(dir string) error {
 	files := map[string]string{
 		"results.json": string(b) + "\n",
 		"results.csv":  report.CSV(c.rows),
-		"results.md":   fmt.Sprintf("%s, %s task, %d epochs, %d seeds\n\n", c.Dataset, c.Task, c.Epochs, c.Repeats) + report.Markdown(c.rows),
+		"results.md":   fmt.Sprintf("%s, %s task, %d epochs, %d seeds\n\n", c.Dataset, c.Task, c.Epochs, c.Repeats) + report.Markdown(c.rows) + "\n" + report.Legend + "\n\n" + c.Provenance.Footer() + "\n",
 	}
 	for _, name := range []string{"results.json", "results.csv", "results.md"} {
 		if err := data.WriteFileAtomic(filepath.Join(dir, name), []byte(files[name])); err != nil {

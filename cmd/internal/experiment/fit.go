@@ -98,7 +98,7 @@ func newResult(cfg Config, p *Prepared) *Result {
 		Seed: cfg.Seed, Epochs: cfg.Epochs, HashDim: cfg.HashDim, Graphs: len(p.DS.Graphs), Nodes: p.Union.N,
 		Selection: fmt.Sprintf("test metrics at the first epoch with the highest validation AUC, evaluated every %d epochs; 'final' = last epoch", cfg.EvalEvery),
 		TauPairs:  "Kendall τ-b between hop distance (ascending) and cosine (descending) over all intra-graph pairs at finite distance on the message-passing graph, per graph, averaged",
-		Config:    cfg, Fingerprint: p.Fingerprint,
+		Config:    cfg, Fingerprint: p.Fingerprint, Provenance: CurrentProvenance(),
 	}
 	if !p.Exact() {
 		ps := p.TauSample

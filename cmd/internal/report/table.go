@@ -19,7 +19,15 @@ type Row struct {
 	FinalAUC       eval.Summary // at the last epoch
 	FinalTau       eval.Summary
 	BestTau        bool // the highest mean τ among this model's variants
+	// Paired differences against the model's base row on the same seeds
+	// (HasBase false for the base row itself or when there is none).
+	HasBase               bool
+	DTau, DFinalTau, DAUC eval.Paired
 }
+
+// Significant is the table's mark for a paired difference: two-sided
+// paired t-test p < 0.05.
+func Significant(p eval.Paired) bool { return p.PT < 0.05 }
 
 // MarkBest sets BestTau on the row with the highest mean τ per model.
 func MarkBest(rows []Row) {
@@ -38,14 +46,34 @@ func MarkBest(rows []Row) {
 	}
 }
 
-var header = []string{"model", "variant", "runs", "AUC", "Kendall τ", "final AUC", "final τ"}
+var header = []string{"model", "variant", "n", "AUC", "Kendall τ", "final AUC", "final τ", "Δτ vs base", "Δ final τ vs base"}
+
+// Legend explains the tables' notation.
+const Legend = "mean ± sample std (n − 1) over n seeds; Δ = paired difference from base on the same seeds with its 95% t interval; † = paired t-test p < 0.05"
 
 func (r Row) cells(mark string) []string {
 	tau := r.Tau.String()
 	if r.BestTau {
 		tau += mark
 	}
-	return []string{r.Model, r.Variant, fmt.Sprint(r.Runs), r.AUC.String(), tau, r.FinalAUC.String(), r.FinalTau.String()}
+	return []string{r.Model, r.Variant, fmt.Sprint(r.Runs), r.AUC.String(), tau, r.FinalAUC.String(), r.FinalTau.String(),
+		diff(r.HasBase, r.DTau), diff(r.HasBase, r.DFinalTau)}
+}
+
+func diff(ok bool, p eval.Paired) string {
+	switch {
+	case !ok:
+		return ""
+	case p.N == 0 || math.IsNaN(p.Mean):
+		return "undefined"
+	case p.N == 1 || math.IsNaN(p.Lo):
+		return fmt.Sprintf("%+.3f (n=%d)", p.Mean, p.N)
+	}
+	s := fmt.Sprintf("%+.3f [%+.3f, %+.3f]", p.Mean, p.Lo, p.Hi)
+	if Significant(p) {
+		s += " †"
+	}
+	return s
 }
 
 // Text renders an aligned plain-text table; * marks each model's best τ.
@@ -84,8 +112,11 @@ func Markdown(rows []Row) string {
 func CSV(rows []Row) string {
 	var b bytes.Buffer
 	w := csv.NewWriter(&b)
-	w.Write([]string{"model", "variant", "runs", "auc_mean", "auc_std", "tau_mean", "tau_std",
-		"final_auc_mean", "final_auc_std", "final_tau_mean", "final_tau_std", "best_tau"})
+	w.Write([]string{"model", "variant", "n", "auc_mean", "auc_std", "tau_mean", "tau_std",
+		"final_auc_mean", "final_auc_std", "final_tau_mean", "final_tau_std", "best_tau",
+		"tau_ci_lo", "tau_ci_hi", "final_tau_ci_lo", "final_tau_ci_hi",
+		"dtau_mean", "dtau_ci_lo", "dtau_ci_hi", "dtau_p_t", "dtau_p_perm",
+		"dfinal_tau_mean", "dfinal_tau_ci_lo", "dfinal_tau_ci_hi", "dfinal_tau_p_t", "dfinal_tau_p_perm"})
 	f := func(x float64) string {
 		if math.IsNaN(x) {
 			return ""
@@ -93,8 +124,16 @@ func CSV(rows []Row) string {
 		return fmt.Sprintf("%.6f", x)
 	}
 	for _, r := range rows {
+		nan := math.NaN()
+		d, fd := r.DTau, r.DFinalTau
+		if !r.HasBase {
+			d = eval.Paired{Mean: nan, Lo: nan, Hi: nan, PT: nan, PPerm: nan}
+			fd = d
+		}
 		w.Write([]string{r.Model, r.Variant, fmt.Sprint(r.Runs), f(r.AUC.Mean), f(r.AUC.Std), f(r.Tau.Mean), f(r.Tau.Std),
-			f(r.FinalAUC.Mean), f(r.FinalAUC.Std), f(r.FinalTau.Mean), f(r.FinalTau.Std), fmt.Sprint(r.BestTau)})
+			f(r.FinalAUC.Mean), f(r.FinalAUC.Std), f(r.FinalTau.Mean), f(r.FinalTau.Std), fmt.Sprint(r.BestTau),
+			f(r.Tau.Lo), f(r.Tau.Hi), f(r.FinalTau.Lo), f(r.FinalTau.Hi),
+			f(d.Mean), f(d.Lo), f(d.Hi), f(d.PT), f(d.PPerm), f(fd.Mean), f(fd.Lo), f(fd.Hi), f(fd.PT), f(fd.PPerm)})
 	}
 	w.Flush()
 	return b.String()

@@ -10,23 +10,26 @@ import (
 
 func TestTables(t *testing.T) {
 	s := eval.Summarise([]float64{1, 2, 3, math.NaN()})
-	// numpy.std([1,2,3]) = 0.816496580927726 (ddof=0).
-	if s.N != 3 || s.Mean != 2 || math.Abs(s.Std-0.816496580927726) > 1e-15 {
+	// numpy.std([1,2,3], ddof=1) = 1.0.
+	if s.N != 3 || s.Mean != 2 || s.Std != 1 {
 		t.Fatalf("summary %+v", s)
 	}
 	rows := []Row{
 		{Model: "gcn", Variant: "base", Runs: 3, AUC: s, Tau: eval.Summary{Mean: 0.2, Std: 0.01, N: 3}},
-		{Model: "gcn", Variant: "both", Runs: 3, AUC: s, Tau: eval.Summary{Mean: 0.5, Std: 0.02, N: 3}},
+		{Model: "gcn", Variant: "both", Runs: 3, AUC: s, Tau: eval.Summary{Mean: 0.5, Std: 0.02, N: 3},
+			HasBase: true, DTau: eval.PairedTest([]float64{0.5, 0.52, 0.48}, []float64{0.2, 0.21, 0.19})},
 		{Model: "gat", Variant: "base", Runs: 3, AUC: s, Tau: eval.Summarise([]float64{math.NaN()})},
 	}
 	MarkBest(rows)
 	if rows[0].BestTau || !rows[1].BestTau || rows[2].BestTau {
 		t.Fatalf("best marks %v %v %v", rows[0].BestTau, rows[1].BestTau, rows[2].BestTau)
 	}
-	if md := Markdown(rows); !strings.Contains(md, "| gcn | both | 3 | 2.000 ± 0.816 | **0.500 ± 0.020** |") || !strings.Contains(md, "undefined") {
+	// Differences 0.30, 0.31, 0.29: sd 0.01, t(0.975, 2) = 4.303 → ±0.025.
+	if md := Markdown(rows); !strings.Contains(md, "| gcn | both | 3 | 2.000 ± 1.000 | **0.500 ± 0.020** |") || !strings.Contains(md, "undefined") ||
+		!strings.Contains(md, "+0.300 [+0.275, +0.325] † | undefined |") {
 		t.Errorf("markdown:\n%s", md)
 	}
-	if c := CSV(rows); !strings.Contains(c, "gcn,both,3,2.000000,0.816497,0.500000,0.020000") {
+	if c := CSV(rows); !strings.Contains(c, "gcn,both,3,2.000000,1.000000,0.500000,0.020000") {
 		t.Errorf("csv:\n%s", c)
 	}
 }
