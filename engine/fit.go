@@ -24,6 +24,11 @@ type FitConfig struct {
 	// OnEpoch, when set, is called after every epoch (ev is nil when the
 	// epoch was not evaluated). Returning an error stops the loop.
 	OnEpoch func(epoch int, step StepResult, ev *Evaluation) error
+	// Patience > 0 stops the loop after that many evaluations in a row
+	// without a higher validation AUC than the best so far (early stopping;
+	// 0 runs every epoch). Prior evaluations count, so a resumed loop stops
+	// where the uninterrupted one would.
+	Patience int
 }
 
 // FitResult summarises a run. Best is the first evaluation with the highest
@@ -33,6 +38,7 @@ type FitResult struct {
 	Evals       []Evaluation
 	Seconds     float64 // wall time of the loop
 	StepSeconds float64 // time spent preparing inputs and stepping
+	Stopped     int     // the epoch early stopping ended the loop after; -1 when it ran every epoch
 }
 
 // Fit runs the training loop: prepare(epoch) rebinds the epoch's inputs
@@ -40,19 +46,30 @@ type FitResult struct {
 // EvalEvery epochs. A non-finite loss stops the loop with an error naming the
 // epoch and the diverging term.
 func Fit(t *Trainer, cfg FitConfig, prepare func(epoch int) error, evaluate func(epoch int) (Evaluation, error)) (FitResult, error) {
-	var res FitResult
+	res := FitResult{Stopped: -1}
 	if cfg.Epochs < 1 || cfg.EvalEvery < 1 {
 		return res, fmt.Errorf("engine: epochs (%d) and eval-every (%d) must be ≥ 1", cfg.Epochs, cfg.EvalEvery)
 	}
 	start := time.Now()
 	best := -1.0
-	for _, ev := range cfg.Prior {
+	since := 0 // evaluations since the best
+	record := func(ev Evaluation) {
 		res.Evals = append(res.Evals, ev)
 		if ev.ValAUC > best || len(res.Evals) == 1 {
 			best = ev.ValAUC
 			res.Best = ev
+			since = 0
+		} else {
+			since++
 		}
 		res.Final = ev
+	}
+	for _, ev := range cfg.Prior {
+		record(ev)
+	}
+	if cfg.Patience > 0 && since >= cfg.Patience && len(cfg.Prior) > 0 {
+		res.Stopped = res.Final.Epoch
+		return res, nil
 	}
 	for epoch := cfg.StartEpoch; epoch < cfg.Epochs; epoch++ {
 		t0 := time.Now()
@@ -75,18 +92,17 @@ func Fit(t *Trainer, cfg FitConfig, prepare func(epoch int) error, evaluate func
 				return res, fmt.Errorf("epoch %d: evaluating: %w", epoch, err)
 			}
 			ev.Epoch = epoch
-			res.Evals = append(res.Evals, ev)
-			if ev.ValAUC > best || len(res.Evals) == 1 {
-				best = ev.ValAUC
-				res.Best = ev
-			}
-			res.Final = ev
+			record(ev)
 			evp = &res.Evals[len(res.Evals)-1]
 		}
 		if cfg.OnEpoch != nil {
 			if err := cfg.OnEpoch(epoch, step, evp); err != nil {
 				return res, err
 			}
+		}
+		if evp != nil && cfg.Patience > 0 && since >= cfg.Patience {
+			res.Stopped = epoch
+			break
 		}
 	}
 	res.Seconds = time.Since(start).Seconds()

@@ -51,3 +51,37 @@ func TestNonFiniteParameterStops(t *testing.T) {
 		t.Fatalf("error %v", err)
 	}
 }
+
+// TestPatience: with patience 2 the loop stops after the second evaluation
+// in a row without a better validation AUC, and a loop resumed from the
+// evaluations before that point stops at the same epoch.
+func TestPatience(t *testing.T) {
+	b := NewBuilder(NewParamStore(tensor.Float64, Stream(1, "init")), true)
+	w := b.Param("w", Constant(0), 2)
+	loss := G.Must(G.Sum(G.Must(G.Square(w))))
+	tr, err := NewTrainer(b, loss, map[string]*G.Node{"bce": loss}, TrainOptions{LR: 0.01}, Stream(1, "d"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tr.Close()
+	auc := map[int]float64{0: 0.5, 2: 0.7, 4: 0.6, 6: 0.7, 8: 0.9, 10: 0.8}
+	eval := func(e int) (Evaluation, error) { return Evaluation{ValAUC: auc[e]}, nil }
+	fc := FitConfig{Epochs: 12, EvalEvery: 2, Patience: 2}
+	res, err := Fit(tr, fc, func(int) error { return nil }, eval)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Evaluations 0.5, 0.7 (best), 0.6, 0.7 (not better: ties do not count) → stop after epoch 6.
+	if res.Stopped != 6 || res.Best.Epoch != 2 || res.Final.Epoch != 6 {
+		t.Fatalf("stopped %d, best epoch %d, final epoch %d; want 6, 2, 6", res.Stopped, res.Best.Epoch, res.Final.Epoch)
+	}
+	fc.StartEpoch, fc.Prior = 5, res.Evals[:3] // resumed after epoch 4
+	again, err := Fit(tr, fc, func(int) error { return nil }, eval)
+	if err != nil || again.Stopped != 6 {
+		t.Fatalf("resumed loop stopped at %d (%v), want 6", again.Stopped, err)
+	}
+	fc.Patience, fc.StartEpoch, fc.Prior = 0, 0, nil
+	if all, _ := Fit(tr, fc, func(int) error { return nil }, eval); all.Stopped != -1 || all.Final.Epoch != 11 {
+		t.Errorf("patience 0: stopped %d, final %d", all.Stopped, all.Final.Epoch)
+	}
+}

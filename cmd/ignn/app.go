@@ -121,6 +121,7 @@ func runFlags() []cli.Flag {
 		&cli.IntFlag{Name: "mse-sources", Value: d.MSESources, Usage: "sampled distances: BFS sources drawn per epoch for the MSE pairs"},
 		&cli.IntFlag{Name: "tau-sources", Value: d.TauSources, Usage: "sampled distances: BFS sources of the fixed τ sample"},
 		&cli.IntFlag{Name: "tau-pairs", Value: d.TauPairs, Usage: "sampled distances: pairs in the fixed τ sample"},
+		&cli.IntFlag{Name: "patience", Value: 0, Usage: "stop after this many evaluations without a better validation AUC (0 = train every epoch, the paper's protocol)"},
 		&cli.StringFlag{Name: "max-memory", Value: "auto", Usage: "refuse runs whose memory plan exceeds this (e.g. 8G; auto = 75% of physical memory); also the garbage collector's soft limit"},
 	}
 }
@@ -153,6 +154,7 @@ func configFrom(c *cli.Context) (experiment.Config, error) {
 	cfg.MSESources = c.Int("mse-sources")
 	cfg.TauSources = c.Int("tau-sources")
 	cfg.TauPairs = c.Int("tau-pairs")
+	cfg.Patience = c.Int("patience")
 	mm, err := experiment.ParseBytes(c.String("max-memory"))
 	if err != nil {
 		return cfg, usagef("--max-memory %q: %v", c.String("max-memory"), err)

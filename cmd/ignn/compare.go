@@ -27,6 +27,7 @@ func compareFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "sweep", Usage: "per cell, select lr and λ by validation AUC (the paper's protocol)"},
 		&cli.BoolFlag{Name: "quiet", Usage: "no progress on stderr"},
 		&cli.BoolFlag{Name: "fresh", Usage: "discard the cells and results already in --out and start over"},
+		&cli.BoolFlag{Name: "retry-failed", Usage: "run the cells whose earlier attempt failed again"},
 	}
 }
 
@@ -114,6 +115,9 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 			if format == "table" || format == "markdown" {
 				fmt.Fprintf(stdout, "\n%s\n%s\n", report.Legend, res.Provenance.Footer())
 			}
+			for _, f := range res.Failures {
+				fmt.Fprintf(stdout, "FAILED %s: %s\n", f.Job.Key(), f.Error)
+			}
 			if cc.Out != "" {
 				if err := res.Write(cc.Out); err != nil {
 					return err
@@ -121,6 +125,9 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 				if !quiet {
 					fmt.Fprintf(stderr, "wrote %s/{results.json,results.csv,results.md,config.json} and %d cell files in %s/cells\n", cc.Out, len(res.Cells), cc.Out)
 				}
+			}
+			if n := len(res.Failures); n > 0 {
+				return fmt.Errorf("%d of %d cells failed (listed above); the rest are in the table — fix the cause and rerun with --retry-failed", n, n+len(res.Cells))
 			}
 			return nil
 		},
@@ -153,7 +160,8 @@ func compareConfigFrom(c *cli.Context, sweep bool) (experiment.CompareConfig, st
 		return experiment.CompareConfig{}, "", err
 	}
 	cc := experiment.CompareConfig{Base: base, Models: splitList(c.String("models")),
-		Repeats: c.Int("repeats"), Workers: c.Int("workers"), Out: c.String("out"), Sweep: sweep || c.Bool("sweep")}
+		Repeats: c.Int("repeats"), Workers: c.Int("workers"), Out: c.String("out"), Sweep: sweep || c.Bool("sweep"),
+		RetryFailed: c.Bool("retry-failed")}
 	for _, v := range splitList(c.String("variants")) {
 		cc.Variants = append(cc.Variants, experiment.Variant(v))
 	}

@@ -13,16 +13,25 @@ func aggregate(cc CompareConfig, jobs []Job, results []*Result) *Comparison {
 	if cc.Sweep {
 		c.Selection += "; sweep: per model and variant, the (lr, λ_BCE, λ_MSE) with the highest mean validation AUC over seeds"
 	}
-	c.Provenance = gridProvenance(results)
 	type group struct {
 		setting Job
 		cells   []CellMetrics
 	}
 	groups := map[string]*group{}
 	var order []string
+	var done []*Result
+	for _, r := range results {
+		if r != nil {
+			done = append(done, r)
+		}
+	}
+	c.Provenance = gridProvenance(done)
 	for i, j := range jobs {
 		r := results[i]
-		cm := CellMetrics{Job: j, BestEpoch: r.BestEpoch, ValAUC: r.ValAUC, TestAUC: r.TestAUC, Tau: r.TestKendallTau, Final: r.Final}
+		if r == nil {
+			continue // failed: listed in Comparison.Failures
+		}
+		cm := CellMetrics{Job: j, BestEpoch: r.BestEpoch, StoppedEpoch: r.StoppedEpoch, ValAUC: r.ValAUC, TestAUC: r.TestAUC, Tau: r.TestKendallTau, Final: r.Final}
 		c.Cells = append(c.Cells, cm)
 		s := j
 		s.Seed = 0

@@ -187,3 +187,36 @@ func TestFloat32MatchesFloat64(t *testing.T) {
 		t.Errorf("float32 final AUC %.4f τ %.4f, float64 AUC %.4f τ %.4f", a.Final.TestAUC, a.Final.TestKendallTau, b.Final.TestAUC, b.Final.TestKendallTau)
 	}
 }
+
+// TestPatienceResumes: an early-stopped run records its stopping epoch, and
+// the same run interrupted before that point and resumed stops at the same
+// epoch with the same metrics.
+func TestPatienceResumes(t *testing.T) {
+	cfg := shortRun("gcn")
+	cfg.Epochs, cfg.EvalEvery, cfg.Patience = 60, 2, 2
+	full, err := Run(context.Background(), cfg, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if full.StoppedEpoch == 0 || full.Final.Epoch != full.StoppedEpoch {
+		t.Fatalf("stopped epoch %d, final evaluation at %d", full.StoppedEpoch, full.Final.Epoch)
+	}
+	dir := t.TempDir()
+	cfg.Save = dir
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err = Run(ctx, cfg, Hooks{Epoch: func(epoch int, _ float64, _ *Metrics) {
+		if epoch == full.StoppedEpoch-3 {
+			cancel()
+		}
+	}})
+	if err == nil {
+		t.Fatal("interrupted run reported success")
+	}
+	resumed, err := Resume(context.Background(), dir, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resumed.StoppedEpoch != full.StoppedEpoch || !reflect.DeepEqual(resumed.Final, full.Final) {
+		t.Errorf("resumed: stopped %d final %+v; uninterrupted: stopped %d final %+v", resumed.StoppedEpoch, resumed.Final, full.StoppedEpoch, full.Final)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"sync"
 
 	"github.com/ignn/ignn/cmd/internal/report"
@@ -31,11 +32,12 @@ func (j Job) Key() string {
 // byte-identical whatever the worker count).
 type CellMetrics struct {
 	Job
-	BestEpoch int     `json:"best_epoch"`
-	ValAUC    Num     `json:"val_auc"`
-	TestAUC   Num     `json:"test_auc"`
-	Tau       Num     `json:"test_kendall_tau"`
-	Final     Metrics `json:"final"`
+	BestEpoch    int     `json:"best_epoch"`
+	StoppedEpoch int     `json:"stopped_epoch,omitempty"`
+	ValAUC       Num     `json:"val_auc"`
+	TestAUC      Num     `json:"test_auc"`
+	Tau          Num     `json:"test_kendall_tau"`
+	Final        Metrics `json:"final"`
 }
 
 // CompareConfig is a grid: models × variants × seeds 1..Repeats, optionally
@@ -48,8 +50,11 @@ type CompareConfig struct {
 	Workers  int
 	Out      string // "" = keep nothing on disk
 	Sweep    bool
-	LRs      []float64 // sweep grid (defaults: 1e-4, 1e-3, 1e-2)
-	Lambdas  []float64 // sweep grid for λ_BCE and λ_MSE (defaults: 0, 0.1, 1, 10)
+	// RetryFailed runs cells whose earlier attempt failed again (otherwise
+	// they stay listed as failed).
+	RetryFailed bool
+	LRs         []float64 // sweep grid (defaults: 1e-4, 1e-3, 1e-2)
+	Lambdas     []float64 // sweep grid for λ_BCE and λ_MSE (defaults: 0, 0.1, 1, 10)
 }
 
 // Comparison is the outcome of a grid.
@@ -63,6 +68,7 @@ type Comparison struct {
 	Rows       []RowJSON      `json:"rows"`
 	Chosen     []Job          `json:"chosen,omitempty"` // sweep: selected settings per model/variant (seed 0)
 	Cells      []CellMetrics  `json:"cells"`
+	Failures   []Failure      `json:"failures,omitempty"`
 	Provenance GridProvenance `json:"provenance"`
 	rows       []report.Row
 }
@@ -188,6 +194,7 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 	}
 	results := make([]*Result, len(jobs))
 	var todo []int
+	var failures []Failure
 	if cc.Out != "" {
 		want, err := cc.expectations(jobs)
 		if err != nil {
@@ -201,6 +208,13 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 			if r != nil {
 				results[i] = r
 				continue
+			}
+			if f, ok := cc.loadFailure(j); ok {
+				if !cc.RetryFailed {
+					failures = append(failures, f)
+					continue
+				}
+				os.Remove(cc.failurePath(j))
 			}
 			todo = append(todo, i)
 		}
@@ -238,7 +252,21 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 						err = data.WriteFileAtomic(cc.cellPath(j), append(b, '\n'))
 					}
 				}
+				var f *Failure
+				if err != nil && ctx.Err() == nil {
+					// A failed cell (divergence, memory plan, a crash) is
+					// recorded and the grid goes on.
+					f = &Failure{Job: j, Error: err.Error()}
+					if cc.Out != "" {
+						err = WriteJSON(cc.failurePath(j), f)
+					} else {
+						err = nil
+					}
+				}
 				mu.Lock()
+				if f != nil {
+					failures = append(failures, *f)
+				}
 				if err != nil && firstErr == nil {
 					firstErr = fmt.Errorf("%s: %w", j.Key(), err)
 				}
@@ -272,7 +300,10 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 	if firstErr != nil {
 		return nil, firstErr
 	}
-	return aggregate(cc, jobs, results), nil
+	c := aggregate(cc, jobs, results)
+	sort.Slice(failures, func(a, b int) bool { return failures[a].Job.Key() < failures[b].Job.Key() })
+	c.Failures = failures
+	return c, nil
 }
 
 // Write stores results.json, results.csv and results.md under dir.
@@ -301,4 +332,26 @@ func WriteJSON(path string, v any) error {
 		return fmt.Errorf("encoding %s: %w", path, err)
 	}
 	return data.WriteFileAtomic(path, append(b, '\n'))
+}
+
+// Failure is a cell that did not finish, with the reason.
+type Failure struct {
+	Job   Job    `json:"job"`
+	Error string `json:"error"`
+}
+
+func (cc CompareConfig) failurePath(j Job) string {
+	return filepath.Join(cc.Out, "cells", j.Key()+".failed.json")
+}
+
+func (cc CompareConfig) loadFailure(j Job) (Failure, bool) {
+	b, err := os.ReadFile(cc.failurePath(j))
+	if err != nil {
+		return Failure{}, false
+	}
+	var f Failure
+	if json.Unmarshal(b, &f) != nil {
+		return Failure{}, false
+	}
+	return f, true
 }

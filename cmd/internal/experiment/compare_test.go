@@ -222,3 +222,36 @@ func TestSampledPathAgreesWithExact(t *testing.T) {
 		t.Errorf("final AUC sampled %.3f, exact %.3f", s.Final.TestAUC, exact.Final.TestAUC)
 	}
 }
+
+// TestFailedCellsListed: a cell that fails (here: refused by the memory
+// plan) does not stop the grid; it is listed with its reason, kept as
+// failed on a rerun, and run again with RetryFailed.
+func TestFailedCellsListed(t *testing.T) {
+	out := t.TempDir()
+	cc := smallGrid(out, 1)
+	cc.Models, cc.Variants, cc.Repeats = []string{"gcn", "pgnn-e"}, []Variant{Both}, 1
+	ds, _ := LoadDataset(cc.Base)
+	small, _ := cc.config(cc.Jobs()[0]).Resolve(ds)
+	big, _ := cc.config(cc.Jobs()[1]).Resolve(ds)
+	if PlanMemory(big, ds).Total <= PlanMemory(small, ds).Total {
+		t.Fatal("test premise: P-GNN-E plans more memory than GCN")
+	}
+	cc.Base.MaxMemory = PlanMemory(small, ds).Total
+	res, err := Compare(context.Background(), cc, CompareHooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Cells) != 1 || len(res.Failures) != 1 || res.Failures[0].Job.Model != "pgnn-e" || !strings.Contains(res.Failures[0].Error, "--max-memory") {
+		t.Fatalf("cells %d, failures %+v", len(res.Cells), res.Failures)
+	}
+	ran := 0
+	again, err := Compare(context.Background(), cc, CompareHooks{Done: func(Job, *Result) { ran++ }})
+	if err != nil || ran != 0 || len(again.Failures) != 1 {
+		t.Fatalf("rerun: ran %d, failures %d, %v", ran, len(again.Failures), err)
+	}
+	cc.Base.MaxMemory, cc.RetryFailed = 0, true
+	retried, err := Compare(context.Background(), cc, CompareHooks{Done: func(Job, *Result) { ran++ }})
+	if err != nil || ran != 1 || len(retried.Failures) != 0 || len(retried.Cells) != 2 {
+		t.Fatalf("retry: ran %d, failures %+v, cells %d, %v", ran, retried.Failures, len(retried.Cells), err)
+	}
+}

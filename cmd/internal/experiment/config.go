@@ -44,9 +44,12 @@ type Config struct {
 	MSESources int    `json:"mse_sources"` // sampled: BFS sources per epoch for the MSE pairs
 	TauSources int    `json:"tau_sources"` // sampled: BFS sources of the fixed τ sample
 	TauPairs   int    `json:"tau_pairs"`   // sampled: size of the fixed τ sample
-	Workers    int    `json:"-"`           // BFS goroutines; never changes results
-	MaxMemory  int64  `json:"-"`           // refuse runs whose memory plan exceeds it (0 = no limit)
-	Save       string `json:"-"`           // checkpoint directory ("" = none)
+	// Patience > 0 stops training after that many evaluations without a
+	// better validation AUC (0: every epoch, the paper's protocol).
+	Patience  int    `json:"patience,omitempty"`
+	Workers   int    `json:"-"` // BFS goroutines; never changes results
+	MaxMemory int64  `json:"-"` // refuse runs whose memory plan exceeds it (0 = no limit)
+	Save      string `json:"-"` // checkpoint directory ("" = none)
 
 	Model_ models.Config `json:"model_config"`
 }
@@ -132,6 +135,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("unknown --distances %q (valid: auto, exact, sampled)", c.Distances)
 	case c.MSESources < 1 || c.TauSources < 1:
 		return fmt.Errorf("--mse-sources and --tau-sources must be ≥ 1, got %d and %d", c.MSESources, c.TauSources)
+	case c.Patience < 0:
+		return fmt.Errorf("--patience must be ≥ 0, got %d", c.Patience)
 	case c.TauPairs < 2:
 		return fmt.Errorf("--tau-pairs must be ≥ 2, got %d", c.TauPairs)
 	}

@@ -86,7 +86,11 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 		return nil, err
 	}
 	res.TrainSeconds = time.Since(t0).Seconds()
-	res.MsPerEpoch = 1000 * fr.StepSeconds / float64(max(1, cfg.Epochs-l.start))
+	ran := cfg.Epochs - l.start
+	if fr.Stopped >= 0 {
+		res.StoppedEpoch, ran = fr.Stopped, fr.Stopped+1-l.start
+	}
+	res.MsPerEpoch = 1000 * fr.StepSeconds / float64(max(1, ran))
 	best := toMetrics(fr.Best)
 	res.BestEpoch, res.ValAUC, res.TestAUC, res.TestKendallTau, res.TauCI = best.Epoch, best.ValAUC, best.TestAUC, best.TestKendallTau, best.TauCI
 	res.Final = toMetrics(fr.Final)
@@ -134,7 +138,7 @@ func (l *loop) fit() (engine.FitResult, error) {
 		prior = append(prior, ev)
 	}
 	l.stepStart = time.Now()
-	fc := engine.FitConfig{Epochs: l.cfg.Epochs, EvalEvery: l.cfg.EvalEvery, StartEpoch: l.start, Prior: prior, OnEpoch: l.onEpoch}
+	fc := engine.FitConfig{Epochs: l.cfg.Epochs, EvalEvery: l.cfg.EvalEvery, StartEpoch: l.start, Prior: prior, OnEpoch: l.onEpoch, Patience: l.cfg.Patience}
 	return engine.Fit(l.cell.tr, fc, l.cell.Feed, l.evaluate)
 }
 

@@ -50,6 +50,7 @@ type Result struct {
 	Epochs         int        `json:"epochs"`
 	HashDim        int        `json:"hash_dim"`
 	BestEpoch      int        `json:"best_epoch"`
+	StoppedEpoch   int        `json:"stopped_epoch,omitempty"` // early stopping (--patience) ended training after this epoch
 	ValAUC         Num        `json:"val_auc"`
 	TestAUC        Num        `json:"test_auc"`
 	TestKendallTau Num        `json:"test_kendall_tau"`
