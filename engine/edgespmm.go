@@ -78,7 +78,15 @@ func (op *edgeSpMMOp) Do(in ...G.Value) (v G.Value, err error) {
 }
 
 func edgeSpMM[T Float](a *CSR, mode int, p, q, out []T, d int) {
-	for r := 0; r < a.Rows; r++ {
+	if mode == 2 { // scatters into column rows: serial
+		edgeSpMMRows(a, mode, p, q, out, d, 0, a.Rows)
+		return
+	}
+	parallelRanges(nnzBounds(a), a.NNZ()*d, func(lo, hi int) { edgeSpMMRows(a, mode, p, q, out, d, lo, hi) })
+}
+
+func edgeSpMMRows[T Float](a *CSR, mode int, p, q, out []T, d, lo, hi int) {
+	for r := lo; r < hi; r++ {
 		for k := a.RowPtr[r]; k < a.RowPtr[r+1]; k++ {
 			c := a.ColIdx[k]
 			switch mode {

@@ -60,6 +60,16 @@ func (op reluOp) Do(in ...G.Value) (v G.Value, err error) {
 }
 
 func relu[T Float](x, g, out []T) {
+	parallelRanges(evenBounds(len(x)), len(x), func(lo, hi int) {
+		var gs []T
+		if g != nil {
+			gs = g[lo:hi]
+		}
+		reluRange(x[lo:hi], gs, out[lo:hi])
+	})
+}
+
+func reluRange[T Float](x, g, out []T) {
 	for i, v := range x {
 		if v > 0 {
 			if g != nil {

@@ -71,7 +71,12 @@ func (op rowNormOp) Do(in ...G.Value) (v G.Value, err error) {
 // rowNorm writes y = x/‖x‖ per row, or, when g is non-nil, the gradient
 // (g − ⟨g,y⟩y)/‖x‖. Norms accumulate in float64.
 func rowNorm[T Float](x, g []T, d int, out []T) {
-	for r := 0; r*d < len(x); r++ {
+	n := len(x) / d
+	parallelRanges(evenBounds(n), len(x), func(lo, hi int) { rowNormRows(x, g, d, out, lo, hi) })
+}
+
+func rowNormRows[T Float](x, g []T, d int, out []T, lo, hi int) {
+	for r := lo; r < hi; r++ {
 		xr := x[r*d : (r+1)*d]
 		var ss float64
 		for _, v := range xr {

@@ -55,9 +55,14 @@ func (op *spmmOp) Do(in ...G.Value) (v G.Value, err error) {
 	return out, nil
 }
 
-// spmm computes y = A·x for row-major x (cols×d) and y (rows×d).
+// spmm computes y = A·x for row-major x (cols×d) and y (rows×d), over
+// fixed row ranges of equal non-zeros in parallel (see rowChunks).
 func spmm[T Float](a *CSR, val []T, x, y []T, d int) {
-	for r := 0; r < a.Rows; r++ {
+	parallelRanges(nnzBounds(a), a.NNZ()*d, func(lo, hi int) { spmmRows(a, val, x, y, d, lo, hi) })
+}
+
+func spmmRows[T Float](a *CSR, val []T, x, y []T, d, lo, hi int) {
+	for r := lo; r < hi; r++ {
 		yr := y[r*d : (r+1)*d]
 		for k := a.RowPtr[r]; k < a.RowPtr[r+1]; k++ {
 			w := val[k]
