@@ -22,7 +22,7 @@ bench:
 # The README's main job: all six models × four variants side by side on
 # Communities link prediction (2 seeds, 100 epochs; under 5 minutes on 2 cores).
 run: build
-	./$(BIN) compare --dataset communities --task link --repeats 2 --epochs 100 --workers 2 --out out/run
+	./$(BIN) compare --grid scripts/run.grid.yaml --workers 2 --out out/run
 
 # The paper's grid (docs/results.md); see that file for its wall time.
 reproduce: build

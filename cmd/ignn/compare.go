@@ -28,6 +28,8 @@ func compareFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "quiet", Usage: "no progress on stderr"},
 		&cli.BoolFlag{Name: "fresh", Usage: "discard the cells and results already in --out and start over"},
 		&cli.BoolFlag{Name: "retry-failed", Usage: "run the cells whose earlier attempt failed again"},
+		&cli.StringFlag{Name: "grid", Usage: "a YAML grid file (settings + sub-grids whose cells are joined); see scripts/run.grid.yaml"},
+		&cli.BoolFlag{Name: "dry-run", Usage: "list the cells and print the grid as a grid file, run nothing"},
 	}
 }
 
@@ -67,6 +69,9 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 			cc, format, err := compareConfigFrom(c, sweep)
 			if err != nil {
 				return err
+			}
+			if c.Bool("dry-run") {
+				return dryRun(stdout, c, cc)
 			}
 			quiet := c.Bool("quiet")
 			if cc.Out != "" {
@@ -122,8 +127,11 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 				if err := res.Write(cc.Out); err != nil {
 					return err
 				}
+				if err := saveGrid(c, cc); err != nil {
+					return err
+				}
 				if !quiet {
-					fmt.Fprintf(stderr, "wrote %s/{results.json,results.csv,results.md,config.json} and %d cell files in %s/cells\n", cc.Out, len(res.Cells), cc.Out)
+					fmt.Fprintf(stderr, "wrote %s/{results.json,results.csv,results.md,config.json,grid.yaml} and %d cell files in %s/cells\n", cc.Out, len(res.Cells), cc.Out)
 				}
 			}
 			if n := len(res.Failures); n > 0 {
@@ -154,6 +162,13 @@ func printTable(w io.Writer, res *experiment.Comparison, format string) error {
 }
 
 func compareConfigFrom(c *cli.Context, sweep bool) (experiment.CompareConfig, string, error) {
+	var grids []experiment.SubGrid
+	if path := c.String("grid"); path != "" {
+		var err error
+		if grids, err = applyGrid(c, path); err != nil {
+			return experiment.CompareConfig{}, "", err
+		}
+	}
 	// Validate the shared flags against the first model.
 	base, err := configFrom(c)
 	if err != nil {
@@ -164,6 +179,13 @@ func compareConfigFrom(c *cli.Context, sweep bool) (experiment.CompareConfig, st
 		RetryFailed: c.Bool("retry-failed")}
 	for _, v := range splitList(c.String("variants")) {
 		cc.Variants = append(cc.Variants, experiment.Variant(v))
+	}
+	if len(grids) > 0 {
+		cc.Grids, cc.Models, cc.Variants, cc.Repeats = grids, nil, nil, 0
+		for _, g := range grids {
+			cc.Models, cc.Variants = append(cc.Models, g.Models...), append(cc.Variants, g.Variants...)
+			cc.Repeats = max(cc.Repeats, g.Repeats)
+		}
 	}
 	format := c.String("format")
 	switch {

@@ -50,6 +50,9 @@ type CompareConfig struct {
 	Workers  int
 	Out      string // "" = keep nothing on disk
 	Sweep    bool
+	// Grids, when set, replace Models × Variants × Repeats by the join of
+	// these blocks (grid files).
+	Grids []SubGrid
 	// RetryFailed runs cells whose earlier attempt failed again (otherwise
 	// they stay listed as failed).
 	RetryFailed bool
@@ -107,10 +110,50 @@ type CompareHooks struct {
 	Warn  func(j Job, msg string)
 }
 
+// SubGrid is one block of a grid file: its models × variants × seeds at one
+// learning rate and λ pair (zero values: the base configuration's).
+type SubGrid struct {
+	Models    []string  `json:"models" yaml:"models"`
+	Variants  []Variant `json:"variants" yaml:"variants"`
+	Repeats   int       `json:"repeats" yaml:"repeats"`
+	LR        float64   `json:"lr,omitempty" yaml:"lr,omitempty"`
+	LambdaBCE float64   `json:"lambda_bce,omitempty" yaml:"lambda-bce,omitempty"`
+	LambdaMSE float64   `json:"lambda_mse,omitempty" yaml:"lambda-mse,omitempty"`
+}
+
 // Jobs lists the grid in a fixed order: models, then variants, then
 // settings, then seeds. λ_MSE is the resolved one (the model's default
-// unless set; 0 for variants without the MSE).
+// unless set; 0 for variants without the MSE). With sub-grids, their jobs
+// are joined in file order (a cell named twice runs once).
 func (cc CompareConfig) Jobs() []Job {
+	if len(cc.Grids) == 0 {
+		return cc.gridJobs()
+	}
+	var jobs []Job
+	seen := map[string]bool{}
+	for _, g := range cc.Grids {
+		sub := cc
+		sub.Grids, sub.Models, sub.Variants, sub.Repeats = nil, g.Models, g.Variants, g.Repeats
+		if g.LR != 0 {
+			sub.Base.LR = g.LR
+		}
+		if g.LambdaBCE != 0 {
+			sub.Base.LambdaBCE = g.LambdaBCE
+		}
+		if g.LambdaMSE != 0 {
+			sub.Base.LambdaMSE = g.LambdaMSE
+		}
+		for _, j := range sub.gridJobs() {
+			if !seen[j.Key()] {
+				seen[j.Key()] = true
+				jobs = append(jobs, j)
+			}
+		}
+	}
+	return jobs
+}
+
+func (cc CompareConfig) gridJobs() []Job {
 	lrs, lams := cc.LRs, cc.Lambdas
 	if len(lrs) == 0 {
 		lrs = []float64{1e-4, 1e-3, 1e-2}
@@ -175,7 +218,7 @@ func (cc CompareConfig) cellPath(j Job) string {
 // at a time, and aggregates. Cells are deterministic, so the aggregate does
 // not depend on Workers or on interruptions.
 func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Comparison, error) {
-	if cc.Repeats < 1 {
+	if cc.Repeats < 1 && len(cc.Grids) == 0 {
 		return nil, fmt.Errorf("--repeats must be ≥ 1, got %d", cc.Repeats)
 	}
 	if cc.Workers < 1 {

@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+	"gopkg.in/yaml.v3"
+
+	"github.com/ignn/ignn/cmd/internal/experiment"
+	"github.com/ignn/ignn/data"
+)
+
+// gridFile is a comparison grid in YAML: settings shared by every cell (any
+// train flag, without the dashes, except model, variant and seed), then one
+// or more sub-grids whose cells are joined into one table.
+//
+//	settings:
+//	  dataset: communities
+//	  epochs: 100
+//	grids:
+//	  - models: [gcn, sage]
+//	    variants: [base, both]
+//	    repeats: 3
+//	  - models: [gcn]
+//	    variants: [both]
+//	    repeats: 3
+//	    lr: 0.001
+type gridFile struct {
+	Settings map[string]yaml.Node `yaml:"settings"`
+	Grids    []experiment.SubGrid `yaml:"grids"`
+}
+
+// runControl are the compare flags that may accompany --grid: they steer
+// the run, not the cells.
+var runControl = map[string]bool{"grid": true, "out": true, "workers": true, "format": true, "quiet": true,
+	"fresh": true, "retry-failed": true, "dry-run": true, "data-dir": true, "max-memory": true}
+
+// applyGrid reads path and sets the command's flags from its settings;
+// it returns the sub-grids. Flags that define cells may not be given
+// beside --grid.
+func applyGrid(c *cli.Context, path string) ([]experiment.SubGrid, error) {
+	for _, f := range c.Command.Flags {
+		if n := f.Names()[0]; c.IsSet(n) && !runControl[n] {
+			return nil, usagef("--%s cannot be combined with --grid: the grid file sets the cells (put it under settings)", n)
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usagef("--grid: %v", err)
+	}
+	var g gridFile
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&g); err != nil {
+		return nil, usagef("--grid %s: %v", path, err)
+	}
+	if len(g.Grids) == 0 {
+		return nil, usagef("--grid %s: no grids (want at least one block with models, variants and repeats)", path)
+	}
+	keys := make([]string, 0, len(g.Settings))
+	for k := range g.Settings {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := g.Settings[k]
+		if k == "model" || k == "variant" || k == "seed" || runControl[k] || !hasFlag(c, k) {
+			return nil, usagef("--grid %s:%d: %q is not a cell setting (use a train flag name such as epochs, lr, dataset)", path, v.Line, k)
+		}
+		if err := c.Set(k, v.Value); err != nil {
+			return nil, usagef("--grid %s:%d: %s: %v", path, v.Line, k, err)
+		}
+	}
+	for i, sg := range g.Grids {
+		if len(sg.Models) == 0 || len(sg.Variants) == 0 || sg.Repeats < 1 {
+			return nil, usagef("--grid %s: grid %d needs models, variants and repeats ≥ 1", path, i+1)
+		}
+	}
+	return g.Grids, nil
+}
+
+// gridYAML writes a grid file for cc: the non-default settings of its base
+// configuration and its blocks (one block for a flag-defined grid).
+func gridYAML(c *cli.Context, cc experiment.CompareConfig) string {
+	var b strings.Builder
+	b.WriteString("# ignn grid file (ignn compare --grid FILE)\nsettings:\n")
+	for _, f := range gridFlags() {
+		n := f.Names()[0]
+		if runControl[n] || !c.IsSet(n) {
+			continue
+		}
+		v, _ := yaml.Marshal(c.Value(n))
+		fmt.Fprintf(&b, "  %s: %s", n, v)
+	}
+	grids := cc.Grids
+	if len(grids) == 0 {
+		grids = []experiment.SubGrid{{Models: cc.Models, Variants: cc.Variants, Repeats: cc.Repeats}}
+	}
+	out, _ := yaml.Marshal(map[string]any{"grids": grids})
+	b.Write(out)
+	return b.String()
+}
+
+// dryRun lists the cells and writes nothing but the grid file to w.
+func dryRun(w io.Writer, c *cli.Context, cc experiment.CompareConfig) error {
+	jobs := cc.Jobs()
+	for _, j := range jobs {
+		fmt.Fprintln(w, j.Key())
+	}
+	fmt.Fprintf(w, "%d cells\n\n%s", len(jobs), gridYAML(c, cc))
+	return nil
+}
+
+// saveGrid stores the resolved grid beside the results.
+func saveGrid(c *cli.Context, cc experiment.CompareConfig) error {
+	return data.WriteFileAtomic(filepath.Join(cc.Out, "grid.yaml"), []byte(gridYAML(c, cc)))
+}
