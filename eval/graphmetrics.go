@@ -10,7 +10,12 @@ import (
 // Scores are one evaluation's averages over graphs. TauLo and TauHi bound
 // a 95% interval of τ on the sampled path (NaN on the exact path, where τ
 // is computed over every pair and has no sampling error).
-type Scores struct{ ValAUC, TestAUC, Tau, TauLo, TauHi float64 }
+// TestAP and TestHits20/50 rank the test split like TestAUC
+// (AveragePrecision, HitsAtK), per graph and averaged.
+type Scores struct {
+	ValAUC, TestAUC, Tau, TauLo, TauHi float64
+	TestAP, TestHits20, TestHits50     float64
+}
 
 // CollapseSpread is the cosine spread at or below which a graph's
 // embeddings count as collapsed: every node maps to the same point up to
@@ -51,6 +56,7 @@ func (e *Evaluator) GraphMetrics(z []float64, d int, splits []*data.Split, u *da
 		return s
 	}
 	var val, test, tau mean
+	var rk rankMeans
 	var warns []string
 	for g, s := range splits {
 		e.dist, e.cos = e.dist[:0], e.cos[:0]
@@ -74,11 +80,37 @@ func (e *Evaluator) GraphMetrics(z []float64, d int, splits []*data.Split, u *da
 		}
 		val.add(aucOf(dot, u, g, s.Val, s.ValNeg))
 		test.add(aucOf(dot, u, g, s.Test, s.TestNeg))
+		rk.add(dot, u, g, s.Test, s.TestNeg)
 		if len(e.dist) >= 2 {
 			tau.add(e.tau.KendallTauBInts(e.dist, e.cos))
 		}
 	}
-	return Scores{ValAUC: val.value(), TestAUC: test.value(), Tau: tau.value(), TauLo: math.NaN(), TauHi: math.NaN()}, warns
+	return rk.fill(Scores{ValAUC: val.value(), TestAUC: test.value(), Tau: tau.value(), TauLo: math.NaN(), TauHi: math.NaN()}), warns
+}
+
+// rankMeans averages AP and Hits@K over graphs.
+type rankMeans struct{ ap, h20, h50 mean }
+
+func (r *rankMeans) add(dot func(i, j int) float64, u *data.Union, g int, pos, neg []data.Pair) {
+	ps, ns := make([]float64, len(pos)), make([]float64, len(neg))
+	sc := make([]float64, 0, len(pos)+len(neg))
+	lb := make([]bool, 0, len(pos)+len(neg))
+	for i, q := range pos {
+		ps[i] = dot(u.GlobalPair(g, q))
+		sc, lb = append(sc, ps[i]), append(lb, true)
+	}
+	for i, q := range neg {
+		ns[i] = dot(u.GlobalPair(g, q))
+		sc, lb = append(sc, ns[i]), append(lb, false)
+	}
+	r.ap.add(AveragePrecision(sc, lb))
+	r.h20.add(HitsAtK(ps, ns, 20))
+	r.h50.add(HitsAtK(ps, ns, 50))
+}
+
+func (r *rankMeans) fill(s Scores) Scores {
+	s.TestAP, s.TestHits20, s.TestHits50 = r.ap.value(), r.h20.value(), r.h50.value()
+	return s
 }
 
 // mean averages the defined (non-NaN) values it is given.

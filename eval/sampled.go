@@ -43,6 +43,7 @@ func (e *Evaluator) SampledMetrics(z []float64, d int, splits []*data.Split, u *
 		return s
 	}
 	var val, test, tau mean
+	var rk rankMeans
 	batch := make([]mean, ps.Batches)
 	var warns []string
 	lo := 0
@@ -70,6 +71,7 @@ func (e *Evaluator) SampledMetrics(z []float64, d int, splits []*data.Split, u *
 		}
 		val.add(aucOf(dot, u, g, s.Val, s.ValNeg))
 		test.add(aucOf(dot, u, g, s.Test, s.TestNeg))
+		rk.add(dot, u, g, s.Test, s.TestNeg)
 		if len(e.dist) < 2 {
 			continue
 		}
@@ -88,7 +90,7 @@ func (e *Evaluator) SampledMetrics(z []float64, d int, splits []*data.Split, u *
 			}
 		}
 	}
-	sc := Scores{ValAUC: val.value(), TestAUC: test.value(), Tau: tau.value(), TauLo: math.NaN(), TauHi: math.NaN()}
+	sc := rk.fill(Scores{ValAUC: val.value(), TestAUC: test.value(), Tau: tau.value(), TauLo: math.NaN(), TauHi: math.NaN()})
 	var bs []float64
 	for _, m := range batch {
 		if v := m.value(); !math.IsNaN(v) {

@@ -31,7 +31,7 @@ func aggregate(cc CompareConfig, jobs []Job, results []*Result) *Comparison {
 		if r == nil {
 			continue // failed: listed in Comparison.Failures
 		}
-		cm := CellMetrics{Job: j, BestEpoch: r.BestEpoch, StoppedEpoch: r.StoppedEpoch, ValAUC: r.ValAUC, TestAUC: r.TestAUC, Tau: r.TestKendallTau, Final: r.Final}
+		cm := CellMetrics{Job: j, BestEpoch: r.BestEpoch, StoppedEpoch: r.StoppedEpoch, PrecisionAt10: faith(r, true), DistortionMean: faith(r, false), ValAUC: r.ValAUC, TestAUC: r.TestAUC, Tau: r.TestKendallTau, Final: r.Final}
 		c.Cells = append(c.Cells, cm)
 		s := j
 		s.Seed = 0
@@ -67,13 +67,15 @@ func aggregate(cc CompareConfig, jobs []Job, results []*Result) *Comparison {
 	}
 	for _, key := range mv {
 		g := chosen[key]
-		var auc, tau, fauc, ftau []float64
+		var auc, tau, fauc, ftau, fp10, fap []float64
 		for _, x := range g.cells {
 			auc, tau = append(auc, float64(x.TestAUC)), append(tau, float64(x.Tau))
 			fauc, ftau = append(fauc, float64(x.Final.TestAUC)), append(ftau, float64(x.Final.TestKendallTau))
+			fp10, fap = append(fp10, float64(x.PrecisionAt10)), append(fap, float64(x.Final.TestAP))
 		}
 		c.rows = append(c.rows, report.Row{Model: g.setting.Model, Variant: string(g.setting.Variant), Runs: len(g.cells),
-			AUC: eval.Summarise(auc), Tau: eval.Summarise(tau), FinalAUC: eval.Summarise(fauc), FinalTau: eval.Summarise(ftau)})
+			AUC: eval.Summarise(auc), Tau: eval.Summarise(tau), FinalAUC: eval.Summarise(fauc), FinalTau: eval.Summarise(ftau),
+			FinalP10: eval.Summarise(fp10), FinalAP: eval.Summarise(fap)})
 		if cc.Sweep {
 			c.Chosen = append(c.Chosen, g.setting)
 		}
@@ -106,7 +108,8 @@ func aggregate(cc CompareConfig, jobs []Job, results []*Result) *Comparison {
 			AUCMean: Num(r.AUC.Mean), AUCStd: Num(r.AUC.Std), TauMean: Num(r.Tau.Mean), TauStd: Num(r.Tau.Std),
 			FAUCMean: Num(r.FinalAUC.Mean), FAUCStd: Num(r.FinalAUC.Std), FTauMean: Num(r.FinalTau.Mean), FTauStd: Num(r.FinalTau.Std),
 			BestTau: c.rows[i].BestTau, LR: s.LR, LambdaBCE: s.LambdaBCE, LambdaMSE: s.LambdaMSE,
-			AUCCI: ci(r.AUC), TauCI: ci(r.Tau), FAUCCI: ci(r.FinalAUC), FTauCI: ci(r.FinalTau)}
+			AUCCI: ci(r.AUC), TauCI: ci(r.Tau), FAUCCI: ci(r.FinalAUC), FTauCI: ci(r.FinalTau),
+			FP10Mean: Num(r.FinalP10.Mean), FP10Std: Num(r.FinalP10.Std), FAPMean: Num(r.FinalAP.Mean)}
 		if r.HasBase {
 			rj.VsBase = &VsBase{Tau: pairedJSON(r.DTau), FinalTau: pairedJSON(r.DFinalTau), AUC: pairedJSON(r.DAUC)}
 		}
@@ -136,4 +139,15 @@ type PairedJSON struct {
 
 func pairedJSON(p eval.Paired) PairedJSON {
 	return PairedJSON{N: p.N, Mean: Num(p.Mean), CI: [2]Num{Num(p.Lo), Num(p.Hi)}, PairedT: Num(p.PT), Permutation: Num(p.PPerm), Significant: report.Significant(p)}
+}
+
+// faith returns a result's final precision@10 (p10) or mean distortion.
+func faith(r *Result, p10 bool) Num {
+	if r.Faithfulness == nil {
+		return Num(math.NaN())
+	}
+	if p10 {
+		return Num(r.Faithfulness.PrecisionAtK)
+	}
+	return Num(r.Faithfulness.DistortionMean)
 }

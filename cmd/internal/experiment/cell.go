@@ -158,3 +158,31 @@ func (c *Cell) Close() {
 		c.fwd.Close()
 	}
 }
+
+// FaithfulnessK is the k of the reported precision@k.
+const FaithfulnessK = 10
+
+// maxQueries bounds the exact path's faithfulness queries (every node of
+// small graphs; evenly spaced nodes beyond).
+const maxQueries = 2000
+
+// Faithfulness scores the current embeddings' faithfulness to hop distance
+// (eval.FaithfulnessOf) around the run's query nodes.
+func (c *Cell) Faithfulness() (*Faithfulness, error) {
+	z, d, err := c.Embeddings()
+	if err != nil {
+		return nil, err
+	}
+	qs := c.p.Queries
+	if c.p.Exact() {
+		u := c.p.Union
+		step := max(1, (u.N+maxQueries-1)/maxQueries)
+		qs = nil
+		for r := 0; r < u.N; r += step {
+			g := graphOf(u, r)
+			s, i := c.p.Splits[g], r-u.Offsets[g]
+			qs = append(qs, eval.Query{Graph: g, Node: i, Row: s.Dist.D[i*s.Graph.N : (i+1)*s.Graph.N]})
+		}
+	}
+	return faithJSON(eval.FaithfulnessOf(z, d, c.p.Union, qs, FaithfulnessK)), nil
+}

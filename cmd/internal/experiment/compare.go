@@ -38,6 +38,9 @@ type CellMetrics struct {
 	TestAUC      Num     `json:"test_auc"`
 	Tau          Num     `json:"test_kendall_tau"`
 	Final        Metrics `json:"final"`
+	// Faithfulness of the final embeddings (see Result.Faithfulness).
+	PrecisionAt10  Num `json:"final_precision_at_10"`
+	DistortionMean Num `json:"final_distortion_mean"`
 }
 
 // CompareConfig is a grid: models × variants × seeds 1..Repeats, optionally
@@ -95,6 +98,9 @@ type RowJSON struct {
 	FAUCCI    [2]Num  `json:"final_auc_ci95"`
 	FTauCI    [2]Num  `json:"final_tau_ci95"`
 	VsBase    *VsBase `json:"vs_base,omitempty"`
+	FP10Mean  Num     `json:"final_precision_at_10_mean"`
+	FP10Std   Num     `json:"final_precision_at_10_std"`
+	FAPMean   Num     `json:"final_ap_mean"`
 	LR        float64 `json:"lr"`
 	LambdaBCE float64 `json:"lambda_bce"`
 	LambdaMSE float64 `json:"lambda_mse"`

@@ -18,7 +18,8 @@ const tauBatches = 8
 // cfg.TauPairs/sources targets of its graph drawn uniformly with
 // replacement (all other nodes when that is fewer), distances from one BFS
 // per source. Every evaluation of the run scores the same pairs.
-func tauSample(p *Prepared, cfg Config) *eval.PairSample {
+// The sources with their rows are returned too, as faithfulness queries.
+func tauSample(p *Prepared, cfg Config) (*eval.PairSample, []eval.Query) {
 	rng := engine.NewSeeded(cfg.Seed, "tau-sample")
 	u := p.Union
 	ps := &eval.PairSample{Batches: tauBatches}
@@ -35,8 +36,10 @@ func tauSample(p *Prepared, cfg Config) *eval.PairSample {
 	ps.Sources = len(srcGraph)
 	per := max(1, cfg.TauPairs/max(1, ps.Sources))
 	rows := bfsRows(p.Adjs, srcGraph, srcLocal, cfg.Workers)
+	var queries []eval.Query
 	for k, g := range srcGraph {
 		n, s, row := u.Graphs[g].N, srcLocal[k], rows[k]
+		queries = append(queries, eval.Query{Graph: g, Node: s, Row: row})
 		add := func(j int) {
 			ps.I = append(ps.I, int32(u.Global(g, s)))
 			ps.J = append(ps.J, int32(u.Global(g, j)))
@@ -60,7 +63,7 @@ func tauSample(p *Prepared, cfg Config) *eval.PairSample {
 			add(j)
 		}
 	}
-	return ps
+	return ps, queries
 }
 
 // bfsRows runs one BFS per source (source k: node srcLocal[k] of graph

@@ -94,6 +94,9 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	best := toMetrics(fr.Best)
 	res.BestEpoch, res.ValAUC, res.TestAUC, res.TestKendallTau, res.TauCI = best.Epoch, best.ValAUC, best.TestAUC, best.TestKendallTau, best.TauCI
 	res.Final = toMetrics(fr.Final)
+	if res.Faithfulness, err = cell.Faithfulness(); err != nil {
+		return nil, err
+	}
 	return res, nil
 }
 
@@ -131,7 +134,8 @@ func (l *loop) fit() (engine.FitResult, error) {
 	var prior []engine.Evaluation
 	for _, m := range l.evals {
 		ev := engine.Evaluation{Epoch: m.Epoch, ValAUC: float64(m.ValAUC),
-			Metrics: map[string]float64{"test_auc": float64(m.TestAUC), "tau": float64(m.TestKendallTau)}}
+			Metrics: map[string]float64{"test_auc": float64(m.TestAUC), "tau": float64(m.TestKendallTau),
+				"ap": float64(m.TestAP), "hits20": float64(m.TestHits20), "hits50": float64(m.TestHits50)}}
 		if len(m.TauCI) == 2 {
 			ev.Metrics["tau_lo"], ev.Metrics["tau_hi"] = float64(m.TauCI[0]), float64(m.TauCI[1])
 		}
@@ -150,7 +154,8 @@ func (l *loop) evaluate(epoch int) (engine.Evaluation, error) {
 			l.warn(w)
 		}
 	}
-	ev := engine.Evaluation{ValAUC: m.ValAUC, Metrics: map[string]float64{"test_auc": m.TestAUC, "tau": m.Tau}}
+	ev := engine.Evaluation{ValAUC: m.ValAUC, Metrics: map[string]float64{"test_auc": m.TestAUC, "tau": m.Tau,
+		"ap": m.TestAP, "hits20": m.TestHits20, "hits50": m.TestHits50}}
 	if !math.IsNaN(m.TauLo) {
 		ev.Metrics["tau_lo"], ev.Metrics["tau_hi"] = m.TauLo, m.TauHi
 	}
@@ -192,7 +197,8 @@ func (l *loop) save(done int, secs float64) error {
 }
 
 func toMetrics(ev engine.Evaluation) Metrics {
-	m := Metrics{Epoch: ev.Epoch, ValAUC: Num(ev.ValAUC), TestAUC: Num(ev.Metrics["test_auc"]), TestKendallTau: Num(ev.Metrics["tau"])}
+	m := Metrics{Epoch: ev.Epoch, ValAUC: Num(ev.ValAUC), TestAUC: Num(ev.Metrics["test_auc"]), TestKendallTau: Num(ev.Metrics["tau"]),
+		TestAP: Num(ev.Metrics["ap"]), TestHits20: Num(ev.Metrics["hits20"]), TestHits50: Num(ev.Metrics["hits50"])}
 	if lo, ok := ev.Metrics["tau_lo"]; ok {
 		m.TauCI = []Num{Num(lo), Num(ev.Metrics["tau_hi"])}
 	}

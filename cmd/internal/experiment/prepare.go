@@ -26,6 +26,7 @@ type Prepared struct {
 	// edges) and the fixed τ sample; Split.Dist is nil then.
 	Adjs      []*data.Adj
 	TauSample *eval.PairSample
+	Queries   []eval.Query // the τ sample's sources with their BFS rows
 }
 
 // Exact reports whether the run has all-pairs distance tables.
@@ -91,7 +92,7 @@ func Prepare(ds *data.Dataset, cfg Config) (*Prepared, error) {
 			return nil, fmt.Errorf("%s needs all-pairs anchor distances, which this graph is too large for (Σ n² = %d > %d); use a model without anchors, or --distances exact on a smaller graph",
 				cfg.Model, exactEntries(kept), ExactDistanceLimit)
 		}
-		p.TauSample = tauSample(p, cfg)
+		p.TauSample, p.Queries = tauSample(p, cfg)
 	}
 	for g, s := range p.Splits {
 		b := engine.Block{Off: u.Offsets[g], N: s.Graph.N}

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+
+	"github.com/ignn/ignn/eval"
 )
 
 // Num is a float that marshals NaN (an undefined metric) as JSON null.
@@ -38,6 +40,10 @@ type Metrics struct {
 	// TauCI is τ's 95% interval [lo, hi] on the sampled path (absent on the
 	// exact path, where τ covers every pair).
 	TauCI []Num `json:"test_kendall_tau_ci,omitempty"`
+	// Rankings of the test split beside AUC (PyG/OGB conventions).
+	TestAP     Num `json:"test_ap"`
+	TestHits20 Num `json:"test_hits@20"`
+	TestHits50 Num `json:"test_hits@50"`
 }
 
 // Result is one run's outcome; its JSON form is the CLI's --json output.
@@ -71,6 +77,10 @@ type Result struct {
 	Config         Config     `json:"config"`
 	Fingerprint    string     `json:"dataset_fingerprint"`
 	Provenance     Provenance `json:"provenance"`
+	// Faithfulness of the final embeddings to hop distance around the
+	// query nodes (every node up to 2,000 on the exact path; the τ sample's
+	// BFS sources on the sampled path).
+	Faithfulness *Faithfulness `json:"faithfulness,omitempty"`
 }
 
 // Hooks observe a run (all optional).
@@ -100,3 +110,30 @@ func (e *InterruptedError) Error() string {
 }
 
 func (e *InterruptedError) Unwrap() error { return e.Err }
+
+// Faithfulness is eval.Faithfulness in JSON (undefined values as null).
+type Faithfulness struct {
+	K              int      `json:"k"`
+	Queries        int      `json:"queries"`
+	PrecisionAtK   Num      `json:"precision_at_k"`
+	DistortionMean Num      `json:"distortion_mean"`
+	DistortionMax  Num      `json:"distortion_max"`
+	Buckets        []Bucket `json:"by_distance"`
+}
+
+// Bucket is eval.Bucket in JSON (d = 0: unreachable pairs).
+type Bucket struct {
+	D       int `json:"d"`
+	Pairs   int `json:"pairs"`
+	MeanCos Num `json:"mean_cos"`
+	TauNext Num `json:"tau_next"`
+}
+
+func faithJSON(f eval.Faithfulness) *Faithfulness {
+	out := &Faithfulness{K: f.K, Queries: f.Queries, PrecisionAtK: Num(f.PrecisionAtK),
+		DistortionMean: Num(f.DistortionMean), DistortionMax: Num(f.DistortionMax)}
+	for _, b := range f.Buckets {
+		out.Buckets = append(out.Buckets, Bucket{D: b.D, Pairs: b.Pairs, MeanCos: Num(b.MeanCos), TauNext: Num(b.TauNext)})
+	}
+	return out
+}

@@ -18,7 +18,9 @@ type Row struct {
 	AUC, Tau       eval.Summary // at the best-validation epoch
 	FinalAUC       eval.Summary // at the last epoch
 	FinalTau       eval.Summary
-	BestTau        bool // the highest mean τ among this model's variants
+	FinalP10       eval.Summary // precision@10 of the final embeddings
+	FinalAP        eval.Summary // average precision of the final test ranking
+	BestTau        bool         // the highest mean τ among this model's variants
 	// Paired differences against the model's base row on the same seeds
 	// (HasBase false for the base row itself or when there is none).
 	HasBase               bool
@@ -46,7 +48,7 @@ func MarkBest(rows []Row) {
 	}
 }
 
-var header = []string{"model", "variant", "n", "AUC", "Kendall τ", "final AUC", "final τ", "Δτ vs base", "Δ final τ vs base"}
+var header = []string{"model", "variant", "n", "AUC", "Kendall τ", "final AUC", "final τ", "final P@10", "Δτ vs base", "Δ final τ vs base"}
 
 // Legend explains the tables' notation.
 const Legend = "mean ± sample std (n − 1) over n seeds; Δ = paired difference from base on the same seeds with its 95% t interval; † = paired t-test p < 0.05"
@@ -57,7 +59,7 @@ func (r Row) cells(mark string) []string {
 		tau += mark
 	}
 	return []string{r.Model, r.Variant, fmt.Sprint(r.Runs), r.AUC.String(), tau, r.FinalAUC.String(), r.FinalTau.String(),
-		diff(r.HasBase, r.DTau), diff(r.HasBase, r.DFinalTau)}
+		r.FinalP10.String(), diff(r.HasBase, r.DTau), diff(r.HasBase, r.DFinalTau)}
 }
 
 func diff(ok bool, p eval.Paired) string {
@@ -116,7 +118,8 @@ func CSV(rows []Row) string {
 		"final_auc_mean", "final_auc_std", "final_tau_mean", "final_tau_std", "best_tau",
 		"tau_ci_lo", "tau_ci_hi", "final_tau_ci_lo", "final_tau_ci_hi",
 		"dtau_mean", "dtau_ci_lo", "dtau_ci_hi", "dtau_p_t", "dtau_p_perm",
-		"dfinal_tau_mean", "dfinal_tau_ci_lo", "dfinal_tau_ci_hi", "dfinal_tau_p_t", "dfinal_tau_p_perm"})
+		"dfinal_tau_mean", "dfinal_tau_ci_lo", "dfinal_tau_ci_hi", "dfinal_tau_p_t", "dfinal_tau_p_perm",
+		"final_precision_at_10_mean", "final_precision_at_10_std", "final_ap_mean", "final_ap_std"})
 	f := func(x float64) string {
 		if math.IsNaN(x) {
 			return ""
@@ -133,7 +136,8 @@ func CSV(rows []Row) string {
 		w.Write([]string{r.Model, r.Variant, fmt.Sprint(r.Runs), f(r.AUC.Mean), f(r.AUC.Std), f(r.Tau.Mean), f(r.Tau.Std),
 			f(r.FinalAUC.Mean), f(r.FinalAUC.Std), f(r.FinalTau.Mean), f(r.FinalTau.Std), fmt.Sprint(r.BestTau),
 			f(r.Tau.Lo), f(r.Tau.Hi), f(r.FinalTau.Lo), f(r.FinalTau.Hi),
-			f(d.Mean), f(d.Lo), f(d.Hi), f(d.PT), f(d.PPerm), f(fd.Mean), f(fd.Lo), f(fd.Hi), f(fd.PT), f(fd.PPerm)})
+			f(d.Mean), f(d.Lo), f(d.Hi), f(d.PT), f(d.PPerm), f(fd.Mean), f(fd.Lo), f(fd.Hi), f(fd.PT), f(fd.PPerm),
+			f(r.FinalP10.Mean), f(r.FinalP10.Std), f(r.FinalAP.Mean), f(r.FinalAP.Std)})
 	}
 	w.Flush()
 	return b.String()

@@ -1,0 +1,164 @@
+package eval
+
+import (
+	"math"
+	"sort"
+
+	"github.com/ignn/ignn/data"
+)
+
+// Query is a node whose neighbourhood is scored: graph g's local node Node,
+// with its hop distances to every node of g (Row, data.Unreachable where
+// there is no path).
+type Query struct {
+	Graph, Node int
+	Row         []uint16
+}
+
+// Bucket summarises the pairs at one hop distance D (D = 0 collects the
+// unreachable ones): how many, their mean cosine, and τ-b between distance
+// and cosine over the pairs at D and D+1 — how well the embedding tells
+// distance D from the next (NaN for the last bucket).
+type Bucket struct {
+	D       int     `json:"d"`
+	Pairs   int     `json:"pairs"`
+	MeanCos float64 `json:"mean_cos"`
+	TauNext float64 `json:"tau_next"`
+}
+
+// Faithfulness measures how well embeddings keep graph distance around a
+// set of query nodes (every pair (query, other node of its graph)):
+//
+//   - PrecisionAtK: the share of each query's K nearest nodes by cosine that
+//     lie in its BFS ball of the K nodes closest by hop distance, with ties
+//     counted fairly: when the ball's outer distance d_K is shared by t
+//     nodes of which only K − a fit (a nodes are strictly closer), each
+//     embedding neighbour at d_K earns (K − a)/t (the expected credit under
+//     random tie-breaking), closer ones earn 1; averaged over queries;
+//   - DistortionMean and DistortionMax: with the learned distance
+//     δ = arccos(cos)/π and ratios r = δ/d over reachable pairs, scaled by
+//     their median c, each pair's distortion is max(r/c, c/r) ≥ 1;
+//   - Buckets: per hop distance, see Bucket.
+type Faithfulness struct {
+	K              int      `json:"k"`
+	Queries        int      `json:"queries"`
+	PrecisionAtK   float64  `json:"precision_at_k"`
+	DistortionMean float64  `json:"distortion_mean"`
+	DistortionMax  float64  `json:"distortion_max"`
+	Buckets        []Bucket `json:"by_distance"`
+}
+
+// FaithfulnessOf computes Faithfulness for embeddings z (width d, rows in
+// u's order) around queries. O(Q·n·d + Q·n log n) for Q queries in graphs
+// of n nodes.
+func FaithfulnessOf(z []float64, d int, u *data.Union, queries []Query, k int) Faithfulness {
+	f := Faithfulness{K: k, Queries: len(queries)}
+	cosine := func(i, j int) float64 {
+		var s float64
+		a, b := z[i*d:(i+1)*d], z[j*d:(j+1)*d]
+		for x := range a {
+			s += a[x] * b[x]
+		}
+		return s
+	}
+	type pair struct {
+		cos float64
+		hop uint16
+	}
+	var prec mean
+	var ratios []float64
+	byD := map[int][]float64{}
+	for _, q := range queries {
+		n := u.Graphs[q.Graph].N
+		qi := u.Global(q.Graph, q.Node)
+		ps := make([]pair, 0, n-1)
+		for j := 0; j < n; j++ {
+			if j == q.Node {
+				continue
+			}
+			c := cosine(qi, u.Global(q.Graph, j))
+			ps = append(ps, pair{c, q.Row[j]})
+			dd := int(q.Row[j])
+			if q.Row[j] == data.Unreachable {
+				dd = 0
+			} else {
+				delta := math.Acos(math.Max(-1, math.Min(1, c))) / math.Pi
+				ratios = append(ratios, math.Max(delta, 1e-12)/float64(q.Row[j]))
+			}
+			byD[dd] = append(byD[dd], c)
+		}
+		if len(ps) < k {
+			continue
+		}
+		hops := make([]int, len(ps))
+		for i, p := range ps {
+			hops[i] = int(p.hop) // Unreachable sorts last
+		}
+		sort.Ints(hops)
+		dk := hops[k-1]
+		a, t := 0, 0
+		for _, h := range hops {
+			if h < dk {
+				a++
+			} else if h == dk {
+				t++
+			}
+		}
+		sort.SliceStable(ps, func(x, y int) bool { return ps[x].cos > ps[y].cos })
+		var credit float64
+		for _, p := range ps[:k] {
+			switch h := int(p.hop); {
+			case h < dk:
+				credit++
+			case h == dk:
+				credit += float64(k-a) / float64(t)
+			}
+		}
+		prec.add(credit / float64(k))
+	}
+	f.PrecisionAtK = prec.value()
+	f.DistortionMean, f.DistortionMax = math.NaN(), math.NaN()
+	if len(ratios) > 0 {
+		s := append([]float64(nil), ratios...)
+		sort.Float64s(s)
+		c := s[len(s)/2]
+		if len(s)%2 == 0 {
+			c = (s[len(s)/2-1] + s[len(s)/2]) / 2
+		}
+		var sum, worst float64
+		for _, r := range ratios {
+			v := math.Max(r/c, c/r)
+			sum += v
+			worst = math.Max(worst, v)
+		}
+		f.DistortionMean, f.DistortionMax = sum/float64(len(ratios)), worst
+	}
+	var ds []int
+	for dd := range byD {
+		ds = append(ds, dd)
+	}
+	sort.Ints(ds)
+	var ts TauScratch
+	for i, dd := range ds {
+		cs := byD[dd]
+		b := Bucket{D: dd, Pairs: len(cs), TauNext: math.NaN()}
+		for _, c := range cs {
+			b.MeanCos += c
+		}
+		b.MeanCos /= float64(len(cs))
+		if dd > 0 && i+1 < len(ds) && ds[i+1] == dd+1 {
+			next := byD[dd+1]
+			x := make([]uint16, 0, len(cs)+len(next))
+			y := make([]float64, 0, len(cs)+len(next))
+			for _, c := range cs {
+				x, y = append(x, uint16(dd)), append(y, -c)
+			}
+			for _, c := range next {
+				x, y = append(x, uint16(dd+1)), append(y, -c)
+			}
+			b.TauNext = ts.KendallTauBInts(x, y)
+		}
+		f.Buckets = append(f.Buckets, b)
+	}
+	return f
+}
