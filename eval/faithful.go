@@ -36,8 +36,12 @@ type Bucket struct {
 //     embedding neighbour at d_K earns (K − a)/t (the expected credit under
 //     random tie-breaking), closer ones earn 1; averaged over queries;
 //   - DistortionMean and DistortionMax: with the learned distance
-//     δ = arccos(cos)/π and ratios r = δ/d over reachable pairs, scaled by
-//     their median c, each pair's distortion is max(r/c, c/r) ≥ 1;
+//     δ = max(arccos(cos)/π, 10⁻³) (10⁻³: about the angular resolution of
+//     float32 embeddings, so coinciding rows do not read as infinite) and
+//     ratios r = δ/d over reachable pairs, scaled by their median c, each
+//     pair's distortion is v = max(r/c, c/r) ≥ 1; the mean is geometric
+//     (exp of the mean log v, robust to a few extreme pairs), the worst is
+//     the largest v;
 //   - Buckets: per hop distance, see Bucket.
 type Faithfulness struct {
 	K              int      `json:"k"`
@@ -47,6 +51,9 @@ type Faithfulness struct {
 	DistortionMax  float64  `json:"distortion_max"`
 	Buckets        []Bucket `json:"by_distance"`
 }
+
+// minAngle floors the learned distance in the distortion.
+const minAngle = 1e-3
 
 // FaithfulnessOf computes Faithfulness for embeddings z (width d, rows in
 // u's order) around queries. O(Q·n·d + Q·n log n) for Q queries in graphs
@@ -83,7 +90,7 @@ func FaithfulnessOf(z []float64, d int, u *data.Union, queries []Query, k int) F
 				dd = 0
 			} else {
 				delta := math.Acos(math.Max(-1, math.Min(1, c))) / math.Pi
-				ratios = append(ratios, math.Max(delta, 1e-12)/float64(q.Row[j]))
+				ratios = append(ratios, math.Max(delta, minAngle)/float64(q.Row[j]))
 			}
 			byD[dd] = append(byD[dd], c)
 		}
@@ -125,13 +132,13 @@ func FaithfulnessOf(z []float64, d int, u *data.Union, queries []Query, k int) F
 		if len(s)%2 == 0 {
 			c = (s[len(s)/2-1] + s[len(s)/2]) / 2
 		}
-		var sum, worst float64
+		var logs, worst float64
 		for _, r := range ratios {
 			v := math.Max(r/c, c/r)
-			sum += v
+			logs += math.Log(v)
 			worst = math.Max(worst, v)
 		}
-		f.DistortionMean, f.DistortionMax = sum/float64(len(ratios)), worst
+		f.DistortionMean, f.DistortionMax = math.Exp(logs/float64(len(ratios))), worst
 	}
 	var ds []int
 	for dd := range byD {
