@@ -86,3 +86,41 @@ func (a *Adj) BFS(s, cutoff int, row []uint16, queue []int32) []int32 {
 	}
 	return queue
 }
+
+// DistancesTo returns the hop distances from s to each target (Unreachable
+// where there is none), stopping the BFS as soon as every target is
+// reached. row (len N, any contents) and queue are scratch; queue is
+// returned for reuse. O(N + E) at worst, far less when the targets are
+// near s.
+func (a *Adj) DistancesTo(s int, targets []int, row []uint16, queue []int32) ([]uint16, []int32) {
+	for i := range row {
+		row[i] = Unreachable
+	}
+	want := map[int32]bool{}
+	for _, t := range targets {
+		want[int32(t)] = true
+	}
+	left := len(want)
+	row[s] = 0
+	if want[int32(s)] {
+		left--
+	}
+	queue = append(queue[:0], int32(s))
+	for h := 0; h < len(queue) && left > 0; h++ {
+		u := queue[h]
+		for _, v := range a.Nb[a.Off[u]:a.Off[u+1]] {
+			if row[v] == Unreachable {
+				row[v] = row[u] + 1
+				queue = append(queue, v)
+				if want[v] {
+					left--
+				}
+			}
+		}
+	}
+	out := make([]uint16, len(targets))
+	for i, t := range targets {
+		out[i] = row[t]
+	}
+	return out, queue
+}

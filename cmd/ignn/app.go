@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"math"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -44,6 +45,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			compareCommand(stdout, stderr, false),
 			compareCommand(stdout, stderr, true),
 			embedCommand(stdout),
+			neighborsCommand(stdout, stderr),
 			datasetsCommand(stdout),
 			dataCommand(stdout, stderr),
 			plotCommand(stdout),
@@ -247,6 +249,9 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 			})
 			if err != nil {
 				return err
+			}
+			if cfg.Save != "" && !c.Bool("quiet") {
+				fmt.Fprintf(stderr, "wrote %s\n", filepath.Join(cfg.Save, experiment.CheckpointFile))
 			}
 			if c.Bool("json") {
 				enc := json.NewEncoder(stdout)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ignn/ignn/data"
 	"github.com/urfave/cli/v2"
 )
 
@@ -341,5 +342,57 @@ func TestGridFile(t *testing.T) {
 	os.WriteFile(bad, []byte("settings:\n  epochs: 4\n  colour: red\ngrids:\n  - models: [gcn]\n    variants: [both]\n    repeats: 1\n"), 0o644)
 	if _, _, err := runCLI("compare", "--grid", bad); err == nil || !strings.Contains(err.Error(), "bad.yaml:3") {
 		t.Errorf("unknown setting: %v", err)
+	}
+}
+
+// TestNeighbors: neighbors of a trained checkpoint come back best first,
+// from the query's graph, with hop distances equal to a BFS on the graph;
+// unknown ids and empty queries are clear errors.
+func TestNeighbors(t *testing.T) {
+	edges, _ := tinyGraph(t)
+	ck := filepath.Join(t.TempDir(), "ck")
+	if _, _, err := runCLI("train", "--dataset", edges, "--epochs", "6", "--eval-every", "3", "--quiet", "--save", ck); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCLI("neighbors", "--checkpoint", ck, "--node", "100,117", "--k", "5", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := data.LoadUser(data.UserFiles{Edges: edges})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := ds.Graphs[0]
+	dist, _ := data.HopDistances(g.N, g.Edges, 0, 1)
+	local := map[uint64]int{}
+	for i, id := range g.IDs {
+		local[id] = i
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want 2 JSON lines, got:\n%s", out)
+	}
+	for _, l := range lines {
+		var r neighborJSON
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		if len(r.Neighbors) != 5 {
+			t.Fatalf("%d neighbours", len(r.Neighbors))
+		}
+		for i, nb := range r.Neighbors {
+			if i > 0 && nb.Cosine > r.Neighbors[i-1].Cosine {
+				t.Errorf("query %d: not best first", r.Query)
+			}
+			if nb.Node == r.Query || nb.Hops == nil || *nb.Hops != int(dist.At(local[r.Query], local[nb.Node])) {
+				t.Errorf("query %d neighbour %d: hops %v, BFS says %d", r.Query, nb.Node, nb.Hops, dist.At(local[r.Query], local[nb.Node]))
+			}
+		}
+	}
+	if _, _, err := runCLI("neighbors", "--checkpoint", ck, "--node", "999"); err == nil || !strings.Contains(err.Error(), "node 999 is not in") {
+		t.Errorf("unknown node: %v", err)
+	}
+	if _, _, err := runCLI("neighbors", "--checkpoint", ck); err == nil || exitCode(err) != 2 {
+		t.Errorf("no query: %v", err)
 	}
 }

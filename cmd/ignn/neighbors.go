@@ -1,0 +1,194 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/ignn/ignn/cmd/internal/experiment"
+	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/eval"
+)
+
+// neighborJSON is one result line of `ignn neighbors --json`.
+type neighborJSON struct {
+	Query     uint64          `json:"query"`
+	Neighbors []neighborEntry `json:"neighbors"`
+}
+
+type neighborEntry struct {
+	Node   uint64  `json:"node"`
+	Cosine float64 `json:"cosine"`
+	Hops   *int    `json:"hops"` // null when unreachable
+}
+
+func neighborsCommand(stdout, stderr io.Writer) *cli.Command {
+	return &cli.Command{
+		Name: "neighbors", Usage: "the k nearest nodes of query nodes by cosine, each with its true hop distance",
+		OnUsageError: onUsageError,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "checkpoint", Required: true, Usage: "directory written by ignn train --save"},
+			&cli.StringSliceFlag{Name: "node", Usage: "query node id (repeat, or comma-separate, for several)"},
+			&cli.StringFlag{Name: "nodes", Usage: "file of query node ids, one per line"},
+			&cli.IntFlag{Name: "k", Value: 10, Usage: "neighbours per query"},
+			&cli.BoolFlag{Name: "json", Usage: "one JSON object per query"},
+			dataDirFlag(),
+		},
+		Action: func(c *cli.Context) error {
+			k := c.Int("k")
+			if k < 1 {
+				return usagef("--k must be ≥ 1, got %d", k)
+			}
+			ids, err := queryIDs(c)
+			if err != nil {
+				return err
+			}
+			ck, err := experiment.LoadCheckpoint(c.String("checkpoint"))
+			if err != nil {
+				return err
+			}
+			cfg := ck.Config
+			if d := c.String("data-dir"); d != "" {
+				cfg.DataDir = d
+			}
+			t0 := time.Now()
+			ds, err := experiment.LoadDataset(cfg)
+			if err != nil {
+				return err
+			}
+			z, d, rowIDs, err := experiment.Embed(ck, ds)
+			if err != nil {
+				return err
+			}
+			t1 := time.Now()
+			u := ds.Union()
+			rowOf := make(map[uint64]int, len(rowIDs))
+			graphOf := make([]int, len(rowIDs))
+			for g := range u.Graphs {
+				for i := 0; i < u.Graphs[g].N; i++ {
+					graphOf[u.Global(g, i)] = g
+				}
+			}
+			for r, id := range rowIDs {
+				rowOf[id] = r
+			}
+			var rows []int
+			for _, id := range ids {
+				r, ok := rowOf[id]
+				if !ok {
+					return fmt.Errorf("node %d is not in %s", id, cfg.Dataset)
+				}
+				rows = append(rows, r)
+			}
+			// Neighbours come from the query's own graph.
+			res := eval.NearestByCosine(z, d, rows, k, func(q, r int) bool { return graphOf[q] == graphOf[r] })
+			t2 := time.Now()
+			hops := neighborHops(u, graphOf, rows, res)
+			fmt.Fprintf(stderr, "embedded %d nodes in %.1f s; %d queries: search %.2f s, hop distances %.2f s\n",
+				len(rowIDs), t1.Sub(t0).Seconds(), len(rows), t2.Sub(t1).Seconds(), time.Since(t2).Seconds())
+			for qi, q := range rows {
+				out := neighborJSON{Query: rowIDs[q]}
+				for ni, nb := range res[qi] {
+					e := neighborEntry{Node: rowIDs[nb.Row], Cosine: nb.Cosine}
+					if h := hops[qi][ni]; h != data.Unreachable {
+						v := int(h)
+						e.Hops = &v
+					}
+					out.Neighbors = append(out.Neighbors, e)
+				}
+				if c.Bool("json") {
+					if err := json.NewEncoder(stdout).Encode(out); err != nil {
+						return err
+					}
+					continue
+				}
+				fmt.Fprintf(stdout, "node %d: %d nearest by cosine (hops = true hop distance in the full graph)\n", out.Query, len(out.Neighbors))
+				for i, e := range out.Neighbors {
+					h := "unreachable"
+					if e.Hops != nil {
+						h = strconv.Itoa(*e.Hops)
+					}
+					fmt.Fprintf(stdout, "  %2d. node %-10d cosine %.4f  hops %s\n", i+1, e.Node, e.Cosine, h)
+				}
+			}
+			return nil
+		},
+	}
+}
+
+// neighborHops measures each result's hop distance from its query on the
+// full graph (all edges), one early-stopping BFS per query, two at a time.
+func neighborHops(u *data.Union, graphOf, rows []int, res [][]eval.Neighbor) [][]uint16 {
+	adjs := make([]*data.Adj, len(u.Graphs))
+	for g, gr := range u.Graphs {
+		adjs[g] = data.NewAdj(gr.N, gr.Edges)
+	}
+	out := make([][]uint16, len(rows))
+	var wg sync.WaitGroup
+	for w := 0; w < 2; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var queue []int32
+			bufs := map[int][]uint16{}
+			for qi := w; qi < len(rows); qi += 2 {
+				g := graphOf[rows[qi]]
+				if bufs[g] == nil {
+					bufs[g] = make([]uint16, u.Graphs[g].N)
+				}
+				var targets []int
+				for _, nb := range res[qi] {
+					targets = append(targets, nb.Row-u.Offsets[g])
+				}
+				out[qi], queue = adjs[g].DistancesTo(rows[qi]-u.Offsets[g], targets, bufs[g], queue)
+			}
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+// queryIDs collects --node values and the lines of --nodes.
+func queryIDs(c *cli.Context) ([]uint64, error) {
+	var raw []string
+	for _, v := range c.StringSlice("node") {
+		raw = append(raw, strings.Split(v, ",")...)
+	}
+	if f := c.String("nodes"); f != "" {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if s := strings.TrimSpace(strings.SplitN(line, "#", 2)[0]); s != "" {
+				if _, err := strconv.ParseUint(s, 10, 64); err != nil {
+					return nil, fmt.Errorf("%s:%d: %q is not a node id", f, i+1, s)
+				}
+				raw = append(raw, s)
+			}
+		}
+	}
+	var ids []uint64
+	for _, s := range raw {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			continue
+		}
+		v, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return nil, usagef("--node %q is not a node id", s)
+		}
+		ids = append(ids, v)
+	}
+	if len(ids) == 0 {
+		return nil, usagef("give query nodes with --node ID (repeatable) or --nodes FILE")
+	}
+	return ids, nil
+}
