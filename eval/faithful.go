@@ -24,6 +24,8 @@ type Bucket struct {
 	Pairs   int     `json:"pairs"`
 	MeanCos float64 `json:"mean_cos"`
 	TauNext float64 `json:"tau_next"`
+	// Quantiles of the cosine: 5%, 25%, 50%, 75%, 95% (nearest rank).
+	Quantiles [5]float64 `json:"quantiles"`
 }
 
 // Faithfulness measures how well embeddings keep graph distance around a
@@ -153,6 +155,11 @@ func FaithfulnessOf(z []float64, d int, u *data.Union, queries []Query, k int) F
 			b.MeanCos += c
 		}
 		b.MeanCos /= float64(len(cs))
+		sorted := append([]float64(nil), cs...)
+		sort.Float64s(sorted)
+		for qi, p := range []float64{0.05, 0.25, 0.5, 0.75, 0.95} {
+			b.Quantiles[qi] = sorted[min(len(sorted)-1, int(p*float64(len(sorted))))]
+		}
 		if dd > 0 && i+1 < len(ds) && ds[i+1] == dd+1 {
 			next := byD[dd+1]
 			x := make([]uint16, 0, len(cs)+len(next))

@@ -22,6 +22,7 @@ func plotCommand(stdout io.Writer) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "results", Required: true, Usage: "a directory written by ignn compare --out"},
 			&cli.StringFlag{Name: "out", Usage: "output directory (default: the results directory)"},
+			&cli.BoolFlag{Name: "distance", Usage: "draw cosine against hop distance instead: a box per distance, base beside both, one panel per model"},
 		},
 		Action: func(c *cli.Context) error {
 			dir := c.String("results")
@@ -35,6 +36,14 @@ func plotCommand(stdout io.Writer) *cli.Command {
 			}
 			if err := os.MkdirAll(out, 0o755); err != nil {
 				return err
+			}
+			if c.Bool("distance") {
+				f, err := experiment.PlotDistance(cmp, fmt.Sprintf("%s, %s task", cmp.Dataset, cmp.Task), out+string(os.PathSeparator))
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(stdout, "wrote", f, "(and .svg)")
+				return nil
 			}
 			files, err := experiment.Plot(cmp, fmt.Sprintf("%s, %s task", cmp.Dataset, cmp.Task), out+string(os.PathSeparator))
 			if err != nil {

@@ -31,7 +31,11 @@ func aggregate(cc CompareConfig, jobs []Job, results []*Result) *Comparison {
 		if r == nil {
 			continue // failed: listed in Comparison.Failures
 		}
-		cm := CellMetrics{Job: j, BestEpoch: r.BestEpoch, StoppedEpoch: r.StoppedEpoch, PrecisionAt10: faith(r, true), DistortionMean: faith(r, false), ValAUC: r.ValAUC, TestAUC: r.TestAUC, Tau: r.TestKendallTau, Final: r.Final}
+		var byD []Bucket
+		if r.Faithfulness != nil {
+			byD = r.Faithfulness.Buckets
+		}
+		cm := CellMetrics{Job: j, ByDistance: byD, BestEpoch: r.BestEpoch, StoppedEpoch: r.StoppedEpoch, PrecisionAt10: faith(r, true), DistortionMean: faith(r, false), ValAUC: r.ValAUC, TestAUC: r.TestAUC, Tau: r.TestKendallTau, Final: r.Final}
 		c.Cells = append(c.Cells, cm)
 		s := j
 		s.Seed = 0

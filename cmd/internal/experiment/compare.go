@@ -39,8 +39,9 @@ type CellMetrics struct {
 	Tau          Num     `json:"test_kendall_tau"`
 	Final        Metrics `json:"final"`
 	// Faithfulness of the final embeddings (see Result.Faithfulness).
-	PrecisionAt10  Num `json:"final_precision_at_10"`
-	DistortionMean Num `json:"final_distortion_mean"`
+	PrecisionAt10  Num      `json:"final_precision_at_10"`
+	DistortionMean Num      `json:"final_distortion_mean"`
+	ByDistance     []Bucket `json:"final_by_distance,omitempty"`
 }
 
 // CompareConfig is a grid: models × variants × seeds 1..Repeats, optionally

@@ -222,3 +222,54 @@ func SweepSection(c *Comparison, dir, figure string, hasFigure bool) string {
 	}
 	return b.String()
 }
+
+// PlotDistance draws cosine against hop distance for every model with base
+// and both cells (report.PlotDistance): per distance, the cells' cosine
+// quantiles averaged over seeds, up to distance 12. It returns the PNG path.
+func PlotDistance(c *Comparison, title, outBase string) (string, error) {
+	boxes := func(model string, v Variant) []report.Box {
+		sum := map[int][5]float64{}
+		n := map[int]int{}
+		for _, cm := range c.Cells {
+			if cm.Model != model || cm.Variant != v {
+				continue
+			}
+			for _, b := range cm.ByDistance {
+				if b.D < 1 || b.D > 12 {
+					continue
+				}
+				s := sum[b.D]
+				for i := range s {
+					s[i] += b.Quantiles[i]
+				}
+				sum[b.D], n[b.D] = s, n[b.D]+1
+			}
+		}
+		var out []report.Box
+		for d := 1; d <= 12; d++ {
+			if n[d] == 0 {
+				continue
+			}
+			q := sum[d]
+			for i := range q {
+				q[i] /= float64(n[d])
+			}
+			out = append(out, report.Box{D: d, Q: q})
+		}
+		return out
+	}
+	var panels []report.DistancePanel
+	for _, m := range uniqueModels(c) {
+		b, t := boxes(m, Base), boxes(m, Both)
+		if len(b) > 0 && len(t) > 0 {
+			panels = append(panels, report.DistancePanel{Model: m, Base: b, Both: t})
+		}
+	}
+	if len(panels) == 0 {
+		return "", fmt.Errorf("nothing to plot: no model has base and both cells with per-distance results (run compare with this ignn, variants base and both)")
+	}
+	if err := report.PlotDistance(title, panels, outBase+"distance"); err != nil {
+		return "", err
+	}
+	return outBase + "distance.png", nil
+}

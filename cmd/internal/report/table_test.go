@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -31,5 +32,24 @@ func TestTables(t *testing.T) {
 	}
 	if c := CSV(rows); !strings.Contains(c, "gcn,both,3,2.000000,1.000000,0.500000,0.020000") {
 		t.Errorf("csv:\n%s", c)
+	}
+}
+
+// TestPlotDistanceWrites: the distance figure is written as PNG and SVG and
+// refuses an empty set of panels.
+func TestPlotDistanceWrites(t *testing.T) {
+	base := t.TempDir() + "/d"
+	box := func(d int, m float64) Box { return Box{D: d, Q: [5]float64{m - 0.3, m - 0.1, m, m + 0.1, m + 0.3}} }
+	panels := []DistancePanel{{Model: "gcn", Base: []Box{box(1, 0.9), box(2, 0.5)}, Both: []Box{box(1, 0.95), box(2, 0.2)}}}
+	if err := PlotDistance("test", panels, base); err != nil {
+		t.Fatal(err)
+	}
+	for _, ext := range []string{".png", ".svg"} {
+		if st, err := os.Stat(base + ext); err != nil || st.Size() < 1000 {
+			t.Errorf("%s: %v", ext, err)
+		}
+	}
+	if err := PlotDistance("test", nil, base); err == nil {
+		t.Error("empty panels accepted")
 	}
 }
