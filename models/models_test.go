@@ -128,3 +128,27 @@ func TestLookupUnknown(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// TestAnchorIndexSemantics: on the path 0-1-2-3-4-5 with the anchor set
+// {4, 2, 5}, node 0's closest anchor is 2 (2 hops) — the fixed semantics
+// sends node 2's message; the original (pre-fix) code read the anchor's
+// position in the set, 1, as the node, so node 1's message arrived instead.
+// Both see the same distance. With nothing reachable, both fall back to
+// position 0 (node 4 fixed, node 0 original).
+func TestAnchorIndexSemantics(t *testing.T) {
+	row := []uint16{0, 1, 2, 3, 4, 5} // hops from node 0
+	set := []int{4, 2, 5}
+	if n, s := closestAnchor(row, set, false); n != 2 || s != 3 {
+		t.Errorf("fixed: node %d sim index %d, want 2 and 3", n, s)
+	}
+	if n, s := closestAnchor(row, set, true); n != 1 || s != 3 {
+		t.Errorf("original: node %d sim index %d, want 1 and 3", n, s)
+	}
+	none := []uint16{0, engine.HopUnreachable, engine.HopUnreachable, engine.HopUnreachable, engine.HopUnreachable, engine.HopUnreachable}
+	if n, s := closestAnchor(none, set, false); n != 4 || s != 0 {
+		t.Errorf("fixed, unreachable: %d %d", n, s)
+	}
+	if n, s := closestAnchor(none, set, true); n != 0 || s != 0 {
+		t.Errorf("original, unreachable: %d %d", n, s)
+	}
+}

@@ -83,6 +83,9 @@ type pgnnLayout struct {
 	pool   *engine.CSR
 	place  *engine.CSR
 	blocks []engine.Block
+	// original: read the closest anchor's position in its set as a node id
+	// (Config.AnchorIndex).
+	original bool
 }
 
 func anchorSets(n int) int {
@@ -156,25 +159,41 @@ func (l *pgnnLayout) draw(rng *rand.Rand, arg []int, dist []int) {
 		}
 		for v := 0; v < n; v++ {
 			for _, set := range sets {
-				best, bestD := set[0], -1
-				for _, a := range set {
-					d := b.Hops[v*n+a]
-					if d == engine.HopUnreachable {
-						continue
-					}
-					if bestD < 0 || int(d) < bestD {
-						best, bestD = a, int(d)
-					}
-				}
-				arg[row], dist[row] = b.Off+best, bestD+1
+				best, sim := closestAnchor(b.Hops[v*n:(v+1)*n], set, l.original)
+				arg[row], dist[row] = b.Off+best, sim
 				row++
 			}
 		}
 	}
 }
 
+// closestAnchor returns, for a node with hop distances row, the node whose
+// message it receives from set and the index of its similarity in simTable
+// (0: no reachable anchor; d+1: hop d). The closest anchor is the first in
+// set order at the smallest distance (set[0] when none is reachable). With
+// original, the reference code's behaviour before its fix 9c1553d: the
+// anchor's position inside the set is returned as the node, so messages
+// come from nodes 0…|S|−1 of the graph.
+func closestAnchor(row []uint16, set []int, original bool) (node, sim int) {
+	pos, bestD := 0, -1
+	for i, a := range set {
+		d := row[a]
+		if d == engine.HopUnreachable {
+			continue
+		}
+		if bestD < 0 || int(d) < bestD {
+			pos, bestD = i, int(d)
+		}
+	}
+	if original {
+		return pos, bestD + 1
+	}
+	return set[pos], bestD + 1
+}
+
 func (m *pgnn) Forward(b *engine.Builder, gi *engine.GraphInput) *G.Node {
 	l := layout(gi)
+	l.original = m.cfg.AnchorIndex == AnchorOriginal
 	if m.arg == nil || len(m.arg) != l.slots {
 		m.arg, m.dist = make([]int, l.slots), make([]int, l.slots)
 		m.drawn = false

@@ -19,7 +19,17 @@ type Config struct {
 	Pre      bool    // linear pre-layer input→Hidden, no activation (true)
 	Heads    int     // GAT attention heads (1)
 	TrainEps bool    // GIN: learn ε (false: ε = 0)
+	// AnchorIndex is P-GNN's closest-anchor semantics: AnchorFixed ("" or
+	// "fixed", the reference code since its fix 9c1553d) or AnchorOriginal
+	// (before it: the anchor's position in its set used as a node id).
+	AnchorIndex string `json:",omitempty"`
 }
+
+// The P-GNN anchor-index semantics.
+const (
+	AnchorFixed    = "fixed"
+	AnchorOriginal = "original"
+)
 
 // DefaultConfig is the paper's setting for GCN/SAGE/GAT/GIN.
 func DefaultConfig() Config {
@@ -39,6 +49,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("models: dropout must be in [0, 1), got %g", c.Dropout)
 	case c.Heads < 1:
 		return fmt.Errorf("models: heads must be ≥ 1, got %d", c.Heads)
+	case c.AnchorIndex != "" && c.AnchorIndex != AnchorFixed && c.AnchorIndex != AnchorOriginal:
+		return fmt.Errorf("models: unknown P-GNN anchor index %q (valid: fixed, original)", c.AnchorIndex)
 	}
 	return nil
 }

@@ -115,6 +115,7 @@ func runFlags() []cli.Flag {
 		&cli.IntFlag{Name: "layers", Value: 0, Usage: "message-passing layers (0 = the model's default: 3, P-GNN 2)"},
 		&cli.IntFlag{Name: "heads", Value: d.Model_.Heads, Usage: "GAT attention heads"},
 		&cli.BoolFlag{Name: "gin-train-eps", Usage: "GIN: learn ε instead of fixing it at 0"},
+		&cli.StringFlag{Name: "pgnn-anchor-index", Value: "fixed", Usage: "P-GNN closest-anchor semantics: fixed (the reference code since its fix 9c1553d) or original (before it: the anchor's position in its set read as a node id, as the paper's runs probably had)"},
 		&cli.IntFlag{Name: "eval-every", Value: d.EvalEvery, Usage: "evaluate every K epochs"},
 		&cli.Uint64Flag{Name: "seed", Value: d.Seed, Usage: "random seed (split, negatives, init, dropout)"},
 		&cli.StringFlag{Name: "dtype", Value: d.DType, Usage: "float32 or float64"},
@@ -168,6 +169,9 @@ func configFrom(c *cli.Context) (experiment.Config, error) {
 	cfg.Model_.Out = c.Int("hidden")
 	cfg.Model_.Heads = c.Int("heads")
 	cfg.Model_.TrainEps = c.Bool("gin-train-eps")
+	if v := c.String("pgnn-anchor-index"); v != models.AnchorFixed {
+		cfg.Model_.AnchorIndex = v // "fixed" stays implicit, so configs of every other model are unchanged
+	}
 	cfg.Model_.Layers = c.Int("layers")
 	if c.Args().Len() > 0 {
 		return cfg, usagef("unexpected argument %q", c.Args().First())
