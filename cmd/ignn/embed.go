@@ -19,7 +19,9 @@ func embedCommand(stdout io.Writer) *cli.Command {
 		OnUsageError: onUsageError,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "checkpoint", Required: true, Usage: "directory written by ignn train --save"},
-			&cli.StringFlag{Name: "dataset", Usage: "dataset (default: the checkpoint's); must be the data it was trained on"},
+			&cli.StringFlag{Name: "dataset", Usage: "dataset (default: the checkpoint's); another or a grown graph is embedded inductively (hashed or attribute inputs only)"},
+			&cli.StringFlag{Name: "labels", Usage: "with --dataset FILE: its labels file"},
+			&cli.StringFlag{Name: "features", Usage: "with --dataset FILE: constant or a feature file, as in training"},
 			dataDirFlag(),
 			&cli.StringFlag{Name: "out", Required: true, Usage: "output file: .tsv (node id, then the vector) or .npy (float32 N×D)"},
 		},
@@ -34,19 +36,41 @@ func embedCommand(stdout io.Writer) *cli.Command {
 				return err
 			}
 			cfg := ck.Config
-			if d := c.String("dataset"); d != "" {
-				cfg.Dataset = d
-			}
 			if d := c.String("data-dir"); d != "" {
 				cfg.DataDir = d
 			}
-			ds, err := experiment.LoadDataset(cfg)
+			train, err := experiment.LoadDataset(cfg)
 			if err != nil {
-				return err
+				return fmt.Errorf("loading the training data: %w", err)
 			}
-			z, d, ids, err := experiment.Embed(ck, ds)
-			if err != nil {
-				return err
+			ds := train
+			if d := c.String("dataset"); d != "" {
+				cfg.Dataset, cfg.Labels, cfg.Features, cfg.GraphIndex = d, c.String("labels"), c.String("features"), ""
+				if cfg.Features == "" && ck.Config.Features != "" {
+					cfg.Features = ck.Config.Features
+				}
+				if ds, err = experiment.LoadDataset(cfg); err != nil {
+					return err
+				}
+			}
+			var z []float64
+			var d int
+			var ids []uint64
+			if experiment.Fingerprint(ds) == ck.Fingerprint {
+				if z, d, ids, err = experiment.Embed(ck, ds); err != nil {
+					return err
+				}
+			} else {
+				in, err := experiment.EmbedInductive(ck, train, ds)
+				if err != nil {
+					return err
+				}
+				z, d, ids = in.Z, in.D, in.IDs
+				fmt.Fprintf(stdout, "inductive: %d nodes, %d of them new (the model was trained on %d)\n", len(ids), len(in.NewRows), in.Training)
+				if len(in.NewRows) > 0 {
+					sc := in.ScoreNew(500)
+					fmt.Fprintf(stdout, "new nodes (%d scored): Kendall τ %.3f over their pairs, precision@10 %.3f\n", sc.Queries, sc.Tau, sc.PrecisionAt10)
+				}
 			}
 			var b []byte
 			if ext == ".npy" {

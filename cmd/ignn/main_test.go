@@ -396,3 +396,66 @@ func TestNeighbors(t *testing.T) {
 		t.Errorf("no query: %v", err)
 	}
 }
+
+// cavemanFile writes a ring of `cliques` cliques of 20 (the first node of
+// each clique joined to the previous clique's last node instead of its own
+// second) to path.
+func cavemanFile(t *testing.T, path string, cliques int) {
+	t.Helper()
+	var b strings.Builder
+	n := cliques * 20
+	for k := 0; k < cliques; k++ {
+		s := k * 20
+		for i := s; i < s+20; i++ {
+			for j := i + 1; j < s+20; j++ {
+				if i != s || j != s+1 {
+					fmt.Fprintf(&b, "%d %d\n", i, j)
+				}
+			}
+		}
+		fmt.Fprintf(&b, "%d %d\n", s, (s-1+n)%n)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestInductiveEmbed (issue 13): a model trained with hashed inputs on 20
+// cliques embeds the graph grown by two new cliques (10% new nodes); the new
+// nodes' precision@10 is reported and far above the base model's; identity
+// inputs are refused with a clear message.
+func TestInductiveEmbed(t *testing.T) {
+	dir := t.TempDir()
+	train, grown := filepath.Join(dir, "train.txt"), filepath.Join(dir, "grown.txt")
+	cavemanFile(t, train, 20)
+	cavemanFile(t, grown, 22)
+	p10 := map[string]float64{}
+	for _, v := range []string{"base", "both"} {
+		ck := filepath.Join(dir, "ck_"+v)
+		if _, _, err := runCLI("train", "--dataset", train, "--features", "constant", "--variant", v, "--epochs", "60", "--eval-every", "20", "--quiet", "--save", ck); err != nil {
+			t.Fatal(err)
+		}
+		out, _, err := runCLI("embed", "--checkpoint", ck, "--dataset", grown, "--out", filepath.Join(dir, v+".tsv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out, "inductive: 440 nodes, 40 of them new (the model was trained on 400)") {
+			t.Fatalf("%s:\n%s", v, out)
+		}
+		var tau, p float64
+		if _, err := fmt.Sscanf(out[strings.Index(out, "new nodes (40 scored): "):], "new nodes (40 scored): Kendall τ %f over their pairs, precision@10 %f", &tau, &p); err != nil {
+			t.Fatalf("%s: %v\n%s", v, err, out)
+		}
+		p10[v] = p
+	}
+	if p10["both"] < 0.3 || p10["both"] < 2*p10["base"] {
+		t.Errorf("new nodes' precision@10: both %.3f, base %.3f", p10["both"], p10["base"])
+	}
+	ck := filepath.Join(dir, "ck_identity")
+	if _, _, err := runCLI("train", "--dataset", train, "--epochs", "2", "--eval-every", "1", "--quiet", "--save", ck); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCLI("embed", "--checkpoint", ck, "--dataset", grown, "--out", filepath.Join(dir, "x.tsv")); err == nil || !strings.Contains(err.Error(), "one-hot identity inputs") {
+		t.Errorf("identity inputs on a grown graph: %v", err)
+	}
+}
