@@ -43,8 +43,9 @@ type Loss struct {
 //	MSE = Σ_p w_p·((1 − s_p)/2 − t_p)²,  t = 1 − 1/d^α (unreachable: 1)
 //
 // written as Σ (w/4)·(c − s)² with the input c = 1 − 2t. Terms whose λ is 0
-// are not built at all. bceSlots and mseSlots size the pair inputs.
-func Build(b *engine.Builder, z *G.Node, cfg Config, bceSlots, mseSlots int) (*Loss, error) {
+// are not built at all. bceSlots sizes the BCE pair inputs; mse says how
+// the MSE gets its pairs.
+func Build(b *engine.Builder, z *G.Node, cfg Config, bceSlots int, mse MSEInput) (*Loss, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -69,11 +70,17 @@ func Build(b *engine.Builder, z *G.Node, cfg Config, bceSlots, mseSlots int) (*L
 		add("bce", G.Must(G.Sum(G.Must(G.HadamardProd(in.weight, per)))), cfg.LambdaBCE)
 		l.BCE = in
 	}
-	if cfg.LambdaMSE > 0 {
-		if mseSlots < 1 {
+	if cfg.LambdaMSE > 0 && len(mse.All) > 0 {
+		if mse.AllPairs < 1 {
 			return nil, fmt.Errorf("objective: MSE needs at least one pair")
 		}
-		in := newTerm(b, "mse", mseSlots, true)
+		// Every pair, fixed for the run: one fused op, nothing to bind.
+		add("mse", engine.PairMSE(z, mse.All, 1/(4*float64(mse.AllPairs))), cfg.LambdaMSE)
+	} else if cfg.LambdaMSE > 0 {
+		if mse.Slots < 1 {
+			return nil, fmt.Errorf("objective: MSE needs at least one pair")
+		}
+		in := newTerm(b, "mse", mse.Slots, true)
 		s := engine.PairDot(z, in.i, in.j)
 		r := G.Must(G.Sub(in.value, s))
 		add("mse", G.Must(G.Sum(G.Must(G.HadamardProd(in.weight, G.Must(G.Square(r)))))), cfg.LambdaMSE)
@@ -81,6 +88,16 @@ func Build(b *engine.Builder, z *G.Node, cfg Config, bceSlots, mseSlots int) (*L
 	}
 	l.Total = total
 	return l, nil
+}
+
+// MSEInput says how the MSE term gets its pairs: Slots pair slots bound
+// every epoch (Loss.MSE, Term.Bind), or, when All is set, every intra-graph
+// pair of the run fixed once — AllPairs of them, with targets C = 1 − 2t in
+// the blocks — and fused into engine.PairMSE (Loss.MSE is then nil).
+type MSEInput struct {
+	Slots    int
+	All      []engine.MSEBlock
+	AllPairs int
 }
 
 // Target returns the MSE target t = 1 − 1/d^α for a hop distance d ≥ 1;

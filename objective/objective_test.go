@@ -26,7 +26,7 @@ func TestLossValueAndGradient(t *testing.T) {
 	build := func(b *engine.Builder) (*Loss, *G.Node) {
 		x := b.Param("x", engine.Glorot(1), n, d)
 		z := engine.RowNormalize(x)
-		l, err := Build(b, z, cfg, 5, 6) // one and two padding slots
+		l, err := Build(b, z, cfg, 5, MSEInput{Slots: 6}) // one and two padding slots
 		if err != nil {
 			t.Fatal(err)
 		}

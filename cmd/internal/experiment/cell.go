@@ -54,12 +54,15 @@ func Build(p *Prepared, cfg Config) (*Cell, error) {
 		nTrain += len(s.Train)
 	}
 	obj := cfg.Objective()
-	mseSlots := 0
+	var mseIn objective.MSEInput
 	if obj.LambdaMSE > 0 {
 		c.mse = newMSEPairs(p, cfg, c.mseRN)
-		mseSlots = c.mse.slots
+		mseIn.Slots = c.mse.slots
+		if c.mse.fixed {
+			mseIn.All, mseIn.AllPairs = c.mse.blocks, c.mse.total
+		}
 	}
-	if c.loss, err = objective.Build(bTrain, z, obj, 2*nTrain, mseSlots); err != nil {
+	if c.loss, err = objective.Build(bTrain, z, obj, 2*nTrain, mseIn); err != nil {
 		return nil, err
 	}
 	c.tr, err = engine.NewTrainer(bTrain, c.loss.Total, c.loss.Terms,
@@ -74,11 +77,6 @@ func Build(p *Prepared, cfg Config) (*Cell, error) {
 	}
 	if c.fwd, err = engine.NewForward(bEval, ze); err != nil {
 		return nil, err
-	}
-	if c.mse != nil && c.mse.fixed {
-		if err := c.loss.MSE.Bind(&c.mse.all); err != nil {
-			return nil, err
-		}
 	}
 	return c, nil
 }

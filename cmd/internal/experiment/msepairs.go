@@ -13,6 +13,8 @@ import (
 // --mse-pairs cap, otherwise a uniform sample (with replacement) of cap
 // pairs redrawn every epoch from the seeded "mse-pairs" stream.
 type msePairs struct {
+	blocks []engine.MSEBlock // fixed: every pair's target, per graph, for engine.PairMSE
+	total  int
 	all    objective.Pairs
 	sample objective.Pairs
 	slots  int
@@ -36,22 +38,39 @@ func newMSEPairs(p *Prepared, cfg Config, rng *engine.Seeded) *msePairs {
 		m.mode = fmt.Sprintf("sampled: %d pairs every epoch, %d random targets of each of %d BFS sources drawn per epoch", m.slots, m.per, m.sources)
 		return m
 	}
+	for _, s := range p.Splits {
+		m.total += s.Graph.N * (s.Graph.N - 1) / 2
+	}
+	target := func(d uint16) float64 { return objective.Target(int(d), d != data.Unreachable, alpha) }
+	if m.total <= limit {
+		// Every pair, every epoch: targets C = 1 − 2t per graph for the
+		// fused engine.PairMSE.
+		m.fixed, m.slots = true, m.total
+		m.mode = fmt.Sprintf("all %d intra-graph pairs every epoch", m.total)
+		for g, s := range p.Splits {
+			n := s.Graph.N
+			c := make([]float64, n*n)
+			for i := 0; i < n; i++ {
+				for j := 0; j < n; j++ {
+					if i != j {
+						c[i*n+j] = 1 - 2*target(s.Dist.At(i, j))
+					}
+				}
+			}
+			m.blocks = append(m.blocks, engine.MSEBlock{Off: p.Union.Offsets[g], N: n, C: c})
+		}
+		return m
+	}
 	for g, s := range p.Splits {
 		n := s.Graph.N
 		for i := 0; i < n; i++ {
 			for j := i + 1; j < n; j++ {
-				d := s.Dist.At(i, j)
-				m.all.Add(p.Union.Global(g, i), p.Union.Global(g, j), objective.Target(int(d), d != data.Unreachable, alpha))
+				m.all.Add(p.Union.Global(g, i), p.Union.Global(g, j), target(s.Dist.At(i, j)))
 			}
 		}
 	}
-	total := m.all.Len()
-	m.slots, m.fixed = total, true
-	m.mode = fmt.Sprintf("all %d intra-graph pairs every epoch", total)
-	if total > limit {
-		m.slots, m.fixed = limit, false
-		m.mode = fmt.Sprintf("%d of %d intra-graph pairs, resampled every epoch", limit, total)
-	}
+	m.slots = limit
+	m.mode = fmt.Sprintf("%d of %d intra-graph pairs, resampled every epoch", limit, m.total)
 	return m
 }
 

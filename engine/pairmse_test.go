@@ -1,0 +1,93 @@
+package engine
+
+import (
+	"math"
+	"runtime"
+	"testing"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+func mseBlocks() []MSEBlock {
+	mk := func(off, n int, seed uint64) MSEBlock {
+		c := RandomValues(seed, n*n)
+		for i := 0; i < n; i++ {
+			for j := 0; j < i; j++ {
+				c[i*n+j] = c[j*n+i]
+			}
+		}
+		return MSEBlock{Off: off, N: n, C: c}
+	}
+	return []MSEBlock{mk(0, 4, 3), mk(5, 3, 4)} // row 4 belongs to no block
+}
+
+// TestPairMSE: forward against the formula, the gradient by finite
+// differences, bit-identical results under GOMAXPROCS 1 and 2, and two ops
+// over different blocks stay two nodes.
+func TestPairMSE(t *testing.T) {
+	blocks := mseBlocks()
+	const w = 0.37
+	zv := RandomValues(9, 8*3)
+	b := NewBuilder(NewParamStore(tensor.Float64, Stream(1, "init")), false)
+	z := b.Param("z", Constant(0), 8, 3)
+	SetFloat64(z.Value().(*tensor.Dense), zv)
+	loss := PairMSE(z, blocks, w)
+	f, err := NewForward(b, loss)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want float64
+	for _, bl := range blocks {
+		for i := 0; i < bl.N; i++ {
+			for j := i + 1; j < bl.N; j++ {
+				var s float64
+				for x := 0; x < 3; x++ {
+					s += zv[(bl.Off+i)*3+x] * zv[(bl.Off+j)*3+x]
+				}
+				want += w * (bl.C[i*bl.N+j] - s) * (bl.C[i*bl.N+j] - s)
+			}
+		}
+	}
+	got, _, err := f.Run(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if math.Abs(got[0]-want) > 1e-12 {
+		t.Fatalf("forward %v, want %v", got[0], want)
+	}
+	if err := CheckGradient(func(b *Builder) (*G.Node, []*G.Node) {
+		z := b.Param("z", Glorot(1), 8, 3)
+		return PairMSE(z, blocks, w), []*G.Node{z}
+	}, 1e-6, 1e-7); err != nil {
+		t.Error(err)
+	}
+	// Bit-identical across GOMAXPROCS on a block large enough to split.
+	big := []MSEBlock{{Off: 0, N: 300, C: RandomValues(5, 300*300)}}
+	z300 := RandomValues(6, 300*8)
+	op := &pairMSEOp{blocks: big, w: 1}
+	var outs [2]float64
+	var grads [2][]float64
+	for k, procs := range []int{1, 2} {
+		old := runtime.GOMAXPROCS(procs)
+		outs[k] = pairMSEForward(op, z300, 8)
+		grads[k] = make([]float64, len(z300))
+		pairMSEBackward(op, z300, grads[k], 8, 1)
+		runtime.GOMAXPROCS(old)
+	}
+	if outs[0] != outs[1] {
+		t.Errorf("forward differs across GOMAXPROCS: %v vs %v", outs[0], outs[1])
+	}
+	for i := range grads[0] {
+		if grads[0][i] != grads[1][i] {
+			t.Fatalf("gradient differs across GOMAXPROCS at %d", i)
+		}
+	}
+	// Two ops over different blocks must stay two nodes.
+	b2 := NewBuilder(NewParamStore(tensor.Float64, Stream(1, "init")), false)
+	z2 := b2.Param("z", Glorot(1), 8, 3)
+	if a, c := PairMSE(z2, blocks[:1], w), PairMSE(z2, blocks[1:], w); a == c {
+		t.Error("two PairMSE ops merged into one node")
+	}
+}
