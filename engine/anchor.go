@@ -85,7 +85,7 @@ func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
 		arg, self := ints(op.String(), in[4]), ints(op.String(), in[5])
 		checkIdx(op.String(), arg, op.n)
 		checkIdx(op.String(), self, op.n)
-		out := newDense(x.Dtype(), len(arg), d)
+		out := op.output(x.Dtype(), len(arg), d)
 		o := out.Data().([]T)
 		for s := range arg {
 			fs, ha, hs, os := f[s], hmv[arg[s]*d:(arg[s]+1)*d], hsv[self[s]*d:(self[s]+1)*d], o[s*d:(s+1)*d]
@@ -98,7 +98,7 @@ func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
 		return out
 	case 1:
 		g, f, arg := data(0), data(1), ints(op.String(), in[2])
-		out := newDense(x.Dtype(), op.n, d)
+		out := op.output(x.Dtype(), op.n, d)
 		o := out.Data().([]T)
 		for s, a := range arg {
 			fs, gs, oa := f[s], g[s*d:(s+1)*d], o[a*d:(a+1)*d]
@@ -109,7 +109,7 @@ func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
 		return out
 	case 2:
 		g, self := data(0), ints(op.String(), in[1])
-		out := newDense(x.Dtype(), op.n, d)
+		out := op.output(x.Dtype(), op.n, d)
 		o := out.Data().([]T)
 		for s, v := range self {
 			gs, ov := g[s*d:(s+1)*d], o[v*d:(v+1)*d]
@@ -120,7 +120,7 @@ func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
 		return out
 	default:
 		g, hmv, arg := data(0), data(1), ints(op.String(), in[2])
-		out := newDense(x.Dtype(), len(arg), 1)
+		out := op.output(x.Dtype(), len(arg), 1)
 		o := out.Data().([]T)
 		for s, a := range arg {
 			gs, ha := g[s*d:(s+1)*d], hmv[a*d:(a+1)*d]
@@ -151,7 +151,7 @@ func (op *anchorOp) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error) {
 	if op.mode != 0 {
 		return nil, fmt.Errorf("engine: %s is not differentiable", op)
 	}
-	gp, err := G.ApplyOp(reluOp{grad: true}, out, grad)
+	gp, err := G.ApplyOp(&reluOp{grad: true}, out, grad)
 	if err != nil {
 		return nil, err
 	}
@@ -167,6 +167,6 @@ func (op *anchorOp) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := G.ApplyOp(bcastOp{mode: bcColSum}, gp)
+	db, err := G.ApplyOp(&bcastOp{mode: bcColSum}, gp)
 	return G.Nodes{dhm, dhs, df, db, nil, nil}, err
 }

@@ -16,7 +16,7 @@ func AddRowVector(x, b *G.Node) *G.Node {
 	if x.Dims() != 2 || b.Dims() != 2 || b.Shape()[0] != 1 || b.Shape()[1] != x.Shape()[1] {
 		panic(fmt.Sprintf("engine: AddRowVector: x %v, b %v", x.Shape(), b.Shape()))
 	}
-	return G.Must(G.ApplyOp(bcastOp{mode: bcAdd}, x, b))
+	return G.Must(G.ApplyOp(&bcastOp{mode: bcAdd}, x, b))
 }
 
 // ScaleRows returns x ⊙ s with s (N×1) scaling each row of x (N×D), without
@@ -25,7 +25,7 @@ func ScaleRows(x, s *G.Node) *G.Node {
 	if x.Dims() != 2 || s.Dims() != 2 || s.Shape()[1] != 1 || s.Shape()[0] != x.Shape()[0] {
 		panic(fmt.Sprintf("engine: ScaleRows: x %v, s %v", x.Shape(), s.Shape()))
 	}
-	return G.Must(G.ApplyOp(bcastOp{mode: bcScale}, x, s))
+	return G.Must(G.ApplyOp(&bcastOp{mode: bcScale}, x, s))
 }
 
 const (
@@ -40,20 +40,20 @@ type bcastOp struct {
 	mode int
 }
 
-func (op bcastOp) Arity() int {
+func (op *bcastOp) Arity() int {
 	if op.mode == bcColSum {
 		return 1
 	}
 	return 2
 }
-func (op bcastOp) Type() hm.Type {
+func (op *bcastOp) Type() hm.Type {
 	a := hm.TypeVariable('a')
 	if op.mode == bcColSum {
 		return hm.NewFnType(tt(2, a), tt(2, a))
 	}
 	return hm.NewFnType(tt(2, a), tt(2, a), tt(2, a))
 }
-func (op bcastOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+func (op *bcastOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	s := in[0].(tensor.Shape)
 	switch op.mode {
 	case bcColSum:
@@ -63,7 +63,7 @@ func (op bcastOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	}
 	return s.Clone(), nil
 }
-func (op bcastOp) Do(in ...G.Value) (v G.Value, err error) {
+func (op *bcastOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
 	x := dense(op.String(), in[0])
 	n, d := x.Shape()[0], x.Shape()[1]
@@ -71,7 +71,7 @@ func (op bcastOp) Do(in ...G.Value) (v G.Value, err error) {
 	if op.mode != bcColSum {
 		y = dense(op.String(), in[1])
 	}
-	out := newDense(x.Dtype(), op.outShape(n, d)...)
+	out := op.output(x.Dtype(), op.outShape(n, d)...)
 	switch xs := x.Data().(type) {
 	case []float64:
 		var ys []float64
@@ -91,7 +91,7 @@ func (op bcastOp) Do(in ...G.Value) (v G.Value, err error) {
 	return out, nil
 }
 
-func (op bcastOp) outShape(n, d int) []int {
+func (op *bcastOp) outShape(n, d int) []int {
 	switch op.mode {
 	case bcColSum:
 		return []int{1, d}
@@ -130,28 +130,28 @@ func bcast[T Float](mode int, x, y, out []T, n, d int) {
 	}
 }
 
-func (op bcastOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "engine.%s", op) }
-func (op bcastOp) Hashcode() uint32      { return hashOf(op.WriteHash) }
-func (op bcastOp) String() string {
+func (op *bcastOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "engine.%s", op) }
+func (op *bcastOp) Hashcode() uint32      { return hashOf(op.WriteHash) }
+func (op *bcastOp) String() string {
 	return [...]string{"AddRowVector", "ScaleRows", "ColumnSums", "RowDots"}[op.mode]
 }
-func (op bcastOp) DiffWRT(int) []bool {
+func (op *bcastOp) DiffWRT(int) []bool {
 	if op.mode == bcAdd || op.mode == bcScale {
 		return []bool{true, true}
 	}
 	return []bool{false, false}
 }
-func (op bcastOp) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error) {
+func (op *bcastOp) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error) {
 	switch op.mode {
 	case bcAdd:
-		db, err := G.ApplyOp(bcastOp{mode: bcColSum}, grad)
+		db, err := G.ApplyOp(&bcastOp{mode: bcColSum}, grad)
 		return G.Nodes{grad, db}, err
 	case bcScale:
-		dx, err := G.ApplyOp(bcastOp{mode: bcScale}, grad, in[1])
+		dx, err := G.ApplyOp(&bcastOp{mode: bcScale}, grad, in[1])
 		if err != nil {
 			return nil, err
 		}
-		ds, err := G.ApplyOp(bcastOp{mode: bcRowDot}, grad, in[0])
+		ds, err := G.ApplyOp(&bcastOp{mode: bcRowDot}, grad, in[0])
 		return G.Nodes{dx, ds}, err
 	}
 	return nil, fmt.Errorf("engine: %s is not differentiable", op)

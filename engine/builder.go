@@ -118,8 +118,14 @@ func LetInts(n *G.Node, v []int) error {
 	return G.Let(n, tensor.New(tensor.WithShape(len(v)), tensor.WithBacking(v)))
 }
 
-// LetFloats binds a float input of n's dtype and shape to v.
+// LetFloats binds a float input of n's dtype and shape to v, writing into
+// the tensor already bound to n when there is one (no allocation per
+// epoch).
 func LetFloats(n *G.Node, v []float64) error {
+	if t, ok := n.Value().(*tensor.Dense); ok && t.Shape().Eq(n.Shape()) && t.Dtype() == n.Dtype() && t.Shape().TotalSize() == len(v) {
+		SetFloat64(t, v)
+		return nil
+	}
 	return G.Let(n, FromFloat64(n.Dtype(), v, n.Shape()...))
 }
 

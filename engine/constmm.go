@@ -87,7 +87,7 @@ func (op *constMulOp) Do(in ...G.Value) (v G.Value, err error) {
 	w := dense(op.String(), in[0])
 	r, k := op.dims()
 	d := w.Shape()[1]
-	out := newDense(w.Dtype(), r, d)
+	out := op.output(w.Dtype(), r, d)
 	tA := blas.NoTrans
 	if op.trans {
 		tA = blas.Trans

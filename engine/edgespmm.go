@@ -60,11 +60,11 @@ func (op *edgeSpMMOp) Do(in ...G.Value) (v G.Value, err error) {
 	var out *tensor.Dense
 	switch op.mode {
 	case 0:
-		out = newDense(q.Dtype(), op.a.Rows, d)
+		out = op.output(q.Dtype(), op.a.Rows, d)
 	case 1:
-		out = newDense(q.Dtype(), op.a.NNZ())
+		out = op.output(q.Dtype(), op.a.NNZ())
 	default:
-		out = newDense(q.Dtype(), op.a.Cols, d)
+		out = op.output(q.Dtype(), op.a.Cols, d)
 	}
 	switch ps := p.Data().(type) {
 	case []float64:

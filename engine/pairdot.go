@@ -25,27 +25,27 @@ func PairDot(z, i, j *G.Node) *G.Node {
 	if i.Shape().TotalSize() != j.Shape().TotalSize() {
 		panic(fmt.Sprintf("engine: PairDot: I has %d pairs, J has %d", i.Shape().TotalSize(), j.Shape().TotalSize()))
 	}
-	return G.Must(G.ApplyOp(pairDotOp{}, z, i, j))
+	return G.Must(G.ApplyOp(&pairDotOp{}, z, i, j))
 }
 
 type pairDotOp struct{ opBase }
 
-func (pairDotOp) Arity() int { return 3 }
-func (pairDotOp) Type() hm.Type {
+func (*pairDotOp) Arity() int { return 3 }
+func (*pairDotOp) Type() hm.Type {
 	a := hm.TypeVariable('a')
 	return hm.NewFnType(tt(2, a), intVec, intVec, tt(1, a))
 }
-func (pairDotOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+func (*pairDotOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	return tensor.Shape{in[1].(tensor.Shape).TotalSize()}, nil
 }
-func (pairDotOp) Do(in ...G.Value) (v G.Value, err error) {
+func (op *pairDotOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
 	z := dense("PairDot", in[0])
 	I, J := ints("PairDot", in[1]), ints("PairDot", in[2])
 	n, d := z.Shape()[0], z.Shape()[1]
 	checkIdx("PairDot", I, n)
 	checkIdx("PairDot", J, n)
-	out := newDense(z.Dtype(), len(I))
+	out := op.output(z.Dtype(), len(I))
 	switch zs := z.Data().(type) {
 	case []float64:
 		parallelPairs(len(I), d, func(lo, hi int) { pairDot(zs, I[lo:hi], J[lo:hi], d, out.Data().([]float64)[lo:hi]) })
@@ -85,38 +85,42 @@ func pairDot[T Float](z []T, I, J []int, d int, out []T) {
 	}
 }
 
-func (pairDotOp) WriteHash(h hash.Hash) { fmt.Fprint(h, "engine.PairDot") }
-func (op pairDotOp) Hashcode() uint32   { return hashOf(op.WriteHash) }
-func (pairDotOp) String() string        { return "PairDot" }
-func (pairDotOp) DiffWRT(int) []bool    { return []bool{true, false, false} }
-func (pairDotOp) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error) {
-	dz, err := G.ApplyOp(pairDotGradOp{}, in[0], in[1], in[2], grad)
+func (*pairDotOp) WriteHash(h hash.Hash) { fmt.Fprint(h, "engine.PairDot") }
+func (op *pairDotOp) Hashcode() uint32   { return hashOf(op.WriteHash) }
+func (*pairDotOp) String() string        { return "PairDot" }
+func (*pairDotOp) DiffWRT(int) []bool    { return []bool{true, false, false} }
+func (*pairDotOp) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error) {
+	dz, err := G.ApplyOp(&pairDotGradOp{}, in[0], in[1], in[2], grad)
 	return G.Nodes{dz, nil, nil}, err
 }
 
 // pairDotGradOp computes dZ from (Z, I, J, g).
-type pairDotGradOp struct{ opBase }
+type pairDotGradOp struct {
+	opBase
+	chunks [pairChunks - 1]opBase // the scatter-add buffers of chunks 1…3, reused
+}
 
-func (pairDotGradOp) Arity() int { return 4 }
-func (pairDotGradOp) Type() hm.Type {
+func (*pairDotGradOp) Arity() int { return 4 }
+func (*pairDotGradOp) Type() hm.Type {
 	a := hm.TypeVariable('a')
 	return hm.NewFnType(tt(2, a), intVec, intVec, tt(1, a), tt(2, a))
 }
-func (pairDotGradOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+func (*pairDotGradOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	return in[0].(tensor.Shape).Clone(), nil
 }
-func (pairDotGradOp) Do(in ...G.Value) (v G.Value, err error) {
+func (op *pairDotGradOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
 	z := dense("PairDotGrad", in[0])
 	I, J := ints("PairDotGrad", in[1]), ints("PairDotGrad", in[2])
 	g := dense("PairDotGrad", in[3])
 	n, d := z.Shape()[0], z.Shape()[1]
-	out := newDense(z.Dtype(), n, d)
+	out := op.output(z.Dtype(), n, d)
+	extra := func(c int) *tensor.Dense { return op.chunks[c-1].output(z.Dtype(), n, d) }
 	switch zs := z.Data().(type) {
 	case []float64:
-		pairDotGradChunked(zs, I, J, g.Data().([]float64), d, out.Data().([]float64))
+		pairDotGradChunked(zs, I, J, g.Data().([]float64), d, out.Data().([]float64), func(c int) []float64 { return extra(c).Data().([]float64) })
 	case []float32:
-		pairDotGradChunked(zs, I, J, g.Data().([]float32), d, out.Data().([]float32))
+		pairDotGradChunked(zs, I, J, g.Data().([]float32), d, out.Data().([]float32), func(c int) []float32 { return extra(c).Data().([]float32) })
 	}
 	return out, nil
 }
@@ -151,9 +155,9 @@ func pairDotGrad[T Float](z []T, I, J []int, g []T, d int, dz []T) {
 	}
 }
 
-func (pairDotGradOp) WriteHash(h hash.Hash) { fmt.Fprint(h, "engine.PairDotGrad") }
-func (op pairDotGradOp) Hashcode() uint32   { return hashOf(op.WriteHash) }
-func (pairDotGradOp) String() string        { return "PairDotGrad" }
+func (*pairDotGradOp) WriteHash(h hash.Hash) { fmt.Fprint(h, "engine.PairDotGrad") }
+func (op *pairDotGradOp) Hashcode() uint32   { return hashOf(op.WriteHash) }
+func (*pairDotGradOp) String() string        { return "PairDotGrad" }
 
 // pairChunks is the fixed number of pair ranges PairDot splits its work
 // into. The split depends only on the pair count, never on the number of
@@ -182,8 +186,9 @@ func parallelPairs(p, d int, f func(lo, hi int)) {
 }
 
 // pairDotGradChunked accumulates each chunk's scatter-add into its own
-// buffer and sums the buffers in chunk order (deterministic).
-func pairDotGradChunked[T Float](z []T, I, J []int, g []T, d int, dz []T) {
+// buffer (chunk 0 into dz, chunk c > 0 into the zeroed buf(c)) and sums the
+// buffers in chunk order (deterministic).
+func pairDotGradChunked[T Float](z []T, I, J []int, g []T, d int, dz []T, buf func(c int) []T) {
 	p := len(I)
 	if p*d < minParallelWork {
 		pairDotGrad(z, I, J, g, d, dz)
@@ -194,7 +199,7 @@ func pairDotGradChunked[T Float](z []T, I, J []int, g []T, d int, dz []T) {
 	var wg sync.WaitGroup
 	for c := 0; c < pairChunks; c++ {
 		if c > 0 {
-			bufs[c] = make([]T, len(dz))
+			bufs[c] = buf(c)
 		}
 		lo, hi := chunkBounds(p, c)
 		wg.Add(1)

@@ -67,7 +67,7 @@ func TestPairDotChunked(t *testing.T) {
 		old := runtime.GOMAXPROCS(procs)
 		defer runtime.GOMAXPROCS(old)
 		out := make([]float64, n*d)
-		pairDotGradChunked(z, I, J, g, d, out)
+		pairDotGradChunked(z, I, J, g, d, out, func(int) []float64 { return make([]float64, len(out)) })
 		return out
 	}
 	one, two := run(1), run(2)

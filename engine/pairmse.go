@@ -82,7 +82,7 @@ func (op *pairMSEOp) Do(in ...G.Value) (v G.Value, err error) {
 	d := z.Shape()[1]
 	if op.grad {
 		g := scalar(in[1])
-		out := newDense(z.Dtype(), z.Shape()...)
+		out := op.output(z.Dtype(), z.Shape()...)
 		switch zs := z.Data().(type) {
 		case []float64:
 			op.backward(zs, out.Data().([]float64), d, g)

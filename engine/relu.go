@@ -12,7 +12,7 @@ import (
 // ReLU returns max(x, 0) elementwise in one pass (gorgonia's Rectify builds
 // a comparison, a cast and a product, each allocating). Gradient: g where
 // the output is positive, else 0 (0 at x = 0, as PyTorch).
-func ReLU(x *G.Node) *G.Node { return G.Must(G.ApplyOp(reluOp{}, x)) }
+func ReLU(x *G.Node) *G.Node { return G.Must(G.ApplyOp(&reluOp{}, x)) }
 
 // reluOp: forward (x) → max(x,0); grad mode (y, g) → g·[y>0].
 type reluOp struct {
@@ -20,26 +20,26 @@ type reluOp struct {
 	grad bool
 }
 
-func (op reluOp) Arity() int {
+func (op *reluOp) Arity() int {
 	if op.grad {
 		return 2
 	}
 	return 1
 }
-func (op reluOp) Type() hm.Type {
+func (op *reluOp) Type() hm.Type {
 	a := hm.TypeVariable('a')
 	if op.grad {
 		return hm.NewFnType(a, a, a)
 	}
 	return hm.NewFnType(a, a)
 }
-func (reluOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+func (*reluOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	return in[0].(tensor.Shape).Clone(), nil
 }
-func (op reluOp) Do(in ...G.Value) (v G.Value, err error) {
+func (op *reluOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
 	x := dense(op.String(), in[0])
-	out := newDense(x.Dtype(), x.Shape()...)
+	out := op.output(x.Dtype(), x.Shape()...)
 	switch xs := x.Data().(type) {
 	case []float64:
 		var g []float64
@@ -81,16 +81,16 @@ func reluRange[T Float](x, g, out []T) {
 	}
 }
 
-func (op reluOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "engine.%s", op) }
-func (op reluOp) Hashcode() uint32      { return hashOf(op.WriteHash) }
-func (op reluOp) String() string {
+func (op *reluOp) WriteHash(h hash.Hash) { fmt.Fprintf(h, "engine.%s", op) }
+func (op *reluOp) Hashcode() uint32      { return hashOf(op.WriteHash) }
+func (op *reluOp) String() string {
 	if op.grad {
 		return "ReLUGrad"
 	}
 	return "ReLU"
 }
-func (op reluOp) DiffWRT(int) []bool { return []bool{!op.grad} }
-func (op reluOp) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error) {
-	d, err := G.ApplyOp(reluOp{grad: true}, out, grad)
+func (op *reluOp) DiffWRT(int) []bool { return []bool{!op.grad} }
+func (op *reluOp) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error) {
+	d, err := G.ApplyOp(&reluOp{grad: true}, out, grad)
 	return G.Nodes{d}, err
 }

@@ -20,7 +20,7 @@ func RowNormalize(x *G.Node) *G.Node {
 	if x.Dims() != 2 {
 		panic(fmt.Sprintf("engine: RowNormalize: input has shape %v, want a matrix", x.Shape()))
 	}
-	return G.Must(G.ApplyOp(rowNormOp{}, x))
+	return G.Must(G.ApplyOp(&rowNormOp{}, x))
 }
 
 type rowNormOp struct {
@@ -28,27 +28,27 @@ type rowNormOp struct {
 	grad bool
 }
 
-func (op rowNormOp) Arity() int {
+func (op *rowNormOp) Arity() int {
 	if op.grad {
 		return 2
 	}
 	return 1
 }
-func (op rowNormOp) Type() hm.Type {
+func (op *rowNormOp) Type() hm.Type {
 	a := hm.TypeVariable('a')
 	if op.grad {
 		return hm.NewFnType(tt(2, a), tt(2, a), tt(2, a))
 	}
 	return hm.NewFnType(tt(2, a), tt(2, a))
 }
-func (rowNormOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+func (*rowNormOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	return in[0].(tensor.Shape).Clone(), nil
 }
-func (op rowNormOp) Do(in ...G.Value) (v G.Value, err error) {
+func (op *rowNormOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
 	x := dense(op.String(), in[0])
 	n, d := x.Shape()[0], x.Shape()[1]
-	out := newDense(x.Dtype(), n, d)
+	out := op.output(x.Dtype(), n, d)
 	switch xs := x.Data().(type) {
 	case []float64:
 		var g []float64
@@ -113,18 +113,18 @@ func rowNormRows[T Float](x, g []T, d int, out []T, lo, hi int) {
 	}
 }
 
-func (op rowNormOp) WriteHash(h hash.Hash) {
+func (op *rowNormOp) WriteHash(h hash.Hash) {
 	fmt.Fprintf(h, "engine.%s{eps=%g}", op.String(), normEps)
 }
-func (op rowNormOp) Hashcode() uint32 { return hashOf(op.WriteHash) }
-func (op rowNormOp) String() string {
+func (op *rowNormOp) Hashcode() uint32 { return hashOf(op.WriteHash) }
+func (op *rowNormOp) String() string {
 	if op.grad {
 		return "RowNormalizeGrad"
 	}
 	return "RowNormalize"
 }
-func (rowNormOp) DiffWRT(int) []bool { return []bool{true} }
-func (rowNormOp) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error) {
-	dx, err := G.ApplyOp(rowNormOp{grad: true}, in[0], grad)
+func (*rowNormOp) DiffWRT(int) []bool { return []bool{true} }
+func (*rowNormOp) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error) {
+	dx, err := G.ApplyOp(&rowNormOp{grad: true}, in[0], grad)
 	return G.Nodes{dx}, err
 }

@@ -47,7 +47,7 @@ func (op *segSoftmaxOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 func (op *segSoftmaxOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
 	x := dense(op.String(), in[0])
-	out := newDense(x.Dtype(), op.a.NNZ())
+	out := op.output(x.Dtype(), op.a.NNZ())
 	switch xs := x.Data().(type) {
 	case []float64:
 		var g []float64

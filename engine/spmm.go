@@ -43,7 +43,7 @@ func (op *spmmOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
 	x := dense("SpMM", in[0])
 	d := x.Shape()[1]
-	out := newDense(x.Dtype(), op.a.Rows, d)
+	out := op.output(x.Dtype(), op.a.Rows, d)
 	switch xs := x.Data().(type) {
 	case []float64:
 		spmm(op.a, op.a.Val, xs, out.Data().([]float64), d)
