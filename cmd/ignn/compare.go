@@ -30,6 +30,9 @@ func compareFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "retry-failed", Usage: "run the cells whose earlier attempt failed again"},
 		&cli.StringFlag{Name: "grid", Usage: "a YAML grid file (settings + sub-grids whose cells are joined); see scripts/run.grid.yaml"},
 		&cli.BoolFlag{Name: "dry-run", Usage: "list the cells and print the grid as a grid file, run nothing"},
+		&cli.StringFlag{Name: "shard", Usage: "run only part I/N of the grid (cost-balanced round robin), or auto: from SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX; a plain compare on the same --out then builds the table"},
+		&cli.IntFlag{Name: "shards", Usage: "with --shard auto under a Kubernetes Indexed Job: the number of shards"},
+		&cli.BoolFlag{Name: "status", Usage: "list the grid's cells in --out as finished, running (host, pid), stale, failed or missing, run nothing"},
 	}
 }
 
@@ -73,6 +76,9 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 			if c.Bool("dry-run") {
 				return dryRun(stdout, c, cc)
 			}
+			if c.Bool("status") {
+				return printStatus(stdout, cc)
+			}
 			quiet := c.Bool("quiet")
 			if cc.Out != "" {
 				if c.Bool("fresh") {
@@ -112,6 +118,14 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 			}
 			if err != nil {
 				return err
+			}
+			if cc.Shard.N > 0 {
+				fmt.Fprintf(stdout, "shard %d/%d: %d of its %d cells finished in %s/cells; when every shard is done, the same compare without --shard prints the table\n",
+					cc.Shard.I, cc.Shard.N, res.ShardDone, res.ShardCells, cc.Out)
+				for _, f := range res.Failures {
+					fmt.Fprintf(stdout, "FAILED %s: %s\n", f.Job.Key(), f.Error)
+				}
+				return nil
 			}
 			fmt.Fprintf(stdout, "%s, %s task, %d epochs, seeds 1..%d (τ = Kendall τ-b; * = best τ per model)\n", cc.Base.Dataset, cc.Base.Task, cc.Base.Epochs, cc.Repeats)
 			if err := printTable(stdout, res, format); err != nil {
@@ -180,6 +194,14 @@ func compareConfigFrom(c *cli.Context, sweep bool) (experiment.CompareConfig, st
 	for _, v := range splitList(c.String("variants")) {
 		cc.Variants = append(cc.Variants, experiment.Variant(v))
 	}
+	if sh := c.String("shard"); sh != "" {
+		if cc.Out == "" {
+			return cc, "", usagef("--shard needs --out (a directory every shard shares)")
+		}
+		if cc.Shard, err = experiment.ParseShard(sh, c.Int("shards")); err != nil {
+			return cc, "", usageError{err}
+		}
+	}
 	if len(grids) > 0 {
 		cc.Grids, cc.Models, cc.Variants, cc.Repeats = grids, nil, nil, 0
 		for _, g := range grids {
@@ -223,4 +245,23 @@ func compareConfigFrom(c *cli.Context, sweep bool) (experiment.CompareConfig, st
 		os.Remove(probe)
 	}
 	return cc, format, nil
+}
+
+func printStatus(w io.Writer, cc experiment.CompareConfig) error {
+	st, err := cc.Status()
+	if err != nil {
+		return usageError{err}
+	}
+	count := map[string]int{}
+	for _, s := range st {
+		count[s.State]++
+		line := fmt.Sprintf("%-9s %s", s.State, s.Key)
+		if s.Note != "" {
+			line += "  (" + s.Note + ")"
+		}
+		fmt.Fprintln(w, line)
+	}
+	fmt.Fprintf(w, "%d cells: %d finished, %d running, %d stale, %d failed, %d missing\n",
+		len(st), count["finished"], count["running"], count["stale"], count["failed"], count["missing"])
+	return nil
 }

@@ -39,7 +39,8 @@ type gridFile struct {
 // runControl are the compare flags that may accompany --grid: they steer
 // the run, not the cells.
 var runControl = map[string]bool{"grid": true, "out": true, "workers": true, "format": true, "quiet": true,
-	"fresh": true, "retry-failed": true, "dry-run": true, "data-dir": true, "max-memory": true}
+	"fresh": true, "retry-failed": true, "dry-run": true, "data-dir": true, "max-memory": true,
+	"shard": true, "shards": true, "status": true}
 
 // applyGrid reads path and sets the command's flags from its settings;
 // it returns the sub-grids. Flags that define cells may not be given

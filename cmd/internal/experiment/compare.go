@@ -57,6 +57,9 @@ type CompareConfig struct {
 	// Grids, when set, replace Models × Variants × Repeats by the join of
 	// these blocks (grid files).
 	Grids []SubGrid
+	// Shard restricts the run to its part of the grid (Shard.N = 0: all);
+	// the result then holds only that part's cells and no table.
+	Shard Shard
 	// RetryFailed runs cells whose earlier attempt failed again (otherwise
 	// they stay listed as failed).
 	RetryFailed bool
@@ -66,16 +69,20 @@ type CompareConfig struct {
 
 // Comparison is the outcome of a grid.
 type Comparison struct {
-	Dataset    string         `json:"dataset"`
-	Task       string         `json:"task"`
-	Epochs     int            `json:"epochs"`
-	Repeats    int            `json:"repeats"`
-	HashDim    int            `json:"hash_dim_setting"`
-	Selection  string         `json:"selection"`
-	Rows       []RowJSON      `json:"rows"`
-	Chosen     []Job          `json:"chosen,omitempty"` // sweep: selected settings per model/variant (seed 0)
-	Cells      []CellMetrics  `json:"cells"`
-	Failures   []Failure      `json:"failures,omitempty"`
+	Dataset   string        `json:"dataset"`
+	Task      string        `json:"task"`
+	Epochs    int           `json:"epochs"`
+	Repeats   int           `json:"repeats"`
+	HashDim   int           `json:"hash_dim_setting"`
+	Selection string        `json:"selection"`
+	Rows      []RowJSON     `json:"rows"`
+	Chosen    []Job         `json:"chosen,omitempty"` // sweep: selected settings per model/variant (seed 0)
+	Cells     []CellMetrics `json:"cells"`
+	Failures  []Failure     `json:"failures,omitempty"`
+	// ShardDone of ShardCells cells of this shard are finished (shard runs
+	// only; Rows and Cells are then empty).
+	ShardDone  int            `json:"shard_done,omitempty"`
+	ShardCells int            `json:"shard_cells,omitempty"`
 	Provenance GridProvenance `json:"provenance"`
 	rows       []report.Row
 }
@@ -245,6 +252,7 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 	results := make([]*Result, len(jobs))
 	var todo []int
 	var failures []Failure
+	mine := cc.inShard(jobs, cc.Shard)
 	if cc.Out != "" {
 		want, err := cc.expectations(jobs)
 		if err != nil {
@@ -257,6 +265,9 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 			}
 			if r != nil {
 				results[i] = r
+				continue
+			}
+			if !mine[i] {
 				continue
 			}
 			if f, ok := cc.loadFailure(j); ok {
@@ -273,7 +284,9 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 		}
 	} else {
 		for i := range jobs {
-			todo = append(todo, i)
+			if mine[i] {
+				todo = append(todo, i)
+			}
 		}
 	}
 	if hooks.Start != nil {
@@ -291,6 +304,9 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 			defer wg.Done()
 			for i := range ch {
 				j := jobs[i]
+				if cc.Out != "" {
+					cc.mark(j)
+				}
 				r, err := Run(ctx, cc.config(j), Hooks{Warn: func(msg string) {
 					if hooks.Warn != nil {
 						hooks.Warn(j, msg)
@@ -312,6 +328,9 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 					} else {
 						err = nil
 					}
+				}
+				if cc.Out != "" {
+					cc.unmark(j)
 				}
 				mu.Lock()
 				if f != nil {
@@ -349,6 +368,17 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 	}
 	if firstErr != nil {
 		return nil, firstErr
+	}
+	if cc.Shard.N > 0 {
+		// One shard's part: no table until every shard is done.
+		done := 0
+		for i, r := range results {
+			if r != nil && mine[i] {
+				done++
+			}
+		}
+		return &Comparison{Dataset: cc.Base.Dataset, Task: cc.Base.Task, Epochs: cc.Base.Epochs, Repeats: cc.Repeats,
+			ShardDone: done, ShardCells: countTrue(mine), Failures: failures}, nil
 	}
 	c := aggregate(cc, jobs, results)
 	sort.Slice(failures, func(a, b int) bool { return failures[a].Job.Key() < failures[b].Job.Key() })
@@ -404,4 +434,14 @@ func (cc CompareConfig) loadFailure(j Job) (Failure, bool) {
 		return Failure{}, false
 	}
 	return f, true
+}
+
+func countTrue(b []bool) int {
+	n := 0
+	for _, x := range b {
+		if x {
+			n++
+		}
+	}
+	return n
 }

@@ -255,3 +255,77 @@ func TestFailedCellsListed(t *testing.T) {
 		t.Fatalf("retry: ran %d, failures %+v, cells %d, %v", ran, retried.Failures, len(retried.Cells), err)
 	}
 }
+
+// TestShards: shards 0/3, 2/3 and 1/3 run one after another, each only its
+// cells and never another's; then a plain run on the same --out runs
+// nothing and gives the results.json of one plain run. The cost ordering
+// deals P-GNN cells round-robin; Status tells finished, stale and missing.
+func TestShards(t *testing.T) {
+	plain, sharded := t.TempDir(), t.TempDir()
+	grid := func(out string) CompareConfig {
+		cc := smallGrid(out, 2)
+		cc.Models = []string{"gcn", "sage", "pgnn-e"}
+		return cc
+	}
+	if _, err := runGrid(t, grid(plain), 0); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, i := range []int{0, 2, 1} {
+		cc := grid(sharded)
+		cc.Shard = Shard{I: i, N: 3}
+		var ran []string
+		res, err := Compare(context.Background(), cc, CompareHooks{Done: func(j Job, _ *Result) { ran = append(ran, j.Key()) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.ShardCells != 4 || res.ShardDone != 4 || len(ran) != 4 {
+			t.Errorf("shard %d/3: %d of %d done, ran %d", i, res.ShardDone, res.ShardCells, len(ran))
+		}
+		pgnn := 0
+		for _, k := range ran {
+			seen[k]++
+			if strings.HasPrefix(k, "pgnn") {
+				pgnn++
+			}
+		}
+		if pgnn < 1 || pgnn > 2 {
+			t.Errorf("shard %d/3 got %d of the 4 P-GNN cells; round robin over cost should give 1 or 2", i, pgnn)
+		}
+	}
+	for k, n := range seen {
+		if n != 1 {
+			t.Errorf("cell %s ran %d times", k, n)
+		}
+	}
+	ran, err := runGrid(t, grid(sharded), 0)
+	if err != nil || ran != 0 {
+		t.Fatalf("plain run after the shards ran %d cells (%v)", ran, err)
+	}
+	a, _ := os.ReadFile(filepath.Join(plain, "results.json"))
+	b, _ := os.ReadFile(filepath.Join(sharded, "results.json"))
+	if !bytes.Equal(a, b) {
+		t.Error("results.json of the sharded grid differs from the plain one")
+	}
+	// A marker left by a dead process is stale; a removed cell is missing.
+	cc := grid(sharded)
+	j := cc.Jobs()[0]
+	os.Remove(cc.cellPath(j))
+	host, _ := os.Hostname()
+	WriteJSON(cc.markerPath(j), marker{Host: host, PID: 1 << 30})
+	st, err := cc.Status()
+	if err != nil || st[0].State != "stale" || st[1].State != "finished" {
+		t.Errorf("status %+v (%v)", st[:2], err)
+	}
+	for _, bad := range []string{"3/3", "-1/2", "x", "1/0"} {
+		if _, err := ParseShard(bad, 0); err == nil {
+			t.Errorf("--shard %s accepted", bad)
+		}
+	}
+	t.Setenv("SLURM_ARRAY_TASK_ID", "7")
+	t.Setenv("SLURM_ARRAY_TASK_MIN", "5")
+	t.Setenv("SLURM_ARRAY_TASK_COUNT", "4")
+	if s, err := ParseShard("auto", 0); err != nil || s != (Shard{2, 4}) {
+		t.Errorf("auto from Slurm: %+v %v", s, err)
+	}
+}
