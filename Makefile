@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/ignn
 PKGS    := ./...
 
-.PHONY: build test bench run reproduce lint fuzz clean
+.PHONY: build test test-cluster bench run reproduce lint fuzz clean
 
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/ignn
@@ -14,6 +14,10 @@ test:
 	@d="$${IGNN_DATA:-../shared/data}"; test -f "$$d/email/email.txt" -a -f "$$d/protein/PROTEINS_full_A.txt" || \
 		echo "make test: the Email/PROTEINS loader, datasets and fetch-on-real-data tests are skipped: raw files not in $$d (set IGNN_DATA, or run ignn data fetch)"
 	$(GO) test -count=1 $(PKGS)
+
+# A real one-node Slurm: grids as array jobs (scripts/test-cluster.sh; root, Debian).
+test-cluster:
+	./scripts/test-cluster.sh
 
 # benchstat-ready: make bench > new.txt; benchstat old.txt new.txt
 bench:

@@ -32,6 +32,9 @@ func compareFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "dry-run", Usage: "list the cells and print the grid as a grid file, run nothing"},
 		&cli.StringFlag{Name: "shard", Usage: "run only part I/N of the grid (cost-balanced round robin), or auto: from SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX; a plain compare on the same --out then builds the table"},
 		&cli.IntFlag{Name: "shards", Usage: "with --shard auto under a Kubernetes Indexed Job: the number of shards"},
+		&cli.BoolFlag{Name: "slurm", Usage: "write --out/ignn.sbatch, an array job of --shards tasks (default 4) each running its shard, and submit it with sbatch"},
+		&cli.StringSliceFlag{Name: "slurm-arg", Usage: "an extra #SBATCH line for --slurm (repeatable), e.g. --slurm-arg=--partition=gpu"},
+		&cli.BoolFlag{Name: "wait", Usage: "with --slurm: wait for the job, then print the table"},
 		&cli.BoolFlag{Name: "status", Usage: "list the grid's cells in --out as finished, running (host, pid), stale, failed or missing, run nothing"},
 	}
 }
@@ -73,7 +76,12 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 			if err != nil {
 				return err
 			}
-			if c.Bool("dry-run") {
+			if c.Bool("slurm") {
+				if err := submitSlurm(c, cc, stdout); err != nil || !c.Bool("wait") || c.Bool("dry-run") {
+					return err
+				}
+				cc.Out, _ = filepath.Abs(cc.Out) // the job has ended: build the table below
+			} else if c.Bool("dry-run") {
 				return dryRun(stdout, c, cc)
 			}
 			if c.Bool("status") {

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/ignn/ignn/data"
 )
 
 // Shard selects part I of N of a grid (N = 0: the whole grid).
@@ -160,4 +162,29 @@ func alive(pid int) bool {
 	}
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// PeakMemory is the largest memory plan among the grid's cells (datasets
+// loaded once each), for a cluster job's memory request.
+func (cc CompareConfig) PeakMemory() (int64, error) {
+	jobs := cc.Jobs()
+	want, err := cc.expectations(jobs)
+	if err != nil {
+		return 0, err
+	}
+	cache := map[string]*data.Dataset{}
+	var peak int64
+	for i := range jobs {
+		cfg := want[i].cfg
+		key := cfg.Dataset + "\x00" + strconv.FormatUint(cfg.Seed, 10)
+		ds, ok := cache[key]
+		if !ok {
+			if ds, err = LoadDataset(cfg); err != nil {
+				return 0, err
+			}
+			cache[key] = ds
+		}
+		peak = max(peak, PlanMemory(cfg, ds).Total)
+	}
+	return peak, nil
 }
