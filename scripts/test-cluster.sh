@@ -24,8 +24,8 @@ if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
 	[ "$(id -u)" = 0 ] || skip "slurm-wlm and munge are not installed and we are not root"
 	echo "test-cluster: installing slurm-wlm and munge"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get install -y -q slurm-wlm munge >/tmp/ignn-apt.log 2>&1 ||
-		{ apt-get update -q >>/tmp/ignn-apt.log 2>&1 && apt-get install -y -q slurm-wlm munge >>/tmp/ignn-apt.log 2>&1; } ||
+	timeout 240 apt-get install -y -q slurm-wlm munge >/tmp/ignn-apt.log 2>&1 ||
+		{ timeout 240 apt-get update -q >>/tmp/ignn-apt.log 2>&1 && timeout 240 apt-get install -y -q slurm-wlm munge >>/tmp/ignn-apt.log 2>&1; } ||
 		skip "apt-get install slurm-wlm munge failed (/tmp/ignn-apt.log)"
 fi
 [ "$(id -u)" = 0 ] || skip "the one-node Slurm runs its daemons as root"
@@ -87,7 +87,7 @@ echo "test-cluster: one-node Slurm up in $(( $(date +%s) - start )) s"
 GRID=(--models gcn,sage --variants base,both --repeats 2 --epochs 30 --eval-every 10 --quiet)
 # 1. The same grid locally and as 4 array tasks.
 "$BIN" compare "${GRID[@]}" --workers 2 --out "$T/local" >/dev/null
-"$BIN" compare "${GRID[@]}" --out "$T/slurm" --slurm --shards 4 --wait >"$T/slurm.txt"
+timeout 300 "$BIN" compare "${GRID[@]}" --out "$T/slurm" --slurm --shards 4 --wait >"$T/slurm.txt" || fail "the Slurm grid did not finish ($T/log)"
 cmp "$T/local/results.json" "$T/slurm/results.json" || fail "the 4-task Slurm table differs from the local one"
 echo "test-cluster: 4 array tasks gave the local results.json byte for byte"
 
@@ -103,7 +103,7 @@ done
 before=$(ls "$T/cancel/cells/"*.json 2>/dev/null | grep -vc '\.failed\.json$' || true)
 [ "$before" -lt 8 ] || fail "cancelling task 1 left all 8 cells finished"
 ls -l --time-style=+%s.%N "$T/cancel/cells/"*.json | awk '{print $6, $7}' | sort >"$T/before.txt"
-"$BIN" compare "${GRID[@]}" --out "$T/cancel" --slurm --shards 4 --wait >/dev/null
+timeout 300 "$BIN" compare "${GRID[@]}" --out "$T/cancel" --slurm --shards 4 --wait >/dev/null || fail "the resubmitted grid did not finish"
 after=$(ls "$T/cancel/cells/"*.json | grep -vc '\.failed\.json$')
 [ "$after" = 8 ] || fail "after resubmitting, $after of 8 cells"
 while read -r mtime path; do
