@@ -112,4 +112,24 @@ while read -r mtime path; do
 done <"$T/before.txt"
 cmp "$T/local/results.json" "$T/cancel/results.json" || fail "the resubmitted grid's table differs from the local one"
 echo "test-cluster: cancelled task 1 left $before of 8 cells; the resubmission ran only the $((8 - before)) missing ones"
+
+# 3. With IGNN_CLUSTER_TIMING=1: the overhead, on a 48-cell grid (2 models ×
+#    4 variants × 3 seeds × 2 learning rates) locally with --workers 2 and
+#    through Slurm as 2 array tasks.
+if [ "${IGNN_CLUSTER_TIMING:-0}" = 1 ]; then
+	cat >"$T/grid48.yaml" <<G
+settings:
+  epochs: 200
+grids:
+  - {models: [gcn, sage], variants: [base, hash, mse, both], repeats: 3, lr: 0.01}
+  - {models: [gcn, sage], variants: [base, hash, mse, both], repeats: 3, lr: 0.001}
+G
+	t0=$(date +%s.%N)
+	"$BIN" compare --grid "$T/grid48.yaml" --workers 2 --quiet --out "$T/t-local" >/dev/null
+	t1=$(date +%s.%N)
+	timeout 900 "$BIN" compare --grid "$T/grid48.yaml" --quiet --out "$T/t-slurm" --slurm --shards 2 --wait >/dev/null
+	t2=$(date +%s.%N)
+	cmp "$T/t-local/results.json" "$T/t-slurm/results.json" || fail "48-cell tables differ"
+	printf 'test-cluster: 48 cells: local --workers 2 %.1f s, Slurm 2 tasks %.1f s (same results.json)\n' "$(echo "$t1 - $t0" | bc)" "$(echo "$t2 - $t1" | bc)"
+fi
 echo "test-cluster: ok in $(( $(date +%s) - start )) s"
