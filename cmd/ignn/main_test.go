@@ -459,3 +459,17 @@ func TestInductiveEmbed(t *testing.T) {
 		t.Errorf("identity inputs on a grown graph: %v", err)
 	}
 }
+
+// TestDatasetsFailsWhenDataMissing (issue 11): `ignn datasets` used to exit 0
+// when a dataset could not be loaded.
+func TestDatasetsFailsWhenDataMissing(t *testing.T) {
+	empty := t.TempDir()
+	t.Chdir(empty)
+	t.Setenv("IGNN_DATA", empty)
+	t.Setenv("XDG_CACHE_HOME", empty)
+	t.Setenv("HOME", empty)
+	out, _, err := runCLI("datasets")
+	if err == nil || !strings.Contains(err.Error(), "could not load email, protein") || !strings.Contains(out, "communities") {
+		t.Errorf("datasets without raw data: %v\n%s", err, out)
+	}
+}

@@ -329,3 +329,18 @@ func TestShards(t *testing.T) {
 		t.Errorf("auto from Slurm: %+v %v", s, err)
 	}
 }
+
+// TestProvenanceFlagsMixedBuilds: a table whose cells come from two
+// revisions says so in its footer.
+func TestProvenanceFlagsMixedBuilds(t *testing.T) {
+	a, b := CurrentProvenance(), CurrentProvenance()
+	a.Revision, b.Revision = "1111111111111111", "2222222222222222"
+	one := gridProvenance([]*Result{{Provenance: a}, {Provenance: a}})
+	two := gridProvenance([]*Result{{Provenance: a}, {Provenance: b}})
+	if strings.Contains(one.Footer(), "WARNING") || !strings.Contains(one.Footer(), "build 111111111111 on") {
+		t.Errorf("one build: %q", one.Footer())
+	}
+	if f := two.Footer(); !strings.Contains(f, "WARNING: cells come from 2 builds") || len(two.Builds) != 2 {
+		t.Errorf("two builds: %q", f)
+	}
+}

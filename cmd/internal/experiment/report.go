@@ -113,18 +113,18 @@ func Report(sections []ReportSection, wallSeconds int, command, plotDir string) 
 	b.WriteString("# Results: ignn beside the IGNN paper\n\n")
 	fmt.Fprintf(&b, "Produced by `%s` (wall time %s on this 2-core machine, shared with other work while it ran).\n", command, fmtDuration(wallSeconds))
 	b.WriteString("Every number below comes from that run's `results.json` files; the paper's numbers are quoted from its Tables 1–2.\n\n")
-	b.WriteString("Protocol: seeds 1–3, mean ± population std; test metrics at the first epoch with the best validation AUC (P-GNN's rule), ")
+	b.WriteString("Protocol: seeds 1–3, mean ± sample std (n − 1); test metrics at the first epoch with the best validation AUC (P-GNN's rule), ")
 	b.WriteString("and, as *final*, at the last epoch. No hyper-parameter sweep (one fixed setting per model: Adam lr 0.01, weight decay 5e-4, ")
 	b.WriteString("λ_BCE = 1, λ_MSE = 10 — 1 for P-GNN —, α = 1); the paper sweeps lr and λ and reports the best validation setting. ")
 	b.WriteString("Kendall τ-b is computed over all intra-graph node pairs at finite hop distance on the message-passing graph, per graph, averaged. ")
 	b.WriteString("Negatives are leak-free (see README). Hash dimension: input feature dimension (Communities 400, protein 29), 32 for Email (featureless).\n\n")
 	var tauWins, tauCells, aucKeep, aucCells int
-	var fTauWins, fTauCells, fAucKeep, collapsed int
+	var fTauWins, fTauCells, fAucKeep, collapsed, sigWins, fSigWins int
 	for _, s := range sections {
 		c := s.C
 		paper := report.Paper[s.Name]
 		fmt.Fprintf(&b, "## %s (%s task, %d epochs, %d seeds)\n\n", c.Dataset, c.Task, c.Epochs, c.Repeats)
-		b.WriteString("| model | variant | AUC (ours) | AUC (paper) | τ (ours) | τ (paper) | final AUC | final τ |\n|---|---|---|---|---|---|---|---|\n")
+		b.WriteString("| model | variant | AUC (ours) | AUC (paper) | τ (ours) | τ (paper) | final AUC | final τ | final P@10 | Δ final τ vs base |\n|---|---|---|---|---|---|---|---|---|---|\n")
 		for _, r := range c.Rows {
 			pa, pt := "–", "–"
 			if p, ok := paper[r.Model][r.Variant]; ok {
@@ -134,8 +134,15 @@ func Report(sections []ReportSection, wallSeconds int, command, plotDir string) 
 			if r.BestTau {
 				tau = "**" + tau + "**"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", r.Model, r.Variant, pm(r.AUCMean, r.AUCStd), pa, tau, pt,
-				pm(r.FAUCMean, r.FAUCStd), pm(r.FTauMean, r.FTauStd))
+			d := ""
+			if r.VsBase != nil {
+				d = fmt.Sprintf("%+.3f", float64(r.VsBase.FinalTau.Mean))
+				if r.VsBase.FinalTau.Significant {
+					d += " †"
+				}
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", r.Model, r.Variant, pm(r.AUCMean, r.AUCStd), pa, tau, pt,
+				pm(r.FAUCMean, r.FAUCStd), pm(r.FTauMean, r.FTauStd), pm(r.FP10Mean, r.FP10Std), d)
 		}
 		for _, m := range uniqueModels(c) {
 			base, both := c.row(m, "base"), c.row(m, "both")
@@ -149,6 +156,9 @@ func Report(sections []ReportSection, wallSeconds int, command, plotDir string) 
 				tauCells++
 				if both.TauMean > base.TauMean {
 					tauWins++
+					if both.VsBase != nil && both.VsBase.Tau.Significant {
+						sigWins++
+					}
 				}
 			}
 			aucCells++
@@ -159,6 +169,9 @@ func Report(sections []ReportSection, wallSeconds int, command, plotDir string) 
 				fTauCells++
 				if both.FTauMean > base.FTauMean {
 					fTauWins++
+					if both.VsBase != nil && both.VsBase.FinalTau.Significant {
+						fSigWins++
+					}
 				}
 			}
 			if both.FAUCMean >= base.FAUCMean-0.01 {
@@ -170,6 +183,7 @@ func Report(sections []ReportSection, wallSeconds int, command, plotDir string) 
 	b.WriteString("## Summary\n\n")
 	b.WriteString("| (model, dataset, task) cells | at the best-validation epoch | at the final epoch | the paper |\n|---|---|---|---|\n")
 	fmt.Fprintf(&b, "| τ(both) > τ(base) | **%d of %d** | **%d of %d** | all |\n", tauWins, tauCells, fTauWins, fTauCells)
+	fmt.Fprintf(&b, "| … and significantly (paired t over the 3 seeds, p < 0.05) | **%d of %d** | **%d of %d** | – |\n", sigWins, tauCells, fSigWins, fTauCells)
 	fmt.Fprintf(&b, "| AUC(both) ≥ AUC(base) − 0.01 | **%d of %d** | **%d of %d** | 28 of 30 |\n", aucKeep, aucCells, fAucKeep, aucCells)
 	b.WriteString("\nWhere validation AUC saturates (Communities pair: 1.000 from the first evaluation), the best-validation rule picks epoch 0 ")
 	b.WriteString("and its τ says nothing about training; the final-epoch column is the informative one there. ")
