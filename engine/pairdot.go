@@ -67,21 +67,7 @@ func checkIdx(op string, idx []int, n int) {
 
 func pairDot[T Float](z []T, I, J []int, d int, out []T) {
 	for p := range I {
-		a, b := z[I[p]*d:(I[p]+1)*d], z[J[p]*d:(J[p]+1)*d]
-		b = b[:len(a)]
-		// Four accumulators: fixed order, so results are reproducible.
-		var s0, s1, s2, s3 T
-		k := 0
-		for ; k+4 <= len(a); k += 4 {
-			s0 += a[k] * b[k]
-			s1 += a[k+1] * b[k+1]
-			s2 += a[k+2] * b[k+2]
-			s3 += a[k+3] * b[k+3]
-		}
-		for ; k < len(a); k++ {
-			s0 += a[k] * b[k]
-		}
-		out[p] = (s0 + s1) + (s2 + s3)
+		out[p] = dot4(z[I[p]*d:(I[p]+1)*d], z[J[p]*d:(J[p]+1)*d])
 	}
 }
 

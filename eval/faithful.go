@@ -62,14 +62,7 @@ const minAngle = 1e-3
 // of n nodes.
 func FaithfulnessOf(z []float64, d int, u *data.Union, queries []Query, k int) Faithfulness {
 	f := Faithfulness{K: k, Queries: len(queries)}
-	cosine := func(i, j int) float64 {
-		var s float64
-		a, b := z[i*d:(i+1)*d], z[j*d:(j+1)*d]
-		for x := range a {
-			s += a[x] * b[x]
-		}
-		return s
-	}
+	cosine := rowDot(z, d)
 	type pair struct {
 		cos float64
 		hop uint16

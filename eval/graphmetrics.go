@@ -47,14 +47,7 @@ type Evaluator struct {
 
 // GraphMetrics is the package function with e's buffers.
 func (e *Evaluator) GraphMetrics(z []float64, d int, splits []*data.Split, u *data.Union) (Scores, []string) {
-	dot := func(i, j int) float64 {
-		var s float64
-		a, b := z[i*d:(i+1)*d], z[j*d:(j+1)*d]
-		for k := range a {
-			s += a[k] * b[k]
-		}
-		return s
-	}
+	dot := rowDot(z, d)
 	var val, test, tau mean
 	var rk rankMeans
 	var warns []string
@@ -131,4 +124,16 @@ func (m mean) value() float64 {
 		return math.NaN()
 	}
 	return m.sum / float64(m.n)
+}
+
+// rowDot returns ⟨z_i, z_j⟩ for rows of width d.
+func rowDot(z []float64, d int) func(i, j int) float64 {
+	return func(i, j int) float64 {
+		var s float64
+		a, b := z[i*d:(i+1)*d], z[j*d:(j+1)*d]
+		for k := range a {
+			s += a[k] * b[k]
+		}
+		return s
+	}
 }

@@ -34,14 +34,7 @@ func (ps *PairSample) Len() int { return len(ps.I) }
 // respect). AUCs and the collapse rule are as in GraphMetrics (the spread is
 // taken over the sampled pairs). O(P log P) for P sampled pairs.
 func (e *Evaluator) SampledMetrics(z []float64, d int, splits []*data.Split, u *data.Union, ps *PairSample) (Scores, []string) {
-	dot := func(i, j int) float64 {
-		var s float64
-		a, b := z[i*d:(i+1)*d], z[j*d:(j+1)*d]
-		for k := range a {
-			s += a[k] * b[k]
-		}
-		return s
-	}
+	dot := rowDot(z, d)
 	var val, test, tau mean
 	var rk rankMeans
 	batch := make([]mean, ps.Batches)

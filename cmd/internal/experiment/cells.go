@@ -144,3 +144,12 @@ func Fresh(dir string) error {
 	}
 	return nil
 }
+
+// WriteJSON writes v as indented JSON to path, atomically.
+func WriteJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", path, err)
+	}
+	return data.WriteFileAtomic(path, append(b, '\n'))
+}
