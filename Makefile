@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/ignn
 PKGS    := ./...
 
-.PHONY: build test test-cluster bench run reproduce lint fuzz clean
+.PHONY: build test test-cluster bench bench-scale run reproduce lint fuzz clean
 
 build:
 	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/ignn
@@ -21,7 +21,11 @@ test-cluster:
 
 # benchstat-ready: make bench > new.txt; benchstat old.txt new.txt
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem -count 6 $(PKGS)
+	$(GO) test -run '^$$' -bench . -skip Scale -benchmem -count 6 $(PKGS)
+
+# The scale benchmarks (10⁵–10⁶ nodes, a 10⁷-line edge list): minutes each.
+bench-scale:
+	$(GO) test -run '^$$' -bench Scale -benchmem -count 6 -timeout 2h $(PKGS)
 
 # The README's main job: all six models × four variants side by side on
 # Communities link prediction (2 seeds, 100 epochs; under 5 minutes on 2 cores).

@@ -9,10 +9,10 @@ import (
 	"testing"
 )
 
-// BenchmarkBFS64: BFS rows from 64 sources on the 10⁶-node 1000×1000 grid
+// BenchmarkScaleBFS64: BFS rows from 64 sources on the 10⁶-node 1000×1000 grid
 // (the sampled path's per-epoch MSE supervision and its τ sample), on all
 // cores.
-func BenchmarkBFS64(b *testing.B) {
+func BenchmarkScaleBFS64(b *testing.B) {
 	ds, err := Generate("grid:1000x1000", rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		b.Fatal(err)
@@ -31,9 +31,9 @@ func BenchmarkBFS64(b *testing.B) {
 	}
 }
 
-// BenchmarkLoadEdgeList10M: parse and load a user edge list of 10⁷ lines
+// BenchmarkScaleLoadEdgeList10M: parse and load a user edge list of 10⁷ lines
 // (10⁶ nodes, random ids), as `--dataset FILE` does.
-func BenchmarkLoadEdgeList10M(b *testing.B) {
+func BenchmarkScaleLoadEdgeList10M(b *testing.B) {
 	path := filepath.Join(b.TempDir(), "edges.txt")
 	f, err := os.Create(path)
 	if err != nil {

@@ -59,10 +59,10 @@ func BenchmarkEpoch(b *testing.B) {
 	}
 }
 
-// BenchmarkEpoch100k: one training epoch of GCN both on the 10⁵-node
+// BenchmarkScaleEpoch100k: one training epoch of GCN both on the 10⁵-node
 // caveman graph (5,000 cliques of 20, sampled distances: BFS rows from 64
 // sources, 2²⁰ MSE pairs).
-func BenchmarkEpoch100k(b *testing.B) {
+func BenchmarkScaleEpoch100k(b *testing.B) {
 	cfg := Default()
 	cfg.Dataset = "caveman:5000x20"
 	ds, err := LoadDataset(cfg)
