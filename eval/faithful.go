@@ -57,59 +57,99 @@ type Faithfulness struct {
 // minAngle floors the learned distance in the distortion.
 const minAngle = 1e-3
 
+// maxPairsPerQuery bounds the pairs per query that enter the distortion and
+// the per-distance buckets (evenly spaced nodes), so 10⁶-node graphs stay
+// cheap; precision@k always looks at every node.
+const maxPairsPerQuery = 20000
+
+// topK keeps the k highest cosines (ties: the lower node first).
+type topK []struct {
+	c float64
+	j int
+}
+
+func (t *topK) offer(c float64, j, k int) {
+	if len(*t) == k {
+		last := (*t)[k-1]
+		if c < last.c || (c == last.c && j > last.j) {
+			return
+		}
+		*t = (*t)[:k-1]
+	}
+	i := sort.Search(len(*t), func(i int) bool {
+		x := (*t)[i]
+		return x.c < c || (x.c == c && x.j > j)
+	})
+	*t = append(*t, struct {
+		c float64
+		j int
+	}{})
+	copy((*t)[i+1:], (*t)[i:])
+	(*t)[i] = struct {
+		c float64
+		j int
+	}{c, j}
+}
+
 // FaithfulnessOf computes Faithfulness for embeddings z (width d, rows in
-// u's order) around queries. O(Q·n·d + Q·n log n) for Q queries in graphs
-// of n nodes.
+// u's order) around queries. O(Q·n·(d + log k)) for Q queries in graphs of
+// n nodes; distortion and buckets use at most 20,000 evenly spaced nodes per
+// query.
 func FaithfulnessOf(z []float64, d int, u *data.Union, queries []Query, k int) Faithfulness {
 	f := Faithfulness{K: k, Queries: len(queries)}
 	cosine := rowDot(z, d)
-	type pair struct {
-		cos float64
-		hop uint16
-	}
 	var prec mean
 	var ratios []float64
 	byD := map[int][]float64{}
 	for _, q := range queries {
 		n := u.Graphs[q.Graph].N
+		if n-1 < k {
+			continue
+		}
 		qi := u.Global(q.Graph, q.Node)
-		ps := make([]pair, 0, n-1)
+		// Distortion and buckets from at most maxPairsPerQuery evenly spaced
+		// nodes (all of them in graphs up to that size).
+		stride := max(1, (n+maxPairsPerQuery-1)/maxPairsPerQuery)
+		hist := map[int]int{} // hop → count, over every other node
+		top := make(topK, 0, k)
 		for j := 0; j < n; j++ {
 			if j == q.Node {
 				continue
 			}
+			h := int(q.Row[j]) // Unreachable sorts last
+			hist[h]++
 			c := cosine(qi, u.Global(q.Graph, j))
-			ps = append(ps, pair{c, q.Row[j]})
-			dd := int(q.Row[j])
+			top.offer(c, j, k)
+			if j%stride != 0 {
+				continue
+			}
+			dd := h
 			if q.Row[j] == data.Unreachable {
 				dd = 0
 			} else {
 				delta := math.Acos(math.Max(-1, math.Min(1, c))) / math.Pi
-				ratios = append(ratios, math.Max(delta, minAngle)/float64(q.Row[j]))
+				ratios = append(ratios, math.Max(delta, minAngle)/float64(h))
 			}
 			byD[dd] = append(byD[dd], c)
 		}
-		if len(ps) < k {
-			continue
+		// The ball's edge: the K-th smallest hop distance, a nodes strictly
+		// closer, t at it.
+		var hs []int
+		for h := range hist {
+			hs = append(hs, h)
 		}
-		hops := make([]int, len(ps))
-		for i, p := range ps {
-			hops[i] = int(p.hop) // Unreachable sorts last
-		}
-		sort.Ints(hops)
-		dk := hops[k-1]
-		a, t := 0, 0
-		for _, h := range hops {
-			if h < dk {
-				a++
-			} else if h == dk {
-				t++
+		sort.Ints(hs)
+		dk, a, t, seen := 0, 0, 0, 0
+		for _, h := range hs {
+			if seen+hist[h] >= k {
+				dk, a, t = h, seen, hist[h]
+				break
 			}
+			seen += hist[h]
 		}
-		sort.SliceStable(ps, func(x, y int) bool { return ps[x].cos > ps[y].cos })
 		var credit float64
-		for _, p := range ps[:k] {
-			switch h := int(p.hop); {
+		for _, e := range top {
+			switch h := int(q.Row[e.j]); {
 			case h < dk:
 				credit++
 			case h == dk:
