@@ -1,8 +1,10 @@
-package engine
+package engine_test
 
 import (
 	"math"
 	"testing"
+
+	. "github.com/ignn/ignn/engine"
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"

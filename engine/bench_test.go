@@ -1,9 +1,11 @@
-package engine
+package engine_test
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	. "github.com/ignn/ignn/engine"
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"

@@ -1,7 +1,10 @@
-package engine
+package engine_test
 
 import (
 	"testing"
+
+	. "github.com/ignn/ignn/engine"
+	. "github.com/ignn/ignn/engine/enginetest"
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"

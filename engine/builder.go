@@ -150,6 +150,10 @@ func (b *Builder) Dropout(name string, x *G.Node, p float64) *G.Node {
 }
 
 // fill draws every dropout mask and refills every feed.
+// FillMasks draws every dropout mask of the graph from rng (what trainers
+// do before each run; exported for test harnesses such as enginetest).
+func (b *Builder) FillMasks(rng *rand.Rand) error { return b.fill(rng) }
+
 func (b *Builder) fill(rng *rand.Rand) error {
 	for i := range b.masks {
 		m := &b.masks[i]

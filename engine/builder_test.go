@@ -1,7 +1,9 @@
-package engine
+package engine_test
 
 import (
 	"testing"
+
+	. "github.com/ignn/ignn/engine"
 
 	"gorgonia.org/tensor"
 )

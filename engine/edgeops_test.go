@@ -1,8 +1,11 @@
-package engine
+package engine_test
 
 import (
 	"math"
 	"testing"
+
+	. "github.com/ignn/ignn/engine"
+	. "github.com/ignn/ignn/engine/enginetest"
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"

@@ -1,9 +1,11 @@
-package engine
+package engine_test
 
 import (
 	"math"
-	"runtime"
 	"testing"
+
+	. "github.com/ignn/ignn/engine"
+	. "github.com/ignn/ignn/engine/enginetest"
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -62,27 +64,6 @@ func TestPairMSE(t *testing.T) {
 		return PairMSE(z, blocks, w), []*G.Node{z}
 	}, 1e-6, 1e-7); err != nil {
 		t.Error(err)
-	}
-	// Bit-identical across GOMAXPROCS on a block large enough to split.
-	big := []MSEBlock{{Off: 0, N: 300, C: RandomValues(5, 300*300)}}
-	z300 := RandomValues(6, 300*8)
-	op := &pairMSEOp{blocks: big, w: 1}
-	var outs [2]float64
-	var grads [2][]float64
-	for k, procs := range []int{1, 2} {
-		old := runtime.GOMAXPROCS(procs)
-		outs[k] = pairMSEForward(op, z300, 8)
-		grads[k] = make([]float64, len(z300))
-		pairMSEBackward(op, z300, grads[k], 8, 1)
-		runtime.GOMAXPROCS(old)
-	}
-	if outs[0] != outs[1] {
-		t.Errorf("forward differs across GOMAXPROCS: %v vs %v", outs[0], outs[1])
-	}
-	for i := range grads[0] {
-		if grads[0][i] != grads[1][i] {
-			t.Fatalf("gradient differs across GOMAXPROCS at %d", i)
-		}
 	}
 	// Two ops over different blocks must stay two nodes.
 	b2 := NewBuilder(NewParamStore(tensor.Float64, Stream(1, "init")), false)

@@ -155,6 +155,14 @@ func firstNonFinite(d *tensor.Dense) (float64, bool) {
 // protein run inside one `ignn compare`, until the OOM killer stopped it).
 func (t *Trainer) Close() { closeVM(t.vm) }
 
+// CloseMachine closes a gorgonia machine and clears the finalizer that
+// would otherwise keep its graph alive (see Trainer.Close).
+func CloseMachine(vm G.VM) { closeVM(vm) }
+
+// ScalarValue reads a scalar gorgonia value (F32, F64 or a one-element
+// tensor) as float64.
+func ScalarValue(v G.Value) float64 { return scalar(v) }
+
 func closeVM(vm G.VM) {
 	vm.Close()
 	runtime.SetFinalizer(vm, nil)

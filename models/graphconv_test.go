@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ignn/ignn/engine"
+	"github.com/ignn/ignn/engine/enginetest"
 	G "gorgonia.org/gorgonia"
 )
 
@@ -11,7 +12,7 @@ import (
 // gradient is checked by TestModelGradients like every registered model.
 func TestGraphConvLayer(t *testing.T) {
 	in := tiny()
-	hv := engine.RandomValues(61, 18)
+	hv := enginetest.RandomValues(61, 18)
 	h := mat{6, 3, hv}
 	got, ps := runLayer(t, func(b *engine.Builder, x *G.Node) *G.Node { return graphConvLayer(b, "l", x, nil, in.Adj, 3, 2) }, hv)
 	root := matmul(h, param(ps, "l.root.W", 3, 2))

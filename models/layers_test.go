@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ignn/ignn/engine"
+	"github.com/ignn/ignn/engine/enginetest"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -52,7 +53,7 @@ func runLayer(t *testing.T, f func(b *engine.Builder, h *G.Node) *G.Node, hv []f
 		v := engine.ToFloat64(t)
 		for k := range v {
 			if v[k] == 0 {
-				v[k] = engine.RandomValues(uint64(200+i), len(v))[k]
+				v[k] = enginetest.RandomValues(uint64(200+i), len(v))[k]
 			}
 		}
 		engine.SetFloat64(t, v)
@@ -80,7 +81,7 @@ func near(t *testing.T, layer string, got []float64, want mat) {
 func TestLayersAgainstDenseReferences(t *testing.T) {
 	in := tiny()
 	adj := in.Adj
-	hv := engine.RandomValues(31, 18)
+	hv := enginetest.RandomValues(31, 18)
 	h := mat{6, 3, hv}
 	deg := func(i int) float64 { return float64(len(neighbours(adj, i))) }
 

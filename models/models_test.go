@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ignn/ignn/engine"
+	"github.com/ignn/ignn/engine/enginetest"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -17,7 +18,7 @@ func tiny() *engine.GraphInput {
 	for i := 0; i < 6; i++ {
 		id = append(id, engine.Entry{Row: i, Col: (i * 5) % 6, Val: 1})
 	}
-	x := &engine.Features{N: 6, Sparse: engine.NewCSR(6, 6, id), Dense: engine.RandomValues(21, 18), DenseDim: 3}
+	x := &engine.Features{N: 6, Sparse: engine.NewCSR(6, 6, id), Dense: enginetest.RandomValues(21, 18), DenseDim: 3}
 	hops := make([]uint16, 36)
 	d, _ := bfs(adj)
 	copy(hops, d)
@@ -63,7 +64,7 @@ func TestModelGradients(t *testing.T) {
 			cfg.Heads, cfg.TrainEps = 2, true
 			m := e.New(cfg)
 			in := tiny()
-			err := engine.CheckGradient(func(b *engine.Builder) (*G.Node, []*G.Node) {
+			err := enginetest.CheckGradient(func(b *engine.Builder) (*G.Node, []*G.Node) {
 				z, err := Build(m, b, in)
 				if err != nil {
 					t.Fatal(err)
@@ -74,7 +75,7 @@ func TestModelGradients(t *testing.T) {
 					v := p.Value().(*tensor.Dense).Data().([]float64)
 					for k := range v {
 						if v[k] == 0 {
-							v[k] = 0.3 * engine.RandomValues(uint64(100+i), len(v))[k]
+							v[k] = 0.3 * enginetest.RandomValues(uint64(100+i), len(v))[k]
 						}
 					}
 				}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ignn/ignn/engine"
+	"github.com/ignn/ignn/engine/enginetest"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -82,7 +83,7 @@ func TestLossValueAndGradient(t *testing.T) {
 	if math.Abs(got[0]-want) > 1e-12 {
 		t.Fatalf("loss = %.15g, direct formula %.15g", got[0], want)
 	}
-	err = engine.CheckGradient(func(b *engine.Builder) (*G.Node, []*G.Node) {
+	err = enginetest.CheckGradient(func(b *engine.Builder) (*G.Node, []*G.Node) {
 		l, x := build(b)
 		return l.Total, []*G.Node{x}
 	}, 1e-6, 1e-7)

@@ -1,9 +1,14 @@
-package engine
+// Package enginetest holds test helpers for code built on engine: the
+// finite-difference gradient check every op, layer and loss is tested with,
+// and fixed pseudo-random test values. It is imported by tests only.
+package enginetest
 
 import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/ignn/ignn/engine"
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -17,15 +22,15 @@ import (
 //
 // An entry passes when |analytic − numeric| ≤ tol·max(1, |numeric|). The
 // first failing entry is returned as an error naming the node and position.
-func CheckGradient(build func(b *Builder) (out *G.Node, wrt []*G.Node), h, tol float64) (err error) {
+func CheckGradient(build func(b *engine.Builder) (out *G.Node, wrt []*G.Node), h, tol float64) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("engine: gradient check: %v", r)
 		}
 	}()
-	b := NewBuilder(NewParamStore(tensor.Float64, Stream(7, "gradcheck.init")), true)
+	b := engine.NewBuilder(engine.NewParamStore(tensor.Float64, engine.Stream(7, "gradcheck.init")), true)
 	out, wrt := build(b)
-	rng := Stream(7, "gradcheck.R")
+	rng := engine.Stream(7, "gradcheck.R")
 	r := make([]float64, out.Shape().TotalSize())
 	for i := range r {
 		r[i] = rng.Float64()*2 - 1
@@ -43,19 +48,19 @@ func CheckGradient(build func(b *Builder) (out *G.Node, wrt []*G.Node), h, tol f
 	var lv G.Value
 	G.Read(loss, &lv)
 	vm := G.NewTapeMachine(b.G, G.BindDualValues(wrt...))
-	defer closeVM(vm)
-	maskRNG := Stream(7, "gradcheck.dropout")
+	defer engine.CloseMachine(vm)
+	maskRNG := engine.Stream(7, "gradcheck.dropout")
 	run := func() (float64, error) {
 		// The same masks on every run: reseed the dropout stream.
-		*maskRNG = *Stream(7, "gradcheck.dropout")
-		if err := b.fill(maskRNG); err != nil {
+		*maskRNG = *engine.Stream(7, "gradcheck.dropout")
+		if err := b.FillMasks(maskRNG); err != nil {
 			return 0, err
 		}
 		defer vm.Reset()
 		if err := vm.RunAll(); err != nil {
 			return 0, err
 		}
-		return scalar(lv), nil
+		return engine.ScalarValue(lv), nil
 	}
 	if _, err := run(); err != nil {
 		return err
@@ -66,7 +71,7 @@ func CheckGradient(build func(b *Builder) (out *G.Node, wrt []*G.Node), h, tol f
 		if err != nil {
 			return fmt.Errorf("engine: no gradient for %s: %w", n.Name(), err)
 		}
-		analytic[i] = ToFloat64(g.(*tensor.Dense))
+		analytic[i] = engine.ToFloat64(g.(*tensor.Dense))
 	}
 	for i, n := range wrt {
 		x := n.Value().(*tensor.Dense).Data().([]float64)

@@ -1,0 +1,16 @@
+package engine
+
+import G "gorgonia.org/gorgonia"
+
+// wrongSpMM differentiates with A instead of Aᵀ: the gradient check must
+// catch it on the asymmetric mean adjacency (it proves the check can fail).
+type wrongSpMM struct{ spmmOp }
+
+func (op *wrongSpMM) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error) {
+	dx, err := G.ApplyOp(&spmmOp{a: op.a}, grad)
+	return G.Nodes{dx}, err
+}
+
+// WrongSpMM is SpMM with a deliberately wrong gradient, for the external
+// test of the gradient check.
+func WrongSpMM(a *CSR, x *G.Node) *G.Node { return G.Must(G.ApplyOp(&wrongSpMM{spmmOp{a: a}}, x)) }
