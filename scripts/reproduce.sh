@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 W=${1:-2}
 OUT=out/reproduce
 BIN=bin/ignn
-go build -o "$BIN" ./cmd/ignn
+go build -buildvcs=auto -o "$BIN" ./cmd/ignn
 commit=$(git rev-parse --short HEAD)
 start=$(date +%s)
 run() { # name, then compare flags
