@@ -12,6 +12,12 @@ func benchCell(b *testing.B, model string, variant Variant, dtype string) *Cell 
 	b.Helper()
 	cfg := Default()
 	cfg.Model, cfg.Variant, cfg.DType = model, variant, dtype
+	return benchCellOf(b, cfg)
+}
+
+// benchCellOf builds the cell of cfg (resolved on its dataset).
+func benchCellOf(b *testing.B, cfg Config) *Cell {
+	b.Helper()
 	ds, err := LoadDataset(cfg)
 	if err != nil {
 		b.Fatal(err)
@@ -65,21 +71,7 @@ func BenchmarkEpoch(b *testing.B) {
 func BenchmarkScaleEpoch100k(b *testing.B) {
 	cfg := Default()
 	cfg.Dataset = "caveman:5000x20"
-	ds, err := LoadDataset(cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	if cfg, err = cfg.Resolve(ds); err != nil {
-		b.Fatal(err)
-	}
-	p, err := Prepare(ds, cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	c, err := Build(p, cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
+	c := benchCellOf(b, cfg)
 	defer c.Close()
 	b.ReportAllocs()
 	b.ResetTimer()
