@@ -1,0 +1,128 @@
+package features
+
+import (
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/ignn/ignn/data"
+)
+
+// Position names the positional input that the hash and both variants
+// concatenate to the node features: the paper's hash vector, or an encoding
+// computed from the graph's message-passing edges.
+type Position struct {
+	Kind string // PosHash, PosLap, PosRW or PosLandmark
+	K    int    // width: eigenvectors, walk lengths or landmarks (0 for the hash)
+}
+
+// The positional inputs.
+const (
+	PosHash     = "hash"     // murmur3 hash vectors (the paper's; --hash-dim wide)
+	PosLap      = "lap"      // Laplacian eigenvectors of the K smallest non-zero eigenvalues
+	PosRW       = "rw"       // random-walk return probabilities after 1..K steps
+	PosLandmark = "landmark" // 1/(1+d) to K seeded landmark nodes (0 when unreachable)
+)
+
+// MaxPositionK bounds an encoding's width (the memory plan counts N·K).
+const MaxPositionK = 1024
+
+// ParsePosition reads "hash", "lap:K", "rw:K" or "landmark:L"; "" is the hash.
+func ParsePosition(s string) (Position, error) {
+	if s == "" || s == PosHash {
+		return Position{Kind: PosHash}, nil
+	}
+	kind, ks, ok := strings.Cut(s, ":")
+	switch kind {
+	case PosLap, PosRW, PosLandmark:
+	default:
+		return Position{}, fmt.Errorf("unknown positional input %q (valid: hash, lap:K, rw:K, landmark:L)", s)
+	}
+	if !ok {
+		return Position{}, fmt.Errorf("positional input %q needs a width, e.g. %s:16", s, kind)
+	}
+	k, err := strconv.Atoi(ks)
+	if err != nil || k < 1 || k > MaxPositionK {
+		return Position{}, fmt.Errorf("positional input %q: the width must be an integer in 1…%d", s, MaxPositionK)
+	}
+	return Position{Kind: kind, K: k}, nil
+}
+
+// String is the flag form ("hash", "lap:16").
+func (p Position) String() string {
+	if p.Kind == PosHash || p.Kind == "" {
+		return PosHash
+	}
+	return fmt.Sprintf("%s:%d", p.Kind, p.K)
+}
+
+// IsHash reports whether p is the paper's hash input.
+func (p Position) IsHash() bool { return p.Kind == PosHash || p.Kind == "" }
+
+// Inductive reports whether a new node's input can be computed without the
+// graph it joins: true only for the hash (a function of the node id). The
+// graph encodings change when the graph grows.
+func (p Position) Inductive() bool { return p.IsHash() }
+
+// EncodingInfo describes how one graph's encoding was computed.
+type EncodingInfo struct {
+	Method string `json:"method"` // "dense", "lanczos", "exact", "walks", "bfs"
+	// MaxResidual is max ‖Lv − λv‖ over the eigenvectors (lap).
+	MaxResidual float64 `json:"max_residual,omitempty"`
+	// Eigenvalues of the largest component's kept eigenvectors (lap).
+	Eigenvalues []float64 `json:"eigenvalues,omitempty"`
+	// Walks per node and the bound 1/(2√walks) on each entry's standard
+	// error (rw, estimated).
+	Walks     int     `json:"walks,omitempty"`
+	StdErrMax float64 `json:"std_err_max,omitempty"`
+	Landmarks []int   `json:"landmarks,omitempty"` // node indices (landmark)
+}
+
+// Encode computes p's encoding of one graph with adjacency a: a row-major
+// a.N × p.K matrix. seed and graph choose the seeded streams (landmarks,
+// walks, start vectors), so a run's encoding is reproducible. workers ≤ 0
+// means GOMAXPROCS; the result never depends on it. It panics for the hash
+// (which HashVectors computes from node ids).
+func Encode(p Position, a *data.Adj, seed uint64, graph int, workers int) ([]float64, EncodingInfo, error) {
+	switch p.Kind {
+	case PosLap:
+		return LapPE(a, p.K, stream(seed, "lap", graph))
+	case PosRW:
+		v, info := RWPE(a, p.K, seed, graph, workers)
+		return v, info, nil
+	case PosLandmark:
+		v, info := LandmarkPE(a, p.K, stream(seed, "landmark", graph), workers)
+		return v, info, nil
+	}
+	panic(fmt.Sprintf("features: Encode: %q is not a graph encoding", p.Kind))
+}
+
+// stream is the seeded stream called name for one graph.
+func stream(seed uint64, name string, graph int) *rand.Rand {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "position/%s/%d", name, graph)
+	return rand.New(rand.NewPCG(seed, h.Sum64()))
+}
+
+// LandmarkPE returns 1/(1+d(v, ℓ_j)) for L landmarks ℓ_j drawn uniformly
+// without replacement by rng (every node when L ≥ N; the columns beyond N
+// are 0), 0 when ℓ_j is unreachable from v. The BFS rows come from
+// data.Adj.BFSRows (L·N·2 bytes of scratch). O(L·(N+E)).
+func LandmarkPE(a *data.Adj, l int, rng *rand.Rand, workers int) ([]float64, EncodingInfo) {
+	n := a.N
+	m := min(l, n)
+	marks := rng.Perm(n)[:m]
+	rows := make([]uint16, m*n)
+	a.BFSRows(marks, 0, rows, workers)
+	out := make([]float64, n*l)
+	for j := 0; j < m; j++ {
+		for v, d := range rows[j*n : (j+1)*n] {
+			if d != data.Unreachable {
+				out[v*l+j] = 1 / (1 + float64(d))
+			}
+		}
+	}
+	return out, EncodingInfo{Method: "bfs", Landmarks: marks}
+}
