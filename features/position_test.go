@@ -41,7 +41,9 @@ func testGraph(t *testing.T, cliques, size int) *data.Adj {
 	return data.NewAdj(n+4, edges)
 }
 
-func itoa(i int) string { return string(rune('0'+i/1000%10)) + string(rune('0'+i/100%10)) + string(rune('0'+i/10%10)) + string(rune('0'+i%10)) }
+func itoa(i int) string {
+	return string(rune('0'+i/1000%10)) + string(rune('0'+i/100%10)) + string(rune('0'+i/10%10)) + string(rune('0'+i%10))
+}
 
 func TestLandmarkAgainstBFS(t *testing.T) {
 	a := testGraph(t, 10, 6)
