@@ -19,6 +19,7 @@ type Features struct {
 
 	once  sync.Once
 	dense *ConstMatrix
+	orig  []float64 // SetColumnSigns's reference columns
 }
 
 func (f *Features) constant() *ConstMatrix {
@@ -83,4 +84,31 @@ func (b *Builder) InputLinear(name string, x *Features, out int, bias bool) *G.N
 	}
 	AssertShape(name, y, x.N, out)
 	return y
+}
+
+// SetColumnSigns multiplies dense columns first … first+len(signs)−1 by
+// signs (±1) relative to their values at the first call; all-ones signs
+// restore them. Models built on f see the change at their next run (the
+// constant is held by reference). Used for the random sign flips of
+// Laplacian eigenvector inputs. O(N·len(signs)). It panics when the
+// columns are out of range.
+func (f *Features) SetColumnSigns(first int, signs []float64) {
+	k := len(signs)
+	if first < 0 || first+k > f.DenseDim {
+		panic(fmt.Sprintf("engine: SetColumnSigns: columns %d…%d of %d", first, first+k-1, f.DenseDim))
+	}
+	if f.orig == nil {
+		f.orig = make([]float64, f.N*k)
+		for r := 0; r < f.N; r++ {
+			copy(f.orig[r*k:(r+1)*k], f.Dense[r*f.DenseDim+first:])
+		}
+	}
+	c := f.constant()
+	for r := 0; r < f.N; r++ {
+		for j, s := range signs {
+			v := s * f.orig[r*k+j]
+			f.Dense[r*f.DenseDim+first+j] = v
+			c.v32[r*f.DenseDim+first+j] = float32(v)
+		}
+	}
 }

@@ -13,10 +13,14 @@ type Options struct {
 	Hash    bool // concatenate hash vectors
 	HashDim int  // n, components per node
 	Float32 bool // the run computes in float32: attributes must fit its range
+	// Encodings, when set, holds one row-major n_g × EncodingDim matrix
+	// per graph (a positional encoding, see Encode), concatenated last.
+	Encodings   [][]float64
+	EncodingDim int
 }
 
 // Build returns the input features of the disjoint union of ds's graphs, in
-// graph order: [identity | attributes | hash]. Identity datasets contribute a
+// graph order: [identity | attributes | hash | encoding]. Identity datasets contribute a
 // sparse permuted one-hot part; attribute datasets a dense part; the hash
 // vector of node b is HashVectors(b's ID) and is concatenated as dense
 // columns. It errors when a hash is requested with HashDim < 1 or when the
@@ -51,7 +55,14 @@ func Build(ds *data.Dataset, opt Options) (*engine.Features, error) {
 		}
 		hd = opt.HashDim
 	}
-	f.DenseDim = xdim + hd
+	ed := 0
+	if opt.Encodings != nil {
+		if len(opt.Encodings) != len(ds.Graphs) {
+			return nil, fmt.Errorf("features: %d encodings for %d graphs", len(opt.Encodings), len(ds.Graphs))
+		}
+		ed = opt.EncodingDim
+	}
+	f.DenseDim = xdim + hd + ed
 	if f.DenseDim == 0 {
 		return f, nil
 	}
@@ -77,6 +88,9 @@ func Build(ds *data.Dataset, opt Options) (*engine.Features, error) {
 			copy(dst, g.X[i*xdim:(i+1)*xdim])
 			if hd > 0 {
 				copy(dst[xdim:], h[i*hd:(i+1)*hd])
+			}
+			if ed > 0 {
+				copy(dst[xdim+hd:], opt.Encodings[gi][i*ed:(i+1)*ed])
 			}
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ignn/ignn/cmd/internal/experiment"
 	"github.com/ignn/ignn/cmd/internal/report"
+	"github.com/ignn/ignn/features"
 	"github.com/ignn/ignn/models"
 )
 
@@ -20,6 +21,7 @@ func compareFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "models", Value: "gcn,sage,gat,gin,pgnn-f,pgnn-e", Usage: "comma-separated models (default: the paper's six)"},
 		&cli.StringFlag{Name: "variants", Value: "base,hash,mse,both", Usage: "comma-separated variants"},
+		&cli.StringFlag{Name: "positions", Usage: "comma-separated positional inputs for the hash and both variants (hash, lap:K, rw:K, landmark:L), one row each, plus a reference row per input: its own AUC and τ, untrained (default: the hash only, no reference rows)"},
 		&cli.IntFlag{Name: "repeats", Value: 3, Usage: "seeds 1..R per cell"},
 		&cli.IntFlag{Name: "workers", Value: 1, Usage: "cells run in parallel (results do not depend on it)"},
 		&cli.StringFlag{Name: "format", Value: "table", Usage: "table, markdown, csv or json"},
@@ -40,12 +42,13 @@ func compareFlags() []cli.Flag {
 }
 
 // gridFlags are runFlags without the per-run ones a grid sets itself
-// (--model, --variant, --seed: use --models, --variants, --repeats).
+// (--model, --variant, --seed, --position: use --models, --variants,
+// --repeats, --positions).
 func gridFlags() []cli.Flag {
 	var out []cli.Flag
 	for _, f := range runFlags() {
 		switch f.Names()[0] {
-		case "model", "variant", "seed":
+		case "model", "variant", "seed", "position":
 			continue
 		}
 		out = append(out, f)
@@ -201,6 +204,13 @@ func compareConfigFrom(c *cli.Context, sweep bool) (experiment.CompareConfig, st
 		RetryFailed: c.Bool("retry-failed")}
 	for _, v := range splitList(c.String("variants")) {
 		cc.Variants = append(cc.Variants, experiment.Variant(v))
+	}
+	for _, p := range splitList(c.String("positions")) {
+		pos, err := features.ParsePosition(p)
+		if err != nil {
+			return cc, "", usagef("--positions: %v", err)
+		}
+		cc.Positions = append(cc.Positions, pos.String())
 	}
 	if sh := c.String("shard"); sh != "" {
 		if cc.Out == "" {

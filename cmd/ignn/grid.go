@@ -101,7 +101,7 @@ func gridYAML(c *cli.Context, cc experiment.CompareConfig) string {
 	}
 	grids := cc.Grids
 	if len(grids) == 0 {
-		grids = []experiment.SubGrid{{Models: cc.Models, Variants: cc.Variants, Repeats: cc.Repeats}}
+		grids = []experiment.SubGrid{{Models: cc.Models, Variants: cc.Variants, Repeats: cc.Repeats, Positions: cc.Positions}}
 	}
 	out, _ := yaml.Marshal(map[string]any{"grids": grids})
 	b.Write(out)

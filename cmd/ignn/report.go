@@ -17,12 +17,13 @@ import (
 
 func plotCommand(stdout io.Writer) *cli.Command {
 	return &cli.Command{
-		Name: "plot", Usage: "draw AUC vs τ (base → both) and, for sweeps, τ vs λ_MSE, as PNG and SVG",
+		Name: "plot", Usage: "draw AUC vs τ (base → both) and, for sweeps, τ vs λ_MSE, as PNG and SVG (--distance: cosine by hop distance; --curves: training curves)",
 		OnUsageError: onUsageError,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "results", Required: true, Usage: "a directory written by ignn compare --out"},
 			&cli.StringFlag{Name: "out", Usage: "output directory (default: the results directory)"},
 			&cli.BoolFlag{Name: "distance", Usage: "draw cosine against hop distance instead: a box per distance, base beside both, one panel per model"},
+			&cli.BoolFlag{Name: "curves", Usage: "draw the training curves instead: τ and validation AUC against epoch, base beside both, one panel per model (mean over seeds)"},
 		},
 		Action: func(c *cli.Context) error {
 			dir := c.String("results")
@@ -36,6 +37,14 @@ func plotCommand(stdout io.Writer) *cli.Command {
 			}
 			if err := os.MkdirAll(out, 0o755); err != nil {
 				return err
+			}
+			if c.Bool("curves") {
+				f, err := experiment.PlotCurves(dir, cmp, fmt.Sprintf("%s, %s task", cmp.Dataset, cmp.Task), out+string(os.PathSeparator))
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(stdout, "wrote", f, "(and .svg)")
+				return nil
 			}
 			if c.Bool("distance") {
 				f, err := experiment.PlotDistance(cmp, fmt.Sprintf("%s, %s task", cmp.Dataset, cmp.Task), out+string(os.PathSeparator))

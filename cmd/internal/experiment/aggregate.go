@@ -50,7 +50,7 @@ func aggregate(cc CompareConfig, jobs []Job, results []*Result) *Comparison {
 	var mv []string
 	for _, k := range order {
 		g := groups[k]
-		key := g.setting.Model + "/" + string(g.setting.Variant)
+		key := g.setting.Model + "/" + g.setting.Label()
 		var vals []float64
 		for _, x := range g.cells {
 			vals = append(vals, float64(x.ValAUC))
@@ -77,7 +77,7 @@ func aggregate(cc CompareConfig, jobs []Job, results []*Result) *Comparison {
 			fauc, ftau = append(fauc, float64(x.Final.TestAUC)), append(ftau, float64(x.Final.TestKendallTau))
 			fp10, fap = append(fp10, float64(x.PrecisionAt10)), append(fap, float64(x.Final.TestAP))
 		}
-		c.rows = append(c.rows, report.Row{Model: g.setting.Model, Variant: string(g.setting.Variant), Runs: len(g.cells),
+		c.rows = append(c.rows, report.Row{Model: g.setting.Model, Variant: g.setting.Label(), Runs: len(g.cells),
 			AUC: eval.Summarise(auc), Tau: eval.Summarise(tau), FinalAUC: eval.Summarise(fauc), FinalTau: eval.Summarise(ftau),
 			FinalP10: eval.Summarise(fp10), FinalAP: eval.Summarise(fap)})
 		if cc.Sweep {

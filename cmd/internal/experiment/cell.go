@@ -8,6 +8,7 @@ import (
 
 	"github.com/ignn/ignn/engine"
 	"github.com/ignn/ignn/eval"
+	"github.com/ignn/ignn/features"
 	"github.com/ignn/ignn/models"
 	"github.com/ignn/ignn/objective"
 )
@@ -24,7 +25,10 @@ type Cell struct {
 	loss *objective.Loss
 
 	negRN, dropRN, evalRN *engine.Seeded
-	mseRN                 *engine.Seeded  // kept (and checkpointed) even without the MSE
+	mseRN                 *engine.Seeded // kept (and checkpointed) even without the MSE
+	signRN                *engine.Seeded // LapPE sign flips (drawn only with a lap input)
+	lapK                  int            // width of a Laplacian input (0: none)
+	signs                 []float64
 	bce                   objective.Pairs // this epoch's BCE pairs
 	mse                   *msePairs       // nil without the MSE term
 	scorer                eval.Evaluator
@@ -42,7 +46,11 @@ func Build(p *Prepared, cfg Config) (*Cell, error) {
 	}
 	c := &Cell{p: p, cfg: cfg, ps: engine.NewParamStore(dt, engine.Stream(cfg.Seed, "init")),
 		negRN: engine.NewSeeded(cfg.Seed, "negatives"), evalRN: engine.NewSeeded(cfg.Seed, "eval"),
-		dropRN: engine.NewSeeded(cfg.Seed, "dropout"), mseRN: engine.NewSeeded(cfg.Seed, "mse-pairs")}
+		dropRN: engine.NewSeeded(cfg.Seed, "dropout"), mseRN: engine.NewSeeded(cfg.Seed, "mse-pairs"),
+		signRN: engine.NewSeeded(cfg.Seed, "lap-signs")}
+	if pos, _ := features.ParsePosition(cfg.Position); pos.Kind == features.PosLap {
+		c.lapK, c.signs = pos.K, make([]float64, pos.K)
+	}
 	model := entry.New(cfg.Model_)
 	bTrain := engine.NewBuilder(c.ps, true)
 	z, err := models.Build(model, bTrain, p.Input)
@@ -90,9 +98,16 @@ func (c *Cell) MSEMode() string {
 }
 
 // Feed draws the epoch's inputs and binds them: the training positives
-// with freshly drawn negatives (as many, per graph), and the MSE sample
-// when the pairs do not fit.
+// with freshly drawn negatives (as many, per graph), the MSE sample when
+// the pairs do not fit, and random signs for Laplacian eigenvector inputs
+// (an eigenvector's sign is arbitrary; evaluation uses the stored signs).
 func (c *Cell) Feed(epoch int) error {
+	if c.lapK > 0 {
+		for j := range c.signs {
+			c.signs[j] = float64(1 - 2*c.signRN.IntN(2))
+		}
+		c.p.Input.X.SetColumnSigns(c.p.EncodingCol, c.signs)
+	}
 	if c.loss.BCE != nil {
 		c.bce.Reset()
 		u := c.p.Union
@@ -120,6 +135,12 @@ func (c *Cell) Feed(epoch int) error {
 
 // Embeddings runs the evaluation graph and returns the N×D embeddings.
 func (c *Cell) Embeddings() ([]float64, int, error) {
+	if c.lapK > 0 {
+		for j := range c.signs {
+			c.signs[j] = 1
+		}
+		c.p.Input.X.SetColumnSigns(c.p.EncodingCol, c.signs)
+	}
 	z, shape, err := c.fwd.Run(c.evalRN.Rand)
 	if err != nil {
 		return nil, 0, err

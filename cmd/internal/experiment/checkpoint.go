@@ -121,7 +121,11 @@ func (c *Cell) snapshot(epochsDone int, evals []Metrics, stepSeconds float64) (*
 }
 
 func (c *Cell) streams() map[string]*engine.Seeded {
-	return map[string]*engine.Seeded{"negatives": c.negRN, "dropout": c.dropRN, "mse-pairs": c.mseRN, "eval": c.evalRN}
+	m := map[string]*engine.Seeded{"negatives": c.negRN, "dropout": c.dropRN, "mse-pairs": c.mseRN, "eval": c.evalRN}
+	if c.lapK > 0 {
+		m["lap-signs"] = c.signRN
+	}
+	return m
 }
 
 // Save writes the checkpoint atomically to dir/checkpoint.json.

@@ -48,8 +48,13 @@ type CompareConfig struct {
 	// RetryFailed runs cells whose earlier attempt failed again (otherwise
 	// they stay listed as failed).
 	RetryFailed bool
-	LRs         []float64 // sweep grid (defaults: 1e-4, 1e-3, 1e-2)
-	Lambdas     []float64 // sweep grid for λ_BCE and λ_MSE (defaults: 0, 0.1, 1, 10)
+	// Positions lists the positional inputs the hash and both variants run
+	// with, one row each ("hash", "lap:16", …; empty: Base.Position only).
+	// When set, the table gains a reference row per input: the raw input's
+	// own AUC and τ, untrained (InputReference).
+	Positions []string
+	LRs       []float64 // sweep grid (defaults: 1e-4, 1e-3, 1e-2)
+	Lambdas   []float64 // sweep grid for λ_BCE and λ_MSE (defaults: 0, 0.1, 1, 10)
 }
 
 // Comparison is the outcome of a grid.
@@ -63,7 +68,10 @@ type Comparison struct {
 	Rows      []RowJSON     `json:"rows"`
 	Chosen    []Job         `json:"chosen,omitempty"` // sweep: selected settings per model/variant (seed 0)
 	Cells     []CellMetrics `json:"cells"`
-	Failures  []Failure     `json:"failures,omitempty"`
+	// Inputs are the reference rows of compare --positions: each
+	// positional input's own scores, untrained (InputReference).
+	Inputs   []InputRow `json:"inputs,omitempty"`
+	Failures []Failure  `json:"failures,omitempty"`
 	// ShardDone of ShardCells cells of this shard are finished (shard runs
 	// only; Rows and Cells are then empty).
 	ShardDone  int            `json:"shard_done,omitempty"`
@@ -267,6 +275,13 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 			ShardDone: done, ShardCells: countTrue(mine), Failures: failures}, nil
 	}
 	c := aggregate(cc, jobs, results)
+	if len(cc.Positions) > 0 {
+		in, rows, err := cc.inputReferences()
+		if err != nil {
+			return nil, err
+		}
+		c.Inputs, c.rows = in, append(c.rows, rows...)
+	}
 	sort.Slice(failures, func(a, b int) bool { return failures[a].Job.Key() < failures[b].Job.Key() })
 	c.Failures = failures
 	return c, nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/features"
 	"github.com/ignn/ignn/models"
 	"github.com/ignn/ignn/objective"
 )
@@ -27,16 +28,20 @@ type Config struct {
 	Model      string  `json:"model"`
 	Variant    Variant `json:"variant"`
 	HashDim    int     `json:"hash_dim"` // -1 = the paper's rule (see features.DefaultHashDim); 0 when the variant has no hash
-	LambdaBCE  float64 `json:"lambda_bce"`
-	LambdaMSE  float64 `json:"lambda_mse"` // -1 = the model's default; 0 when the variant has no MSE
-	Alpha      float64 `json:"alpha"`
-	Epochs     int     `json:"epochs"`
-	LR         float64 `json:"lr"`
-	WeightDec  float64 `json:"weight_decay"`
-	EvalEvery  int     `json:"eval_every"`
-	Seed       uint64  `json:"seed"`
-	DType      string  `json:"dtype"`
-	MSEPairs   int     `json:"mse_pairs"` // cap on MSE pairs per epoch; all pairs when they fit
+	// Position is the positional input of the hash and both variants:
+	// "" (the paper's hash; "hash" resolves to ""), "lap:K", "rw:K" or
+	// "landmark:L" (features.ParsePosition); "" for the other variants.
+	Position  string  `json:"position,omitempty"`
+	LambdaBCE float64 `json:"lambda_bce"`
+	LambdaMSE float64 `json:"lambda_mse"` // -1 = the model's default; 0 when the variant has no MSE
+	Alpha     float64 `json:"alpha"`
+	Epochs    int     `json:"epochs"`
+	LR        float64 `json:"lr"`
+	WeightDec float64 `json:"weight_decay"`
+	EvalEvery int     `json:"eval_every"`
+	Seed      uint64  `json:"seed"`
+	DType     string  `json:"dtype"`
+	MSEPairs  int     `json:"mse_pairs"` // cap on MSE pairs per epoch; all pairs when they fit
 	// Distances picks the distance source: exact (all-pairs tables), sampled
 	// (BFS rows from seeded sources), or auto (exact while the tables fit
 	// ExactDistanceLimit); Resolve replaces auto.
@@ -127,7 +132,7 @@ func (c Config) validate() error {
 		return fmt.Errorf("a size flag is beyond any sensible run (limits: --hash-dim 2²⁰, --hidden 65536, --heads 1024, --layers 64, --mse-pairs 2³⁰)")
 	case c.HashDim < -1:
 		return fmt.Errorf("--hash-dim must be ≥ 1, or -1 for the paper's rule, got %d", c.HashDim)
-	case c.HashDim == 0 && c.Variant.Hash():
+	case c.HashDim == 0 && c.Variant.Hash() && (c.Position == "" || c.Position == features.PosHash):
 		return fmt.Errorf("--hash-dim 0 with variant %s: the hash variants need a dimension ≥ 1 (or -1 for the paper's rule)", c.Variant)
 	case c.MSEPairs < 1:
 		return fmt.Errorf("--mse-pairs must be ≥ 1, got %d", c.MSEPairs)
@@ -139,6 +144,9 @@ func (c Config) validate() error {
 		return fmt.Errorf("--patience must be ≥ 0, got %d", c.Patience)
 	case c.TauPairs < 2:
 		return fmt.Errorf("--tau-pairs must be ≥ 2, got %d", c.TauPairs)
+	}
+	if _, err := features.ParsePosition(c.Position); err != nil {
+		return fmt.Errorf("--position: %v", err)
 	}
 	if err := c.Objective().Validate(); err != nil {
 		return err

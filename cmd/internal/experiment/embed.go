@@ -21,8 +21,15 @@ type Inductive struct {
 // graph, or another graph — with the checkpoint's trained parameters.
 // Nodes keep their ids, and so their hash vectors; new nodes get theirs
 // (and their attributes, if the data has them). Identity inputs are
-// refused: a one-hot column exists only for nodes seen in training.
+// refused: a one-hot column exists only for nodes seen in training; so are
+// graph encodings (Config.Position lap/rw/landmark), which depend on the
+// whole graph.
 func EmbedInductive(ck *Checkpoint, train, ds *data.Dataset) (*Inductive, error) {
+	if pos := ck.Config.Position; pos != "" {
+		return nil, fmt.Errorf("embed: the model was trained with the positional input %s, which is computed from the whole training graph "+
+			"(eigenvectors, walks or landmark distances all change when the graph grows); only the hash input (the default) gives a new node its input "+
+			"without recomputing everyone's — embed grown graphs with a model trained with --position hash", pos)
+	}
 	if ds.Identity || train.Identity {
 		return nil, fmt.Errorf("embed: the model was trained on one-hot identity inputs, which have no column for nodes it has not seen; " +
 			"embed other graphs with a model trained on hashed (variant hash or both, --features constant) or attribute inputs")

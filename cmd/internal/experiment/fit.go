@@ -58,6 +58,7 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	}
 	res := newResult(cfg, p)
 	res.MemoryEstimate = plan.Total
+	res.Encoding, res.EncodingSeconds = p.Encoding, p.EncodingSeconds
 	warn := func(msg string) {
 		res.Warnings = append(res.Warnings, msg)
 		if hooks.Warn != nil {
@@ -94,6 +95,7 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	best := toMetrics(fr.Best)
 	res.BestEpoch, res.ValAUC, res.TestAUC, res.TestKendallTau, res.TauCI = best.Epoch, best.ValAUC, best.TestAUC, best.TestKendallTau, best.TauCI
 	res.Final = toMetrics(fr.Final)
+	res.History = l.evals
 	if res.Faithfulness, err = cell.Faithfulness(); err != nil {
 		return nil, err
 	}
@@ -139,6 +141,12 @@ func (l *loop) fit() (engine.FitResult, error) {
 		if len(m.TauCI) == 2 {
 			ev.Metrics["tau_lo"], ev.Metrics["tau_hi"] = float64(m.TauCI[0]), float64(m.TauCI[1])
 		}
+		if m.BCELoss != 0 {
+			ev.Metrics["bce_loss"] = float64(m.BCELoss)
+		}
+		if m.MSELoss != 0 {
+			ev.Metrics["mse_loss"] = float64(m.MSELoss)
+		}
 		prior = append(prior, ev)
 	}
 	l.stepStart = time.Now()
@@ -165,6 +173,11 @@ func (l *loop) evaluate(epoch int) (engine.Evaluation, error) {
 func (l *loop) onEpoch(epoch int, st engine.StepResult, ev *engine.Evaluation) error {
 	var m *Metrics
 	if ev != nil {
+		for name, key := range map[string]string{"bce": "bce_loss", "mse": "mse_loss"} {
+			if v, ok := st.Terms[name]; ok {
+				ev.Metrics[key] = v
+			}
+		}
 		mm := toMetrics(*ev)
 		m = &mm
 		l.evals = append(l.evals, mm)
@@ -199,6 +212,7 @@ func (l *loop) save(done int, secs float64) error {
 func toMetrics(ev engine.Evaluation) Metrics {
 	m := Metrics{Epoch: ev.Epoch, ValAUC: Num(ev.ValAUC), TestAUC: Num(ev.Metrics["test_auc"]), TestKendallTau: Num(ev.Metrics["tau"]),
 		TestAP: Num(ev.Metrics["ap"]), TestHits20: Num(ev.Metrics["hits20"]), TestHits50: Num(ev.Metrics["hits50"])}
+	m.BCELoss, m.MSELoss = Num(ev.Metrics["bce_loss"]), Num(ev.Metrics["mse_loss"])
 	if lo, ok := ev.Metrics["tau_lo"]; ok {
 		m.TauCI = []Num{Num(lo), Num(ev.Metrics["tau_hi"])}
 	}

@@ -1,11 +1,15 @@
 package experiment
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Job is one cell of a comparison grid.
 type Job struct {
 	Model     string  `json:"model"`
 	Variant   Variant `json:"variant"`
+	Position  string  `json:"position,omitempty"` // the positional input ("" = hash; only for hash and both)
 	Seed      uint64  `json:"seed"`
 	LR        float64 `json:"lr"`
 	LambdaBCE float64 `json:"lambda_bce"`
@@ -14,7 +18,20 @@ type Job struct {
 
 // Key names the job's result file.
 func (j Job) Key() string {
-	return fmt.Sprintf("%s_%s_lr%g_bce%g_mse%g_seed%d", j.Model, j.Variant, j.LR, j.LambdaBCE, j.LambdaMSE, j.Seed)
+	v := string(j.Variant)
+	if j.Position != "" {
+		v += "-" + strings.ReplaceAll(j.Position, ":", "")
+	}
+	return fmt.Sprintf("%s_%s_lr%g_bce%g_mse%g_seed%d", j.Model, v, j.LR, j.LambdaBCE, j.LambdaMSE, j.Seed)
+}
+
+// Label is the job's row name in tables: the variant, with its positional
+// input when that is not the hash ("both[lap:16]").
+func (j Job) Label() string {
+	if j.Position == "" {
+		return string(j.Variant)
+	}
+	return fmt.Sprintf("%s[%s]", j.Variant, j.Position)
 }
 
 // SubGrid is one block of a grid file: its models × variants × seeds at one
@@ -26,6 +43,9 @@ type SubGrid struct {
 	LR        float64   `json:"lr,omitempty" yaml:"lr,omitempty"`
 	LambdaBCE float64   `json:"lambda_bce,omitempty" yaml:"lambda-bce,omitempty"`
 	LambdaMSE float64   `json:"lambda_mse,omitempty" yaml:"lambda-mse,omitempty"`
+	// Positions are the positional inputs of its hash and both variants
+	// (empty: the grid's).
+	Positions []string `json:"positions,omitempty" yaml:"positions,omitempty"`
 }
 
 // Jobs lists the grid in a fixed order: models, then variants, then
@@ -41,6 +61,9 @@ func (cc CompareConfig) Jobs() []Job {
 	for _, g := range cc.Grids {
 		sub := cc
 		sub.Grids, sub.Models, sub.Variants, sub.Repeats = nil, g.Models, g.Variants, g.Repeats
+		if len(g.Positions) > 0 {
+			sub.Positions = g.Positions
+		}
 		if g.LR != 0 {
 			sub.Base.LR = g.LR
 		}
@@ -89,17 +112,23 @@ func (cc CompareConfig) gridJobs() []Job {
 					}
 				}
 			}
+			positions := []string{""}
+			if v.Hash() {
+				positions = cc.positions()
+			}
 			for _, s := range settings {
-				for seed := uint64(1); seed <= uint64(cc.Repeats); seed++ {
-					j := s
-					j.Model, j.Variant, j.Seed = m, v, seed
-					if !v.MSE() && j.LambdaBCE == 0 {
-						j.LambdaBCE = 1
-					}
-					j.LambdaMSE = cc.config(j).LambdaMSE
-					if !seen[j.Key()] {
-						seen[j.Key()] = true
-						jobs = append(jobs, j)
+				for _, pos := range positions {
+					for seed := uint64(1); seed <= uint64(cc.Repeats); seed++ {
+						j := s
+						j.Model, j.Variant, j.Seed, j.Position = m, v, seed, pos
+						if !v.MSE() && j.LambdaBCE == 0 {
+							j.LambdaBCE = 1
+						}
+						j.LambdaMSE = cc.config(j).LambdaMSE
+						if !seen[j.Key()] {
+							seen[j.Key()] = true
+							jobs = append(jobs, j)
+						}
 					}
 				}
 			}
@@ -108,10 +137,28 @@ func (cc CompareConfig) gridJobs() []Job {
 	return jobs
 }
 
+// positions is the grid's list of positional inputs in canonical form
+// ("" for the hash): Positions, or the base configuration's one.
+func (cc CompareConfig) positions() []string {
+	list := cc.Positions
+	if len(list) == 0 {
+		list = []string{cc.Base.Position}
+	}
+	out := make([]string, len(list))
+	for i, p := range list {
+		if p == "hash" {
+			p = ""
+		}
+		out[i] = p
+	}
+	return out
+}
+
 // config is a job's configuration, with every data-independent default
 // applied (Config.withDefaults).
 func (cc CompareConfig) config(j Job) Config {
 	c := cc.Base
 	c.Model, c.Variant, c.Seed, c.LR, c.LambdaBCE, c.LambdaMSE = j.Model, j.Variant, j.Seed, j.LR, j.LambdaBCE, j.LambdaMSE
+	c.Position = j.Position
 	return c.withDefaults()
 }

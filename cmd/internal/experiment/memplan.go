@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/features"
 	"github.com/ignn/ignn/models"
 )
 
@@ -77,9 +78,18 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 	if !ds.Identity {
 		dense = in
 	}
-	if cfg.Variant.Hash() {
+	if cfg.Variant.Hash() && cfg.Position == "" {
 		dense += int64(cfg.HashDim)
 		add("hash vectors (N × hash dim)", n*int64(cfg.HashDim)*(bt+denseStaging), "--hash-dim")
+	}
+	if pos, err := features.ParsePosition(cfg.Position); err == nil && !pos.IsHash() && cfg.Variant.Hash() {
+		k := int64(pos.K)
+		dense += k
+		// The encoding's N×K values, staged and copied, plus its solver's
+		// scratch: Lanczos keeps 2K+32 vectors and their Ritz combination,
+		// landmarks K BFS rows, walks one row per worker.
+		scratch := map[string]int64{features.PosLap: (3*k + 33) * 8, features.PosLandmark: k * 2, features.PosRW: 8}[pos.Kind]
+		add("positional encoding (N × K)", n*(k*(bt+denseStaging+8)+scratch), "--position")
 	}
 	if !ds.Identity && in > 0 {
 		add("input attributes", n*in*(bt+denseStaging), "")

@@ -3,6 +3,7 @@ package experiment
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
@@ -27,6 +28,12 @@ type Prepared struct {
 	Adjs      []*data.Adj
 	TauSample *eval.PairSample
 	Queries   []eval.Query // the τ sample's sources with their BFS rows
+	// The positional encoding (Config.Position other than the hash): per
+	// graph how it was computed, its first dense input column, and the
+	// seconds it took.
+	Encoding        []features.EncodingInfo
+	EncodingCol     int
+	EncodingSeconds float64
 }
 
 // Exact reports whether the run has all-pairs distance tables.
@@ -82,11 +89,18 @@ func Prepare(ds *data.Dataset, cfg Config) (*Prepared, error) {
 	if loops+dups > 0 && IsPath(cfg.Dataset) { // built-in Email collapses directed mail: expected, documented
 		p.Warnings = append(p.Warnings, fmt.Sprintf("input cleaned: removed %d self-loops and %d duplicate edges", loops, dups))
 	}
-	x, err := features.Build(kept, features.Options{Hash: cfg.Variant.Hash(), HashDim: cfg.HashDim, Float32: cfg.DType == "float32"})
+	fo := features.Options{Hash: cfg.Variant.Hash() && cfg.Position == "", HashDim: cfg.HashDim, Float32: cfg.DType == "float32"}
+	if cfg.Position != "" {
+		if err := p.encode(cfg, &fo); err != nil {
+			return nil, err
+		}
+	}
+	x, err := features.Build(kept, fo)
 	if err != nil {
 		return nil, err
 	}
 	p.Input = &engine.GraphInput{Adj: engine.NewAdjacency(u.N, mp), X: x}
+	p.EncodingCol = x.DenseDim - fo.EncodingDim
 	if !p.Exact() {
 		if entry.NeedsHops {
 			return nil, fmt.Errorf("%s needs all-pairs anchor distances, which this graph is too large for (Σ n² = %d > %d); use a model without anchors, or --distances exact on a smaller graph",
@@ -105,6 +119,31 @@ func Prepare(ds *data.Dataset, cfg Config) (*Prepared, error) {
 		p.Input.Blocks = append(p.Input.Blocks, b)
 	}
 	return p, nil
+}
+
+// encode computes cfg.Position's encoding of every kept graph on its
+// message-passing edges (never the held-out ones) into fo.
+func (p *Prepared) encode(cfg Config, fo *features.Options) error {
+	pos, err := features.ParsePosition(cfg.Position)
+	if err != nil {
+		return err
+	}
+	t0 := time.Now()
+	fo.EncodingDim = pos.K
+	for g, s := range p.Splits {
+		a := data.NewAdj(s.Graph.N, s.MP)
+		if p.Adjs != nil {
+			a = p.Adjs[g]
+		}
+		v, info, err := features.Encode(pos, a, cfg.Seed, g, cfg.Workers)
+		if err != nil {
+			return fmt.Errorf("%s: graph %s: %w", pos, s.Graph.Name, err)
+		}
+		fo.Encodings = append(fo.Encodings, v)
+		p.Encoding = append(p.Encoding, info)
+	}
+	p.EncodingSeconds = time.Since(t0).Seconds()
+	return nil
 }
 
 func truncate(d []uint16, k int) []uint16 {

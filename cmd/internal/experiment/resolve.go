@@ -87,17 +87,22 @@ func (c Config) withDefaults() Config {
 }
 
 // Resolve returns the effective configuration of a run on ds: the
-// data-independent defaults (see Default) plus the hash rule — HashDim −1
-// becomes the paper's n (features.DefaultHashDim), and variants without the
-// hash get 0. It is idempotent, so a stored configuration resolves to
+// data-independent defaults (see Default) plus the input rule — HashDim −1
+// becomes the paper's n (features.DefaultHashDim); variants without a
+// positional input, and runs whose input is a graph encoding
+// (Position lap/rw/landmark), get HashDim 0; Position "hash" and the
+// Position of variants without the input become "". It is idempotent, so a stored configuration resolves to
 // itself, and it validates the result.
 func (c Config) Resolve(ds *data.Dataset) (Config, error) {
 	if _, err := models.Lookup(c.Model); err != nil {
 		return c, err
 	}
 	c = c.withDefaults()
+	if c.Position == features.PosHash || !c.Variant.Hash() {
+		c.Position = ""
+	}
 	switch {
-	case !c.Variant.Hash():
+	case !c.Variant.Hash() || c.Position != "":
 		c.HashDim = 0
 	case c.HashDim == -1:
 		c.HashDim = features.DefaultHashDim(ds)

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/ignn/ignn/eval"
+	"github.com/ignn/ignn/features"
 )
 
 // Num is a float that marshals NaN (an undefined metric) as JSON null.
@@ -44,6 +45,10 @@ type Metrics struct {
 	TestAP     Num `json:"test_ap"`
 	TestHits20 Num `json:"test_hits@20"`
 	TestHits50 Num `json:"test_hits@50"`
+	// The training losses (unweighted means) of this epoch's step; absent
+	// for a term the run does not train.
+	BCELoss Num `json:"bce_loss,omitempty"`
+	MSELoss Num `json:"mse_loss,omitempty"`
 }
 
 // Result is one run's outcome; its JSON form is the CLI's --json output.
@@ -81,6 +86,13 @@ type Result struct {
 	// query nodes (every node up to 2,000 on the exact path; the τ sample's
 	// BFS sources on the sampled path).
 	Faithfulness *Faithfulness `json:"faithfulness,omitempty"`
+	// History is every evaluation of the run in epoch order (losses, AUC,
+	// τ), kept across resumes; `ignn plot --curves` draws it.
+	History []Metrics `json:"history"`
+	// Encoding describes the positional encoding per graph (Config.Position
+	// lap/rw/landmark): method, residuals or error bound, landmarks.
+	Encoding        []features.EncodingInfo `json:"encoding,omitempty"`
+	EncodingSeconds float64                 `json:"encoding_seconds,omitempty"`
 }
 
 // Hooks observe a run (all optional).

@@ -85,7 +85,14 @@ func PlotDistance(title string, panels []DistancePanel, base string) error {
 		}
 		plots[i/cols][i%cols] = p
 	}
-	w, h := vg.Length(cols)*9*vg.Centimeter, vg.Length(rows)*7*vg.Centimeter+vg.Centimeter
+	return saveTiled(plots, title+" — cosine by hop distance (boxes: 25–75%, bar: median, whiskers: 5–95%)", base)
+}
+
+// saveTiled writes a grid of panels under a header line as base+".png"
+// and ".svg" (atomically); nil panels stay empty.
+func saveTiled(plots [][]*plot.Plot, header, base string) error {
+	rows, cols := len(plots), len(plots[0])
+	w, h := max(vg.Length(cols)*9*vg.Centimeter, 16*vg.Centimeter), vg.Length(rows)*7*vg.Centimeter+vg.Centimeter
 	for _, ext := range []string{"png", "svg"} {
 		var cv vg.CanvasWriterTo
 		if ext == "png" {
@@ -95,9 +102,9 @@ func PlotDistance(title string, panels []DistancePanel, base string) error {
 		}
 		dc := draw.New(cv)
 		top := draw.Crop(dc, 0, 0, 0, -vg.Centimeter)
-		header := draw.Crop(dc, 0, 0, h-vg.Centimeter, 0)
-		header.FillText(draw.TextStyle{Color: color.Black, Font: plot.New().Title.TextStyle.Font, XAlign: draw.XCenter, YAlign: draw.YCenter,
-			Handler: plot.DefaultTextHandler}, vg.Point{X: w / 2, Y: h - vg.Centimeter/2}, title+" — cosine by hop distance (boxes: 25–75%, bar: median, whiskers: 5–95%)")
+		hd := draw.Crop(dc, 0, 0, h-vg.Centimeter, 0)
+		hd.FillText(draw.TextStyle{Color: color.Black, Font: plot.New().Title.TextStyle.Font, XAlign: draw.XCenter, YAlign: draw.YCenter,
+			Handler: plot.DefaultTextHandler}, vg.Point{X: w / 2, Y: h - vg.Centimeter/2}, header)
 		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2,
 			PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 4}
 		canvases := plot.Align(plots, tiles, top)

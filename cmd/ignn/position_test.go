@@ -1,0 +1,60 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPositionsCLI: compare --positions puts each input's hash and both
+// rows in one table with a reference row per input, the grid file keeps
+// the positions, and plot --curves draws the cells' histories.
+func TestPositionsCLI(t *testing.T) {
+	out := t.TempDir()
+	args := []string{"compare", "--dataset", "caveman:8x6", "--models", "gcn", "--variants", "base,both", "--positions", "hash,landmark:4,lap:3",
+		"--repeats", "2", "--epochs", "10", "--eval-every", "5", "--out", out, "--quiet"}
+	stdout, stderr, err := runCLI(args...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	for _, want := range []string{"both[landmark:4]", "both[lap:3]", "(input)  landmark:4", "(input)  lap:3", "(input)  hash"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("table lacks %q:\n%s", want, stdout)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(out, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Inputs []struct {
+			Position string   `json:"position"`
+			Tau      *float64 `json:"tau_mean"`
+		} `json:"inputs"`
+		Cells []struct {
+			Position string `json:"position"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Inputs) != 3 || res.Inputs[1].Position != "landmark:4" || res.Inputs[1].Tau == nil || len(res.Cells) != 8 {
+		t.Fatalf("results.json inputs %+v, %d cells", res.Inputs, len(res.Cells))
+	}
+	grid, _ := os.ReadFile(filepath.Join(out, "grid.yaml"))
+	if !strings.Contains(string(grid), "landmark:4") {
+		t.Errorf("grid.yaml lacks the positions:\n%s", grid)
+	}
+	stdout, _, err = runCLI("plot", "--curves", "--results", out)
+	if err != nil || !strings.Contains(stdout, "curves.png") {
+		t.Fatalf("plot --curves: %v %s", err, stdout)
+	}
+	if fi, err := os.Stat(filepath.Join(out, "curves.png")); err != nil || fi.Size() < 1000 {
+		t.Fatalf("curves.png: %v", err)
+	}
+	if _, _, err := runCLI("compare", "--positions", "lap", "--models", "gcn"); err == nil || !strings.Contains(err.Error(), "needs a width") {
+		t.Fatalf("--positions lap: %v", err)
+	}
+}

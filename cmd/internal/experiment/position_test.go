@@ -1,0 +1,140 @@
+package experiment
+
+import (
+	"context"
+	"errors"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestPositionRuns trains both with each graph encoding: the configuration
+// records it, no hash is built, the encoding is described, the history has
+// every evaluation with both losses, and a lap run interrupted and resumed
+// (its sign-flip stream is checkpointed) ends exactly like the full run.
+func TestPositionRuns(t *testing.T) {
+	for _, pos := range []string{"lap:8", "rw:8", "landmark:8"} {
+		cfg := shortRun("gcn")
+		cfg.Epochs, cfg.EvalEvery, cfg.Position = 10, 5, pos
+		full, err := Run(context.Background(), cfg, Hooks{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if full.Config.Position != pos || full.HashDim != 0 || len(full.Encoding) != 1 || full.EncodingSeconds <= 0 {
+			t.Fatalf("%s: config position %q, hash dim %d, encoding %+v", pos, full.Config.Position, full.HashDim, full.Encoding)
+		}
+		if len(full.History) != 3 || full.History[2].Epoch != 9 || !(full.History[0].BCELoss > 0) || !(full.History[0].MSELoss > 0) {
+			t.Fatalf("%s: history %+v", pos, full.History)
+		}
+		if pos != "lap:8" {
+			continue
+		}
+		if e := full.Encoding[0]; e.Method != "dense" || e.MaxResidual > 1e-8 || len(e.Eigenvalues) != 8 {
+			t.Fatalf("lap encoding %+v", e)
+		}
+		dir := t.TempDir()
+		cfg.Save = dir
+		ctx, cancel := context.WithCancel(context.Background())
+		_, err = Run(ctx, cfg, Hooks{Epoch: func(epoch int, _ float64, _ *Metrics) {
+			if epoch == 6 {
+				cancel()
+			}
+		}})
+		var ie *InterruptedError
+		if !errors.As(err, &ie) {
+			t.Fatalf("interrupted run returned %v", err)
+		}
+		resumed, err := Resume(context.Background(), dir, Hooks{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(full.Final, resumed.Final) || !reflect.DeepEqual(full.History, resumed.History) {
+			t.Fatalf("resumed lap run differs:\nfull    %+v\nresumed %+v", full.History, resumed.History)
+		}
+	}
+}
+
+// TestHashPositionIsTheDefault: --position hash is the run without the
+// flag, bit for bit, and resolves to the same configuration.
+func TestHashPositionIsTheDefault(t *testing.T) {
+	a, b := shortRun("gcn"), shortRun("gcn")
+	a.Epochs, a.EvalEvery, b.Epochs, b.EvalEvery = 5, 5, 5, 5
+	b.Position = "hash"
+	ra, err := Run(context.Background(), a, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := Run(context.Background(), b, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rb.Config.Position != "" || !reflect.DeepEqual(ra.Final, rb.Final) || ra.HashDim != 400 {
+		t.Fatalf("--position hash differs from the default: %q %+v %+v", rb.Config.Position, ra.Final, rb.Final)
+	}
+}
+
+// TestInputRowsCosine: inputRows' dot products are the cosines of the full
+// input rows, one-hot identity included, by brute force.
+func TestInputRowsCosine(t *testing.T) {
+	cfg := Default()
+	cfg.Variant, cfg.Position, cfg.Dataset = Hash, "landmark:6", "caveman:6x5"
+	ds, err := LoadDataset(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg, err = cfg.Resolve(ds); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Prepare(ds, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, d := inputRows(p)
+	x := p.Input.X
+	full := func(i int) []float64 { // [one-hot | dense], explicitly
+		row := make([]float64, x.Sparse.Cols+d)
+		for k := x.Sparse.RowPtr[i]; k < x.Sparse.RowPtr[i+1]; k++ {
+			row[x.Sparse.ColIdx[k]] = x.Sparse.Val[k]
+		}
+		copy(row[x.Sparse.Cols:], x.Dense[i*d:(i+1)*d])
+		return row
+	}
+	for i := 0; i < x.N; i++ {
+		for j := i + 1; j < x.N; j++ {
+			a, b := full(i), full(j)
+			var ab, aa, bb, got float64
+			for k := range a {
+				ab, aa, bb = ab+a[k]*b[k], aa+a[k]*a[k], bb+b[k]*b[k]
+			}
+			for k := 0; k < d; k++ {
+				got += z[i*d+k] * z[j*d+k]
+			}
+			if want := ab / math.Sqrt(aa*bb); math.Abs(got-want) > 1e-12 {
+				t.Fatalf("cos(%d, %d) = %g, want %g", i, j, got, want)
+			}
+		}
+	}
+	s, err := InputReference(cfg)
+	if err != nil || !(s.Tau > 0.3) {
+		t.Fatalf("landmark input τ %v, err %v (distances to landmarks should track hop distance)", s.Tau, err)
+	}
+}
+
+func TestEmbedRefusesGraphEncodings(t *testing.T) {
+	ck := &Checkpoint{Config: Config{Position: "lap:16"}}
+	_, err := EmbedInductive(ck, nil, nil)
+	if err == nil || !strings.Contains(err.Error(), "lap:16") || !strings.Contains(err.Error(), "--position hash") {
+		t.Fatalf("embed with a lap model: %v", err)
+	}
+}
+
+func TestPositionValidation(t *testing.T) {
+	for _, p := range []string{"lap", "lap:0", "pca:3", "rw:99999"} {
+		cfg := Default()
+		cfg.Position = p
+		if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "--position") {
+			t.Errorf("position %q: %v", p, err)
+		}
+	}
+}
