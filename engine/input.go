@@ -53,6 +53,10 @@ type GraphInput struct {
 	Adj    *Adjacency
 	X      *Features
 	Blocks []Block
+	// Skip, when set, is a positional block that models add linearly to
+	// their output before normalising (a skip path from the input's
+	// positional columns to the embedding).
+	Skip *Features
 }
 
 // InputLinear applies one linear map to the features: X·W + b with W

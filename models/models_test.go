@@ -153,3 +153,39 @@ func TestAnchorIndexSemantics(t *testing.T) {
 		t.Errorf("original, unreachable: %d %d", n, s)
 	}
 }
+
+// TestSkipPathGradients checks the skip path (a linear map of a positional
+// block added before normalisation) by central differences for the stack
+// models, including the skip weights.
+func TestSkipPathGradients(t *testing.T) {
+	for _, name := range []string{"gcn", "sage", "gat", "gin"} {
+		e, _ := Lookup(name)
+		cfg := DefaultConfig()
+		cfg.Hidden, cfg.Out, cfg.Layers, cfg.Heads = 4, 3, 2, 2
+		in := tiny()
+		in.Skip = &engine.Features{N: 6, Dense: enginetest.RandomValues(33, 12), DenseDim: 2}
+		err := enginetest.CheckGradient(func(b *engine.Builder) (*G.Node, []*G.Node) {
+			z, err := Build(e.New(cfg), b, in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for i, p := range b.ParamNodes() {
+				found = found || p.Name() == name+".skip.Wd"
+				v := p.Value().(*tensor.Dense).Data().([]float64)
+				for k := range v {
+					if v[k] == 0 {
+						v[k] = 0.3 * enginetest.RandomValues(uint64(100+i), len(v))[k]
+					}
+				}
+			}
+			if !found {
+				t.Fatalf("%s: no %s.skip.Wd parameter", name, name)
+			}
+			return z, b.ParamNodes()
+		}, 1e-6, 2e-6)
+		if err != nil {
+			t.Errorf("%s with a skip path: %v", name, err)
+		}
+	}
+}

@@ -157,6 +157,9 @@ func (s stack) Forward(b *engine.Builder, gi *engine.GraphInput) *G.Node {
 		}
 		in = out
 	}
+	if gi.Skip != nil {
+		h = G.Must(G.Add(h, b.InputLinear(s.name+".skip", gi.Skip, s.cfg.Out, false)))
+	}
 	return engine.RowNormalize(h)
 }
 

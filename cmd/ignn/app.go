@@ -104,6 +104,7 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "model", Value: d.Model, Usage: "architecture: gcn, sage, gat, gin, pgnn-f, pgnn-e, graphconv (ignn models lists them)"},
 		&cli.StringFlag{Name: "variant", Value: string(d.Variant), Usage: "base, hash, mse or both"},
 		&cli.StringFlag{Name: "position", Value: "hash", Usage: "positional input of the hash and both variants: hash (the paper's), lap:K (Laplacian eigenvectors), rw:K (random-walk return probabilities) or landmark:L (1/(1+d) to L seeded landmarks)"},
+		&cli.BoolFlag{Name: "position-skip", Usage: "add a linear map of the positional input to the embedding before normalising (a skip path; GCN, SAGE, GAT, GIN)"},
 		&cli.IntFlag{Name: "hash-dim", Value: d.HashDim, Usage: "hash vector dimension n (-1 = the paper's rule: input feature dimension, 32 for featureless graphs)"},
 		&cli.Float64Flag{Name: "lambda-bce", Value: d.LambdaBCE, Usage: "weight of the task BCE term"},
 		&cli.Float64Flag{Name: "lambda-mse", Value: d.LambdaMSE, Usage: "weight of the distance MSE term, used by mse and both (-1 = the model's default: 10, P-GNN 1)"},
@@ -147,6 +148,7 @@ func configFrom(c *cli.Context) (experiment.Config, error) {
 	if hasFlag(c, "position") { // compare sets it per cell (--positions)
 		cfg.Position = c.String("position")
 	}
+	cfg.PositionSkip = c.Bool("position-skip")
 	cfg.HashDim = c.Int("hash-dim")
 	cfg.LambdaBCE = c.Float64("lambda-bce")
 	cfg.LambdaMSE = c.Float64("lambda-mse")

@@ -107,6 +107,9 @@ func (c *Cell) Feed(epoch int) error {
 			c.signs[j] = float64(1 - 2*c.signRN.IntN(2))
 		}
 		c.p.Input.X.SetColumnSigns(c.p.EncodingCol, c.signs)
+		if c.p.Input.Skip != nil {
+			c.p.Input.Skip.SetColumnSigns(0, c.signs)
+		}
 	}
 	if c.loss.BCE != nil {
 		c.bce.Reset()
@@ -140,6 +143,9 @@ func (c *Cell) Embeddings() ([]float64, int, error) {
 			c.signs[j] = 1
 		}
 		c.p.Input.X.SetColumnSigns(c.p.EncodingCol, c.signs)
+		if c.p.Input.Skip != nil {
+			c.p.Input.Skip.SetColumnSigns(0, c.signs)
+		}
 	}
 	z, shape, err := c.fwd.Run(c.evalRN.Rand)
 	if err != nil {

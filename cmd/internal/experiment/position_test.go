@@ -138,3 +138,27 @@ func TestPositionValidation(t *testing.T) {
 		}
 	}
 }
+
+// TestPositionSkip: --position-skip adds the skip weights for the stack
+// models (the parameter count grows by K × out) and is refused for P-GNN.
+func TestPositionSkip(t *testing.T) {
+	cfg := shortRun("gcn")
+	cfg.Epochs, cfg.EvalEvery, cfg.Position = 5, 5, "landmark:8"
+	plain, err := Run(context.Background(), cfg, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.PositionSkip = true
+	skip, err := Run(context.Background(), cfg, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if skip.Params != plain.Params+8*cfg.Model_.Hidden || !skip.Config.PositionSkip {
+		t.Fatalf("params %d → %d with the skip path (want +%d)", plain.Params, skip.Params, 8*cfg.Model_.Hidden)
+	}
+	p := shortRun("pgnn-e")
+	p.Position, p.PositionSkip = "landmark:8", true
+	if _, err := Run(context.Background(), p, Hooks{}); err == nil || !strings.Contains(err.Error(), "no skip path") {
+		t.Fatalf("P-GNN with --position-skip: %v", err)
+	}
+}

@@ -101,6 +101,20 @@ func Prepare(ds *data.Dataset, cfg Config) (*Prepared, error) {
 	}
 	p.Input = &engine.GraphInput{Adj: engine.NewAdjacency(u.N, mp), X: x}
 	p.EncodingCol = x.DenseDim - fo.EncodingDim
+	if cfg.PositionSkip {
+		if entry.NeedsHops {
+			return nil, fmt.Errorf("--position-skip: %s has no skip path (GCN, SAGE, GAT and GIN have)", cfg.Model)
+		}
+		k := fo.EncodingDim
+		if cfg.Position == "" {
+			k, p.EncodingCol = cfg.HashDim, x.DenseDim-cfg.HashDim
+		}
+		sk := &engine.Features{N: x.N, DenseDim: k, Dense: make([]float64, x.N*k)}
+		for r := 0; r < x.N; r++ {
+			copy(sk.Dense[r*k:(r+1)*k], x.Dense[r*x.DenseDim+p.EncodingCol:])
+		}
+		p.Input.Skip = sk
+	}
 	if !p.Exact() {
 		if entry.NeedsHops {
 			return nil, fmt.Errorf("%s needs all-pairs anchor distances, which this graph is too large for (Σ n² = %d > %d); use a model without anchors, or --distances exact on a smaller graph",

@@ -101,6 +101,9 @@ func (c Config) Resolve(ds *data.Dataset) (Config, error) {
 	if c.Position == features.PosHash || !c.Variant.Hash() {
 		c.Position = ""
 	}
+	if !c.Variant.Hash() {
+		c.PositionSkip = false
+	}
 	switch {
 	case !c.Variant.Hash() || c.Position != "":
 		c.HashDim = 0
