@@ -189,3 +189,77 @@ func TestSkipPathGradients(t *testing.T) {
 		}
 	}
 }
+
+// TestAnchorDrawModes: by default training redraws the anchor sets every
+// step and evaluation reuses the last draw; AnchorDraw once keeps the first
+// draw; AnchorEval fresh evaluates on a new draw without touching the
+// training draw.
+func TestAnchorDrawModes(t *testing.T) {
+	big := func() *engine.GraphInput { // 40 nodes: 25 anchor sets, many possible draws
+		var edges [][2]int
+		for i := 0; i < 39; i++ {
+			edges = append(edges, [2]int{i, i + 1})
+		}
+		adj := engine.NewAdjacency(40, edges)
+		hops, _ := bfs(adj)
+		x := &engine.Features{N: 40, Dense: enginetest.RandomValues(5, 40*2), DenseDim: 2}
+		return &engine.GraphInput{Adj: adj, X: x, Blocks: []engine.Block{{Off: 0, N: 40, Hops: hops}}}
+	}
+	for _, c := range []struct {
+		draw, eval            string
+		trainSame, evalStable bool
+	}{
+		{"", "", false, true}, {AnchorOnce, "", true, true}, {"", AnchorFresh, false, false},
+	} {
+		e, _ := Lookup("pgnn-e")
+		cfg := DefaultConfig()
+		e.Defaults(&cfg)
+		cfg.Hidden, cfg.Out, cfg.Dropout, cfg.AnchorDraw, cfg.AnchorEval = 4, 4, 0, c.draw, c.eval
+		m := e.New(cfg).(*pgnn)
+		in := big()
+		ps := engine.NewParamStore(tensor.Float64, engine.Stream(1, "init"))
+		bt, be := engine.NewBuilder(ps, true), engine.NewBuilder(ps, false)
+		zt, err := Build(m, bt, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ze, err := Build(m, be, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ft, _ := engine.NewForward(bt, zt)
+		fe, _ := engine.NewForward(be, ze)
+		rng := engine.Stream(1, "anchors")
+		ft.Run(rng)
+		first := append([]int(nil), m.arg...)
+		ft.Run(rng)
+		if same := equalInts(first, m.arg); same != c.trainSame {
+			t.Errorf("draw %q: training draws equal across steps = %v, want %v", c.draw, same, c.trainSame)
+		}
+		last := append([]int(nil), m.arg...)
+		e1, _, _ := fe.Run(rng)
+		e1 = append([]float64(nil), e1...)
+		e2, _, _ := fe.Run(rng)
+		stable := true
+		for i := range e1 {
+			stable = stable && e1[i] == e2[i]
+		}
+		if stable != c.evalStable || !equalInts(last, m.arg) {
+			t.Errorf("eval %q: evaluations equal = %v (want %v); training draw kept = %v", c.eval, stable, c.evalStable, equalInts(last, m.arg))
+		}
+		ft.Close()
+		fe.Close()
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -33,7 +33,9 @@ func init() {
 //   - per graph of n nodes, K = ⌊log₂ n⌋² anchor sets: ⌊log₂ n⌋ copies of
 //     each size ⌊n/2^(i+1)⌋ (at least 1), drawn uniformly without
 //     replacement, redrawn before every training step and shared by all
-//     layers; evaluation reuses the last training draw;
+//     layers; evaluation reuses the last training draw (Config.AnchorDraw
+//     once keeps one draw for the run, Config.AnchorEval fresh evaluates
+//     on a new draw each time: experiments, not the reference);
 //   - s(v,u) = 1/(d(v,u)+1) on the message-passing graph, 0 when
 //     unreachable or, for pgnn-f, beyond 2 hops; for node v and set S the
 //     closest anchor a = argmax_{u∈S} s(v,u) (first on ties) and
@@ -205,8 +207,20 @@ func (m *pgnn) Forward(b *engine.Builder, gi *engine.GraphInput) *G.Node {
 	table := l.simTable()
 	tableN := b.Constant(m.name+".anchor.simtable", table, len(table), 1)
 	train := b.Train
+	once, fresh := m.cfg.AnchorDraw == AnchorOnce, m.cfg.AnchorEval == AnchorFresh
+	var evArg, evDist []int
 	b.AddFeed(engine.Feed{Node: argN, Fill: func(rng *rand.Rand) error {
-		if train || !m.drawn {
+		if !train && fresh { // a new draw for this evaluation; training's stays
+			if evArg == nil {
+				evArg, evDist = make([]int, l.slots), make([]int, l.slots)
+			}
+			l.draw(rng, evArg, evDist)
+			if err := engine.LetInts(distN, evDist); err != nil {
+				return err
+			}
+			return engine.LetInts(argN, evArg)
+		}
+		if (train && !once) || !m.drawn {
 			l.draw(rng, m.arg, m.dist)
 			m.drawn = true
 		}

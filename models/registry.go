@@ -23,7 +23,23 @@ type Config struct {
 	// "fixed", the reference code since its fix 9c1553d) or AnchorOriginal
 	// (before it: the anchor's position in its set used as a node id).
 	AnchorIndex string `json:",omitempty"`
+	// AnchorDraw is when P-GNN draws its anchor sets in training:
+	// AnchorEveryStep ("" or "step", the reference code) or AnchorOnce (one
+	// draw kept for the whole run; an experiment, issue 14).
+	AnchorDraw string `json:",omitempty"`
+	// AnchorEval is which anchor sets P-GNN evaluates with: AnchorLast (""
+	// or "last": the last training draw, the reference code) or AnchorFresh
+	// (a new draw at every evaluation, from the evaluation stream).
+	AnchorEval string `json:",omitempty"`
 }
+
+// When P-GNN draws anchors (Config.AnchorDraw, Config.AnchorEval).
+const (
+	AnchorEveryStep = "step"
+	AnchorOnce      = "once"
+	AnchorLast      = "last"
+	AnchorFresh     = "fresh"
+)
 
 // The P-GNN anchor-index semantics.
 const (
@@ -51,6 +67,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("models: heads must be ≥ 1, got %d", c.Heads)
 	case c.AnchorIndex != "" && c.AnchorIndex != AnchorFixed && c.AnchorIndex != AnchorOriginal:
 		return fmt.Errorf("models: unknown P-GNN anchor index %q (valid: fixed, original)", c.AnchorIndex)
+	case c.AnchorDraw != "" && c.AnchorDraw != AnchorEveryStep && c.AnchorDraw != AnchorOnce:
+		return fmt.Errorf("models: unknown P-GNN anchor draw %q (valid: step, once)", c.AnchorDraw)
+	case c.AnchorEval != "" && c.AnchorEval != AnchorLast && c.AnchorEval != AnchorFresh:
+		return fmt.Errorf("models: unknown P-GNN evaluation anchors %q (valid: last, fresh)", c.AnchorEval)
 	}
 	return nil
 }

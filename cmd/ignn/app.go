@@ -118,6 +118,8 @@ func runFlags() []cli.Flag {
 		&cli.IntFlag{Name: "heads", Value: d.Model_.Heads, Usage: "GAT attention heads"},
 		&cli.BoolFlag{Name: "gin-train-eps", Usage: "GIN: learn ε instead of fixing it at 0"},
 		&cli.StringFlag{Name: "pgnn-anchor-index", Value: "fixed", Usage: "P-GNN closest-anchor semantics: fixed (the reference code since its fix 9c1553d) or original (before it: the anchor's position in its set read as a node id, as the paper's runs probably had)"},
+		&cli.StringFlag{Name: "pgnn-anchors", Value: "step", Usage: "P-GNN anchor sets in training: step (redrawn every step, the reference) or once (one draw for the whole run)"},
+		&cli.StringFlag{Name: "pgnn-eval-anchors", Value: "last", Usage: "P-GNN anchor sets at evaluation: last (the last training draw, the reference) or fresh (a new draw each evaluation)"},
 		&cli.IntFlag{Name: "eval-every", Value: d.EvalEvery, Usage: "evaluate every K epochs"},
 		&cli.Uint64Flag{Name: "seed", Value: d.Seed, Usage: "random seed (split, negatives, init, dropout)"},
 		&cli.StringFlag{Name: "dtype", Value: d.DType, Usage: "float32 or float64"},
@@ -175,6 +177,12 @@ func configFrom(c *cli.Context) (experiment.Config, error) {
 	cfg.Model_.Out = c.Int("hidden")
 	cfg.Model_.Heads = c.Int("heads")
 	cfg.Model_.TrainEps = c.Bool("gin-train-eps")
+	if v := c.String("pgnn-anchors"); v != models.AnchorEveryStep {
+		cfg.Model_.AnchorDraw = v // the defaults stay implicit, as for the anchor index
+	}
+	if v := c.String("pgnn-eval-anchors"); v != models.AnchorLast {
+		cfg.Model_.AnchorEval = v
+	}
 	if v := c.String("pgnn-anchor-index"); v != models.AnchorFixed {
 		cfg.Model_.AnchorIndex = v // "fixed" stays implicit, so configs of every other model are unchanged
 	}
