@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ignn/ignn/cmd/internal/experiment"
 )
 
 // TestPositionsCLI: compare --positions puts each input's hash and both
@@ -56,5 +58,28 @@ func TestPositionsCLI(t *testing.T) {
 	}
 	if _, _, err := runCLI("compare", "--positions", "lap", "--models", "gcn"); err == nil || !strings.Contains(err.Error(), "needs a width") {
 		t.Fatalf("--positions lap: %v", err)
+	}
+}
+
+// TestReportKeepsHandWrittenSections: `ignn report` regenerates
+// results.md and keeps everything from experiment.KeepMarker on.
+func TestReportKeepsHandWrittenSections(t *testing.T) {
+	root, docs := t.TempDir(), t.TempDir()
+	if _, stderr, err := runCLI("compare", "--dataset", "caveman:8x6", "--models", "gcn", "--variants", "base,both", "--repeats", "1",
+		"--epochs", "5", "--eval-every", "5", "--out", filepath.Join(root, "communities-link"), "--quiet"); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	hand := "## A study\n\nkept verbatim\n"
+	old := "# stale generated part\n\n" + experiment.KeepMarker + "\n\n" + hand
+	if err := os.WriteFile(filepath.Join(docs, "results.md"), []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, err := runCLI("report", "--results", root, "--out", docs); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	b, _ := os.ReadFile(filepath.Join(docs, "results.md"))
+	s := string(b)
+	if strings.Contains(s, "stale generated part") || !strings.HasSuffix(s, experiment.KeepMarker+"\n\n"+hand) || strings.Count(s, experiment.KeepMarker) != 1 {
+		t.Fatalf("results.md after report:\n%s", s)
 	}
 }

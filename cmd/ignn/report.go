@@ -136,6 +136,12 @@ func reportCommand(stdout io.Writer) *cli.Command {
 				}
 				md += experiment.SweepSection(cmp, sw, "plots/"+name+"-tau-lambda.png", len(files) > 1)
 			}
+			// Hand-written sections below KeepMarker survive a regeneration.
+			if old, err := os.ReadFile(filepath.Join(out, "results.md")); err == nil {
+				if i := strings.Index(string(old), experiment.KeepMarker); i >= 0 {
+					md += "\n" + string(old[i:])
+				}
+			}
 			if err := data.WriteFileAtomic(filepath.Join(out, "results.md"), []byte(md)); err != nil {
 				return err
 			}

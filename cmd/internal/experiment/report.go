@@ -106,6 +106,10 @@ type ReportSection struct {
 	C    *Comparison
 }
 
+// KeepMarker starts the hand-written part of docs/results.md (studies
+// beyond the reproduce grid): `ignn report` keeps everything from it on.
+const KeepMarker = "<!-- ignn report keeps everything below this line -->"
+
 // Report renders docs/results.md: our tables beside the paper's, the plots,
 // and the share of cells where IGNN (both) improves τ and keeps AUC.
 func Report(sections []ReportSection, wallSeconds int, command, plotDir string) string {
