@@ -77,6 +77,7 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			&cli.StringFlag{Name: "results", Required: true, Usage: "directory holding one compare output per dataset-task"},
 			&cli.StringFlag{Name: "out", Value: "docs", Usage: "where results.md and plots/ go"},
 			&cli.StringFlag{Name: "command", Value: "make reproduce", Usage: "the command line to cite"},
+			&cli.BoolFlag{Name: "selection", Usage: "the results come from the paper's selection protocol (make reproduce-paper): say so, and show each row's chosen lr and λ_MSE"},
 			&cli.StringFlag{Name: "sweep", Usage: "a directory written by ignn sweep, for the τ-vs-λ figure"},
 		},
 		Action: func(c *cli.Context) error {
@@ -123,7 +124,7 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			if b, err := os.ReadFile(filepath.Join(root, "wall_seconds")); err == nil {
 				wall, _ = strconv.Atoi(strings.TrimSpace(string(b)))
 			}
-			md := experiment.Report(secs, wall, c.String("command"), "plots")
+			md := experiment.Report(secs, wall, c.String("command"), "plots", c.Bool("selection"))
 			if sw := c.String("sweep"); sw != "" {
 				cmp, err := experiment.LoadComparison(sw)
 				if err != nil {
