@@ -50,8 +50,13 @@ type Config struct {
 	// ExactDistanceLimit); Resolve replaces auto.
 	Distances  string `json:"distances"`
 	MSESources int    `json:"mse_sources"` // sampled: BFS sources per epoch for the MSE pairs
-	TauSources int    `json:"tau_sources"` // sampled: BFS sources of the fixed τ sample
-	TauPairs   int    `json:"tau_pairs"`   // sampled: size of the fixed τ sample
+	// MSESampling picks the sampled path's MSE targets per BFS source:
+	// "" (uniform over the source's graph: an unbiased sample of the
+	// all-pairs MSE) or "stratified" (equally many per hop distance, so
+	// near pairs are not drowned by the far majority).
+	MSESampling string `json:"mse_sampling,omitempty"`
+	TauSources  int    `json:"tau_sources"` // sampled: BFS sources of the fixed τ sample
+	TauPairs    int    `json:"tau_pairs"`   // sampled: size of the fixed τ sample
 	// Patience > 0 stops training after that many evaluations without a
 	// better validation AUC (0: every epoch, the paper's protocol).
 	Patience  int    `json:"patience,omitempty"`
@@ -61,6 +66,12 @@ type Config struct {
 
 	Model_ models.Config `json:"model_config"`
 }
+
+// The sampled path's MSE target choices (Config.MSESampling).
+const (
+	MSEUniform    = "uniform"
+	MSEStratified = "stratified"
+)
 
 // AutoLambdaMSE asks Resolve for the model's default λ_MSE.
 const AutoLambdaMSE = -1
@@ -141,6 +152,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("--mse-pairs must be ≥ 1, got %d", c.MSEPairs)
 	case c.Distances != DistAuto && c.Distances != DistExact && c.Distances != DistSampled:
 		return fmt.Errorf("unknown --distances %q (valid: auto, exact, sampled)", c.Distances)
+	case c.MSESampling != "" && c.MSESampling != MSEUniform && c.MSESampling != MSEStratified:
+		return fmt.Errorf("unknown --mse-sampling %q (valid: uniform, stratified)", c.MSESampling)
 	case c.MSESources < 1 || c.TauSources < 1:
 		return fmt.Errorf("--mse-sources and --tau-sources must be ≥ 1, got %d and %d", c.MSESources, c.TauSources)
 	case c.Patience < 0:

@@ -27,6 +27,9 @@ type msePairs struct {
 	p                     *Prepared
 	alpha                 float64
 	sources, per, workers int
+	stratified            bool
+	byDist                []int32 // stratified: a source's row's nodes sorted by distance
+	start                 []int32 // stratified: bucket starts in byDist
 }
 
 func newMSEPairs(p *Prepared, cfg Config, rng *engine.Seeded) *msePairs {
@@ -36,6 +39,10 @@ func newMSEPairs(p *Prepared, cfg Config, rng *engine.Seeded) *msePairs {
 		m.per = max(1, limit/m.sources)
 		m.slots = m.sources * m.per
 		m.mode = fmt.Sprintf("sampled: %d pairs every epoch, %d random targets of each of %d BFS sources drawn per epoch", m.slots, m.per, m.sources)
+		if cfg.MSESampling == MSEStratified {
+			m.stratified = true
+			m.mode += ", equally many per hop distance (stratified)"
+		}
 		return m
 	}
 	for _, s := range p.Splits {
@@ -109,6 +116,10 @@ func (m *msePairs) drawBFS() *objective.Pairs {
 		if n < 2 {
 			continue
 		}
+		if m.stratified {
+			m.drawStratified(g, s, rows[k])
+			continue
+		}
 		for t := 0; t < m.per; t++ {
 			j := m.rng.IntN(n - 1)
 			if j >= s {
@@ -119,4 +130,64 @@ func (m *msePairs) drawBFS() *objective.Pairs {
 		}
 	}
 	return &m.sample
+}
+
+// drawStratified adds m.per targets of source s (graph g, BFS row row):
+// the distinct distances present in the row (unreachable counts as one)
+// take turns, in a random rotation, and each turn picks a node uniformly
+// within its distance. Near pairs, a vanishing share of a large graph's
+// pairs, then weigh as much as far ones in the MSE. O(n) per source.
+func (m *msePairs) drawStratified(g, s int, row []uint16) {
+	u := m.p.Union
+	n := len(row)
+	key := func(d uint16) int { // bucket of a distance; 0 = unreachable
+		if d == data.Unreachable {
+			return 0
+		}
+		return int(d)
+	}
+	maxD := 0
+	for _, d := range row {
+		if d != data.Unreachable {
+			maxD = max(maxD, int(d))
+		}
+	}
+	m.start = append(m.start[:0], make([]int32, maxD+2)...)
+	for j, d := range row {
+		if j != s {
+			m.start[key(d)+1]++
+		}
+	}
+	for b := 1; b < len(m.start); b++ {
+		m.start[b] += m.start[b-1]
+	}
+	if cap(m.byDist) < n {
+		m.byDist = make([]int32, n)
+	}
+	m.byDist = m.byDist[:n]
+	next := append([]int32(nil), m.start[:maxD+1]...)
+	for j, d := range row {
+		if j != s {
+			b := key(d)
+			m.byDist[next[b]] = int32(j)
+			next[b]++
+		}
+	}
+	var buckets []int
+	for b := 0; b <= maxD; b++ {
+		if m.start[b+1] > m.start[b] {
+			buckets = append(buckets, b)
+		}
+	}
+	if len(buckets) == 0 {
+		return
+	}
+	rot := m.rng.IntN(len(buckets))
+	for t := 0; t < m.per; t++ {
+		b := buckets[(t+rot)%len(buckets)]
+		lo, hi := m.start[b], m.start[b+1]
+		j := int(m.byDist[lo+int32(m.rng.IntN(int(hi-lo)))])
+		d := row[j]
+		m.sample.Add(u.Global(g, s), u.Global(g, j), objective.Target(int(d), d != data.Unreachable, m.alpha))
+	}
 }

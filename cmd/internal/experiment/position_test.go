@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/ignn/ignn/engine"
 )
 
 // TestPositionRuns trains both with each graph encoding: the configuration
@@ -160,5 +162,59 @@ func TestPositionSkip(t *testing.T) {
 	p.Position, p.PositionSkip = "landmark:8", true
 	if _, err := Run(context.Background(), p, Hooks{}); err == nil || !strings.Contains(err.Error(), "no skip path") {
 		t.Fatalf("P-GNN with --position-skip: %v", err)
+	}
+}
+
+// TestStratifiedMSEPairs: with --mse-sampling stratified each source's
+// targets take the distances present in its BFS row in turn (counts per
+// distance differ by at most one), and the config is refused on the exact
+// path.
+func TestStratifiedMSEPairs(t *testing.T) {
+	cfg := Default()
+	cfg.Dataset, cfg.Distances, cfg.MSESampling, cfg.MSEPairs, cfg.MSESources = "caveman:20x10", DistSampled, MSEStratified, 4*60, 4
+	ds, err := LoadDataset(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg, err = cfg.Resolve(ds); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Prepare(ds, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newMSEPairs(p, cfg, engine.NewSeeded(1, "mse-pairs"))
+	pairs := m.draw()
+	if pairs.Len() != 240 || !strings.Contains(m.mode, "stratified") {
+		t.Fatalf("%d pairs, mode %q", pairs.Len(), m.mode)
+	}
+	row := make([]uint16, p.Union.N)
+	for src := 0; src < 4; src++ {
+		s := pairs.I[src*60]
+		p.Adjs[0].BFS(s, 0, row, nil)
+		count := map[uint16]int{}
+		for k := src * 60; k < (src+1)*60; k++ {
+			if pairs.I[k] != s {
+				t.Fatalf("pair %d does not start at its source", k)
+			}
+			count[row[pairs.J[k]]]++
+		}
+		present := map[uint16]bool{}
+		for j, d := range row {
+			if j != s {
+				present[d] = true
+			}
+		}
+		lo, hi := 1<<30, 0
+		for d := range present {
+			lo, hi = min(lo, count[d]), max(hi, count[d])
+		}
+		if len(count) != len(present) || hi-lo > 1 {
+			t.Fatalf("source %d: counts per distance %v over %d distances", s, count, len(present))
+		}
+	}
+	cfg.Distances = DistExact
+	if _, err := cfg.Resolve(ds); err == nil || !strings.Contains(err.Error(), "--distances sampled") {
+		t.Fatalf("stratified on the exact path: %v", err)
 	}
 }

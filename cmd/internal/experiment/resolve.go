@@ -116,6 +116,12 @@ func (c Config) Resolve(ds *data.Dataset) (Config, error) {
 			c.Distances = DistSampled
 		}
 	}
+	if c.MSESampling == MSEUniform || !c.Variant.MSE() {
+		c.MSESampling = ""
+	}
+	if c.MSESampling == MSEStratified && c.Distances != DistSampled {
+		return c, fmt.Errorf("--mse-sampling stratified draws from BFS rows: it needs --distances sampled (this run resolved to %s)", c.Distances)
+	}
 	return c, c.validate()
 }
 
