@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -38,19 +37,7 @@ func TestResumeMatchesUninterrupted(t *testing.T) {
 		dir := t.TempDir()
 		cfg := shortRun(model)
 		cfg.Save = dir
-		ctx, cancel := context.WithCancel(context.Background())
-		_, err = Run(ctx, cfg, Hooks{Epoch: func(epoch int, _ float64, _ *Metrics) {
-			if epoch == 9 {
-				cancel()
-			}
-		}})
-		var ie *InterruptedError
-		if !errors.As(err, &ie) || ie.Epoch != 9 || ie.Dir != dir {
-			t.Fatalf("%s: interrupted run returned %v", model, err)
-		}
-		if !strings.Contains(err.Error(), "ignn train --resume "+dir) {
-			t.Errorf("message does not say how to resume: %v", err)
-		}
+		interruptAfter(t, cfg, 9)
 		ck, err := LoadCheckpoint(dir)
 		if err != nil || ck.Epoch != 10 {
 			t.Fatalf("%s: checkpoint epoch %v, err %v", model, ck, err)

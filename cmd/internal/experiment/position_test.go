@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
 )
 
@@ -37,16 +38,7 @@ func TestPositionRuns(t *testing.T) {
 		}
 		dir := t.TempDir()
 		cfg.Save = dir
-		ctx, cancel := context.WithCancel(context.Background())
-		_, err = Run(ctx, cfg, Hooks{Epoch: func(epoch int, _ float64, _ *Metrics) {
-			if epoch == 6 {
-				cancel()
-			}
-		}})
-		var ie *InterruptedError
-		if !errors.As(err, &ie) {
-			t.Fatalf("interrupted run returned %v", err)
-		}
+		interruptAfter(t, cfg, 6)
 		resumed, err := Resume(context.Background(), dir, Hooks{})
 		if err != nil {
 			t.Fatal(err)
@@ -81,17 +73,7 @@ func TestHashPositionIsTheDefault(t *testing.T) {
 func TestInputRowsCosine(t *testing.T) {
 	cfg := Default()
 	cfg.Variant, cfg.Position, cfg.Dataset = Hash, "landmark:6", "caveman:6x5"
-	ds, err := LoadDataset(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg, err = cfg.Resolve(ds); err != nil {
-		t.Fatal(err)
-	}
-	p, err := Prepare(ds, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, _, p := prepared(t, cfg)
 	z, d := inputRows(p)
 	x := p.Input.X
 	full := func(i int) []float64 { // [one-hot | dense], explicitly
@@ -172,17 +154,7 @@ func TestPositionSkip(t *testing.T) {
 func TestStratifiedMSEPairs(t *testing.T) {
 	cfg := Default()
 	cfg.Dataset, cfg.Distances, cfg.MSESampling, cfg.MSEPairs, cfg.MSESources = "caveman:20x10", DistSampled, MSEStratified, 4*60, 4
-	ds, err := LoadDataset(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg, err = cfg.Resolve(ds); err != nil {
-		t.Fatal(err)
-	}
-	p, err := Prepare(ds, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, ds, p := prepared(t, cfg)
 	m := newMSEPairs(p, cfg, engine.NewSeeded(1, "mse-pairs"))
 	pairs := m.draw()
 	if pairs.Len() != 240 || !strings.Contains(m.mode, "stratified") {
@@ -216,5 +188,42 @@ func TestStratifiedMSEPairs(t *testing.T) {
 	cfg.Distances = DistExact
 	if _, err := cfg.Resolve(ds); err == nil || !strings.Contains(err.Error(), "--distances sampled") {
 		t.Fatalf("stratified on the exact path: %v", err)
+	}
+}
+
+// prepared loads, resolves and prepares cfg's dataset.
+func prepared(t *testing.T, cfg Config) (Config, *data.Dataset, *Prepared) {
+	t.Helper()
+	ds, err := LoadDataset(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg, err = cfg.Resolve(ds); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Prepare(ds, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg, ds, p
+}
+
+// interruptAfter runs cfg (with Save set) and cancels it after epoch,
+// checking that it stops with an InterruptedError naming its directory.
+func interruptAfter(t *testing.T, cfg Config, epoch int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, err := Run(ctx, cfg, Hooks{Epoch: func(e int, _ float64, _ *Metrics) {
+		if e == epoch {
+			cancel()
+		}
+	}})
+	var ie *InterruptedError
+	if !errors.As(err, &ie) || ie.Epoch != epoch || ie.Dir != cfg.Save {
+		t.Fatalf("interrupted run returned %v", err)
+	}
+	if !strings.Contains(err.Error(), "ignn train --resume "+cfg.Save) {
+		t.Errorf("message does not say how to resume: %v", err)
 	}
 }

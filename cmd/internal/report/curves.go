@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"math"
 
 	"gonum.org/v1/plot"
@@ -27,14 +26,9 @@ type CurvePanel struct {
 // up to three columns, and writes base+".png" and ".svg". It shows
 // whether τ is still rising after validation AUC has saturated.
 func PlotCurves(title string, panels []CurvePanel, base string) error {
-	if len(panels) == 0 {
-		return fmt.Errorf("report: no panels to draw")
-	}
-	cols := min(3, len(panels))
-	rows := (len(panels) + cols - 1) / cols
-	plots := make([][]*plot.Plot, rows)
-	for r := range plots {
-		plots[r] = make([]*plot.Plot, cols)
+	plots, cols, err := panelGrid(len(panels))
+	if err != nil {
+		return err
 	}
 	for i, pn := range panels {
 		p := plot.New()

@@ -39,14 +39,9 @@ var (
 // columns, and writes base+".png" and ".svg". Isometric embeddings show
 // boxes falling steadily with distance.
 func PlotDistance(title string, panels []DistancePanel, base string) error {
-	if len(panels) == 0 {
-		return fmt.Errorf("report: no panels to draw")
-	}
-	cols := min(3, len(panels))
-	rows := (len(panels) + cols - 1) / cols
-	plots := make([][]*plot.Plot, rows)
-	for r := range plots {
-		plots[r] = make([]*plot.Plot, cols)
+	plots, cols, err := panelGrid(len(panels))
+	if err != nil {
+		return err
 	}
 	for i, pn := range panels {
 		p := plot.New()
@@ -86,6 +81,19 @@ func PlotDistance(title string, panels []DistancePanel, base string) error {
 		plots[i/cols][i%cols] = p
 	}
 	return saveTiled(plots, title+" — cosine by hop distance (boxes: 25–75%, bar: median, whiskers: 5–95%)", base)
+}
+
+// panelGrid lays n panels out in rows of up to three columns.
+func panelGrid(n int) ([][]*plot.Plot, int, error) {
+	if n == 0 {
+		return nil, 0, fmt.Errorf("report: no panels to draw")
+	}
+	cols := min(3, n)
+	plots := make([][]*plot.Plot, (n+cols-1)/cols)
+	for r := range plots {
+		plots[r] = make([]*plot.Plot, cols)
+	}
+	return plots, cols, nil
 }
 
 // saveTiled writes a grid of panels under a header line as base+".png"
