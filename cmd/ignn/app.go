@@ -260,6 +260,11 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 						epoch, cfg.Epochs, loss, m.ValAUC, m.TestAUC, m.TestKendallTau, eta.Round(100*time.Millisecond))
 				},
 				Warn: func(msg string) { log.Warn(msg) },
+				Stage: func(msg string) {
+					if !c.Bool("quiet") {
+						fmt.Fprintf(stderr, "[%6.1fs] %s\n", time.Since(start).Seconds(), msg)
+					}
+				},
 				Resolved: func(eff experiment.Config) {
 					if c.Bool("verbose") && !c.Bool("quiet") {
 						b, _ := json.MarshalIndent(eff, "", "  ")

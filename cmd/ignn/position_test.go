@@ -83,3 +83,21 @@ func TestReportKeepsHandWrittenSections(t *testing.T) {
 		t.Fatalf("results.md after report:\n%s", s)
 	}
 }
+
+// TestStagesAnnounced: on a graph of ≥ 10⁴ nodes train announces its slow
+// phases with elapsed times; --quiet silences them.
+func TestStagesAnnounced(t *testing.T) {
+	args := []string{"train", "--dataset", "caveman:500x20", "--variant", "hash", "--position", "landmark:4", "--epochs", "1", "--eval-every", "1"}
+	_, stderr, err := runCLI(args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"s] splits and sampled distances (10000 nodes", "s] positional encoding landmark:4", "s] building the model"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if _, stderr, _ = runCLI(append(args, "--quiet")...); strings.Contains(stderr, "splits and") {
+		t.Errorf("--quiet still announces stages:\n%s", stderr)
+	}
+}

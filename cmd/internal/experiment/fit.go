@@ -52,7 +52,11 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	if plan.BigRun {
 		defer debug.SetGCPercent(debug.SetGCPercent(BigRunGCPercent))
 	}
-	p, err := Prepare(ds, cfg)
+	var stage func(string)
+	if hooks.Stage != nil && ds.NumNodes() >= StageNodes {
+		stage = hooks.Stage
+	}
+	p, err := PrepareWith(ds, cfg, stage)
 	if err != nil {
 		return nil, err
 	}
@@ -67,6 +71,9 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	}
 	for _, w := range p.Warnings {
 		warn(w)
+	}
+	if stage != nil {
+		stage("building the model and its gradient graph")
 	}
 	cell, err := Build(p, cfg)
 	if err != nil {

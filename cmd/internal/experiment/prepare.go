@@ -40,7 +40,15 @@ type Prepared struct {
 func (p *Prepared) Exact() bool { return p.Adjs == nil }
 
 // Prepare is the second stage: cfg must be resolved (Config.Resolve).
-func Prepare(ds *data.Dataset, cfg Config) (*Prepared, error) {
+func Prepare(ds *data.Dataset, cfg Config) (*Prepared, error) { return PrepareWith(ds, cfg, nil) }
+
+// PrepareWith is Prepare announcing its slow parts (splits and distances,
+// the positional encoding, the features) to stage, when not nil.
+func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, error) {
+	if stage == nil {
+		stage = func(string) {}
+	}
+	stage(fmt.Sprintf("splits and %s distances (%d nodes, %d edges)", cfg.Distances, ds.NumNodes(), ds.NumEdges()))
 	entry, err := models.Lookup(cfg.Model)
 	if err != nil {
 		return nil, err
@@ -91,10 +99,12 @@ func Prepare(ds *data.Dataset, cfg Config) (*Prepared, error) {
 	}
 	fo := features.Options{Hash: cfg.Variant.Hash() && cfg.Position == "", HashDim: cfg.HashDim, Float32: cfg.DType == "float32"}
 	if cfg.Position != "" {
+		stage("positional encoding " + cfg.Position)
 		if err := p.encode(cfg, &fo); err != nil {
 			return nil, err
 		}
 	}
+	stage("input features")
 	x, err := features.Build(kept, fo)
 	if err != nil {
 		return nil, err

@@ -104,7 +104,14 @@ type Hooks struct {
 	// Resolved is called once with the effective configuration, before
 	// any training work.
 	Resolved func(cfg Config)
+	// Stage announces each slow phase before the first epoch (loading,
+	// distances, encodings, features, building) for graphs of at least
+	// StageNodes nodes; small runs stay quiet.
+	Stage func(msg string)
 }
+
+// StageNodes is the graph size from which Hooks.Stage is called.
+const StageNodes = 10_000
 
 // InterruptedError reports a run stopped by its context after finishing an
 // epoch; Dir holds the checkpoint to resume from ("" if none was saved).
