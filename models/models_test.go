@@ -263,3 +263,52 @@ func equalInts(a, b []int) bool {
 	}
 	return true
 }
+
+// TestAnchorsByBFS: without hop tables P-GNN finds each set's closest
+// anchor by multi-source BFS; the draws equal the table-based ones exactly
+// (ties to the first anchor in set order, unreachable nodes, the 2-hop
+// cutoff of pgnn-f, the original indexing), on a graph of two components
+// with many equidistant anchors.
+func TestAnchorsByBFS(t *testing.T) {
+	var edges [][2]int
+	for i := 0; i < 30; i++ { // a 6×5 grid: many ties
+		if i%5 < 4 {
+			edges = append(edges, [2]int{i, i + 1})
+		}
+		if i+5 < 30 {
+			edges = append(edges, [2]int{i, i + 5})
+		}
+	}
+	edges = append(edges, [2]int{30, 31}, [2]int{31, 32}, [2]int{32, 33}) // a path component
+	adj := engine.NewAdjacency(35, edges)                                  // node 34 isolated
+	full, _ := bfs(adj)
+	for _, c := range []struct {
+		cutoff   int
+		original bool
+	}{{0, false}, {2, false}, {0, true}} {
+		hops := append([]uint16(nil), full...)
+		if c.cutoff > 0 {
+			for i, d := range hops {
+				if d != engine.HopUnreachable && int(d) > c.cutoff {
+					hops[i] = engine.HopUnreachable
+				}
+			}
+		}
+		withTable := &engine.GraphInput{Adj: adj, Blocks: []engine.Block{{Off: 0, N: 35, Hops: hops}}}
+		byBFS := &engine.GraphInput{Adj: adj, Blocks: []engine.Block{{Off: 0, N: 35}}}
+		lt, lb := layout(withTable, c.cutoff), layout(byBFS, c.cutoff)
+		lt.original, lb.original = c.original, c.original
+		if lb.maxHop < lt.maxHop {
+			t.Fatalf("BFS hop bound %d below the largest distance %d", lb.maxHop, lt.maxHop)
+		}
+		for seed := uint64(1); seed <= 5; seed++ {
+			at, dt := make([]int, lt.slots), make([]int, lt.slots)
+			ab, db := make([]int, lb.slots), make([]int, lb.slots)
+			lt.draw(engine.Stream(seed, "anchors"), at, dt)
+			lb.draw(engine.Stream(seed, "anchors"), ab, db)
+			if !equalInts(at, ab) || !equalInts(dt, db) {
+				t.Fatalf("cutoff %d original %v seed %d: BFS draw differs from the table's", c.cutoff, c.original, seed)
+			}
+		}
+	}
+}

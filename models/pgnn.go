@@ -21,7 +21,7 @@ func init() {
 			Name: v.name, Description: v.desc, NeedsHops: true, MaxHops: v.hops,
 			Defaults:  func(c *Config) { c.Layers = 2 },
 			LambdaMSE: 1,
-			New:       func(c Config) Model { return NewPGNN(v.name, c) },
+			New:       func(c Config) Model { return &pgnn{name: v.name, cfg: c, cutoff: v.hops} },
 		})
 	}
 }
@@ -52,13 +52,19 @@ func init() {
 // (zeros change no inner product, so cosines and losses are those of the
 // unpadded vectors). Xavier-uniform init with gain √2, zero biases.
 //
-// Contract: the engine.GraphInput must carry per-graph hop blocks
-// (Entry.NeedsHops); the embedding width is the largest K, not c.Out.
+// Hop distances come from the blocks' all-pairs tables (Block.Hops) when
+// they carry one; otherwise from a multi-source BFS per anchor set on the
+// input adjacency at every draw (O(K·(n+E)) per draw, no n×n table), which
+// gives the same closest anchors, ties included (tested).
+//
+// Contract: the engine.GraphInput carries one block per graph; the
+// embedding width is the largest K, not c.Out.
 func NewPGNN(name string, c Config) Model { return &pgnn{name: name, cfg: c} }
 
 type pgnn struct {
-	name string
-	cfg  Config
+	name   string
+	cfg    Config
+	cutoff int // anchor distances beyond it count as unreachable (0: none); used when blocks carry no hop table
 	// anchors of the last training draw, shared with evaluation graphs.
 	arg   []int
 	dist  []int
@@ -88,6 +94,12 @@ type pgnnLayout struct {
 	// original: read the closest anchor's position in its set as a node id
 	// (Config.AnchorIndex).
 	original bool
+	// BFS mode (blocks without hop tables): the adjacency, the hop cutoff,
+	// and per-set scratch.
+	adj        *engine.CSR
+	cutoff     int
+	bfsD, bfsL []int32
+	queue      []int32
 }
 
 func anchorSets(n int) int {
@@ -98,11 +110,11 @@ func anchorSets(n int) int {
 	return m * m
 }
 
-func layout(gi *engine.GraphInput) *pgnnLayout {
-	l := &pgnnLayout{blocks: gi.Blocks}
+func layout(gi *engine.GraphInput, cutoff int) *pgnnLayout {
+	l := &pgnnLayout{blocks: gi.Blocks, adj: gi.Adj.A, cutoff: cutoff}
 	for _, b := range gi.Blocks {
 		if b.Hops == nil {
-			panic("models: P-GNN needs hop distances in every block")
+			l.maxHop = max(l.maxHop, l.hopBound(b))
 		}
 		for _, d := range b.Hops {
 			if d != engine.HopUnreachable {
@@ -159,6 +171,25 @@ func (l *pgnnLayout) draw(rng *rand.Rand, arg []int, dist []int) {
 				sets = append(sets, append([]int(nil), perm[:size]...))
 			}
 		}
+		if b.Hops == nil {
+			k := len(sets)
+			for si, set := range sets {
+				l.nearest(b, set)
+				for v := 0; v < n; v++ {
+					pos, sim := 0, 0
+					if l.bfsD[v] >= 0 {
+						pos, sim = int(l.bfsL[v]), int(l.bfsD[v])+1
+					}
+					node := set[pos]
+					if l.original {
+						node = pos
+					}
+					arg[row+v*k+si], dist[row+v*k+si] = b.Off+node, sim
+				}
+			}
+			row += n * k
+			continue
+		}
 		for v := 0; v < n; v++ {
 			for _, set := range sets {
 				best, sim := closestAnchor(b.Hops[v*n:(v+1)*n], set, l.original)
@@ -167,6 +198,78 @@ func (l *pgnnLayout) draw(rng *rand.Rand, arg []int, dist []int) {
 			}
 		}
 	}
+}
+
+// nearest runs a multi-source BFS from set's anchors inside block b (local
+// indices): bfsD[v] is the hop distance to the nearest anchor (−1 when none
+// within the cutoff), bfsL[v] the smallest set position among the anchors
+// at that distance — closestAnchor's "first in set order" on ties. The
+// anchors enter the queue in set order, so every level of the queue is
+// ordered by label and a node's first discoverer carries the smallest
+// label among its parents. O(n + E_b).
+func (l *pgnnLayout) nearest(b engine.Block, set []int) {
+	n := b.N
+	if cap(l.bfsD) < n {
+		l.bfsD, l.bfsL, l.queue = make([]int32, n), make([]int32, n), make([]int32, 0, n)
+	}
+	l.bfsD, l.bfsL = l.bfsD[:n], l.bfsL[:n]
+	for i := range l.bfsD {
+		l.bfsD[i] = -1
+	}
+	q := l.queue[:0]
+	for i, a := range set {
+		l.bfsD[a], l.bfsL[a] = 0, int32(i)
+		q = append(q, int32(a))
+	}
+	a := l.adj
+	for h := 0; h < len(q); h++ {
+		u := q[h]
+		du := l.bfsD[u]
+		if l.cutoff > 0 && int(du) >= l.cutoff {
+			continue
+		}
+		for e := a.RowPtr[b.Off+int(u)]; e < a.RowPtr[b.Off+int(u)+1]; e++ {
+			w := int32(a.ColIdx[e] - b.Off)
+			if l.bfsD[w] < 0 {
+				l.bfsD[w], l.bfsL[w] = du+1, l.bfsL[u]
+				q = append(q, w)
+			}
+		}
+	}
+	l.queue = q
+}
+
+// hopBound bounds the largest finite anchor distance of a block without a
+// hop table: the cutoff, or twice the eccentricity of one node per
+// connected component (≥ its diameter).
+func (l *pgnnLayout) hopBound(b engine.Block) int {
+	if l.cutoff > 0 {
+		return l.cutoff
+	}
+	seen := make([]int32, b.N)
+	for i := range seen {
+		seen[i] = -1
+	}
+	bound := 0
+	var q []int32
+	for s := 0; s < b.N; s++ {
+		if seen[s] >= 0 {
+			continue
+		}
+		seen[s] = 0
+		q = append(q[:0], int32(s))
+		for h := 0; h < len(q); h++ {
+			u := q[h]
+			for e := l.adj.RowPtr[b.Off+int(u)]; e < l.adj.RowPtr[b.Off+int(u)+1]; e++ {
+				if w := int32(l.adj.ColIdx[e] - b.Off); seen[w] < 0 {
+					seen[w] = seen[u] + 1
+					q = append(q, w)
+					bound = max(bound, 2*int(seen[w]))
+				}
+			}
+		}
+	}
+	return bound
 }
 
 // closestAnchor returns, for a node with hop distances row, the node whose
@@ -194,7 +297,7 @@ func closestAnchor(row []uint16, set []int, original bool) (node, sim int) {
 }
 
 func (m *pgnn) Forward(b *engine.Builder, gi *engine.GraphInput) *G.Node {
-	l := layout(gi)
+	l := layout(gi, m.cutoff)
 	l.original = m.cfg.AnchorIndex == AnchorOriginal
 	if m.arg == nil || len(m.arg) != l.slots {
 		m.arg, m.dist = make([]int, l.slots), make([]int, l.slots)

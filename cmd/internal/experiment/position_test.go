@@ -227,3 +227,23 @@ func interruptAfter(t *testing.T, cfg Config, epoch int) {
 		t.Errorf("message does not say how to resume: %v", err)
 	}
 }
+
+// TestPGNNSampledPath: P-GNN runs on the sampled distance path (anchors
+// by BFS, no hop table), and its embeddings there are those of the exact
+// path: the same seeds give the same AUC.
+func TestPGNNSampledPath(t *testing.T) {
+	cfg := shortRun("pgnn-f")
+	cfg.Dataset, cfg.Epochs, cfg.EvalEvery, cfg.Variant = "caveman:12x8", 6, 3, Base
+	exact, err := Run(context.Background(), cfg, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Distances = DistSampled
+	sampled, err := Run(context.Background(), cfg, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sampled.Distances != DistSampled || sampled.TestAUC != exact.TestAUC || sampled.Final.TestAUC != exact.Final.TestAUC {
+		t.Fatalf("sampled path %q: AUC %v/%v, exact %v/%v", sampled.Distances, sampled.TestAUC, sampled.Final.TestAUC, exact.TestAUC, exact.Final.TestAUC)
+	}
+}

@@ -126,20 +126,13 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 		p.Input.Skip = sk
 	}
 	if !p.Exact() {
-		if entry.NeedsHops {
-			return nil, fmt.Errorf("%s needs all-pairs anchor distances, which this graph is too large for (Σ n² = %d > %d); use a model without anchors, or --distances exact on a smaller graph",
-				cfg.Model, exactEntries(kept), ExactDistanceLimit)
-		}
 		p.TauSample, p.Queries = tauSample(p, cfg)
 	}
 	for g, s := range p.Splits {
 		b := engine.Block{Off: u.Offsets[g], N: s.Graph.N}
-		if entry.NeedsHops {
-			b.Hops = s.Dist.D
-			if entry.MaxHops > 0 {
-				b.Hops = truncate(s.Dist.D, entry.MaxHops)
-			}
-		}
+		// P-GNN gets no hop table: it finds each drawn set's closest
+		// anchors by multi-source BFS on the same edges, on both distance
+		// paths (same draws as the table, tested; faster and O(n) memory).
 		p.Input.Blocks = append(p.Input.Blocks, b)
 	}
 	return p, nil
@@ -168,16 +161,4 @@ func (p *Prepared) encode(cfg Config, fo *features.Options) error {
 	}
 	p.EncodingSeconds = time.Since(t0).Seconds()
 	return nil
-}
-
-func truncate(d []uint16, k int) []uint16 {
-	out := make([]uint16, len(d))
-	for i, v := range d {
-		if v != data.Unreachable && int(v) <= k {
-			out[i] = v
-		} else {
-			out[i] = engine.HopUnreachable
-		}
-	}
-	return out
 }
