@@ -280,7 +280,7 @@ func TestAnchorsByBFS(t *testing.T) {
 		}
 	}
 	edges = append(edges, [2]int{30, 31}, [2]int{31, 32}, [2]int{32, 33}) // a path component
-	adj := engine.NewAdjacency(35, edges)                                  // node 34 isolated
+	adj := engine.NewAdjacency(35, edges)                                 // node 34 isolated
 	full, _ := bfs(adj)
 	for _, c := range []struct {
 		cutoff   int
