@@ -101,3 +101,12 @@ func TestStagesAnnounced(t *testing.T) {
 		t.Errorf("--quiet still announces stages:\n%s", stderr)
 	}
 }
+
+// TestPositionIgnoredWarns: a positional input on a variant without one is
+// reported, not silently dropped.
+func TestPositionIgnoredWarns(t *testing.T) {
+	_, stderr, err := runCLI("train", "--variant", "base", "--position", "lap:4", "--epochs", "1", "--eval-every", "1")
+	if err != nil || !strings.Contains(stderr, "no effect on variant base") {
+		t.Fatalf("err %v, stderr:\n%s", err, stderr)
+	}
+}
