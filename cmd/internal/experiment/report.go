@@ -143,7 +143,7 @@ func Report(sections []ReportSection, wallSeconds int, command, plotDir string, 
 			cols = " lr | λ_MSE |"
 		}
 		b.WriteString("| model | variant |" + cols + " AUC (ours) | AUC (paper) | τ (ours) | τ (paper) | final AUC | final τ | final P@10 | Δ final τ vs base |\n|---|---|" + strings.Repeat("---|", strings.Count(cols, "|")) + "---|---|---|---|---|---|---|---|\n")
-		for _, r := range c.Rows {
+		for _, r := range orderedRows(c) {
 			pa, pt := "–", "–"
 			if p, ok := paper[r.Model][r.Variant]; ok {
 				pa, pt = p.AUC, p.Tau
@@ -215,6 +215,32 @@ func Report(sections []ReportSection, wallSeconds int, command, plotDir string, 
 	b.WriteString("and its τ says nothing about training; the final-epoch column is the informative one there. ")
 	fmt.Fprintf(&b, "In %d more cells the base variant's embeddings collapsed (constant features through SAGE/GAT: τ undefined) while both's did not; they are left out of the τ counts.\n", collapsed)
 	return b.String()
+}
+
+// orderedRows lists the rows model by model (in first-appearance order),
+// variants in table order within a model: grid files may list them in
+// any order.
+func orderedRows(c *Comparison) []RowJSON {
+	models := map[string]int{}
+	for i, m := range uniqueModels(c) {
+		models[m] = i
+	}
+	rank := func(v string) int {
+		for i, x := range Variants {
+			if string(x) == v {
+				return i
+			}
+		}
+		return len(Variants)
+	}
+	rows := append([]RowJSON(nil), c.Rows...)
+	sort.SliceStable(rows, func(a, b int) bool {
+		if ma, mb := models[rows[a].Model], models[rows[b].Model]; ma != mb {
+			return ma < mb
+		}
+		return rank(rows[a].Variant) < rank(rows[b].Variant)
+	})
+	return rows
 }
 
 func uniqueModels(c *Comparison) []string {
