@@ -87,8 +87,10 @@ type Model interface {
 type Entry struct {
 	Name        string
 	Description string
-	// Needs lists inputs beyond the adjacency and features ("hops" = per
-	// graph hop distances in GraphInput.Blocks, with MaxHops truncation).
+	// NeedsHops marks models that use hop distances (P-GNN's anchors):
+	// from Block.Hops when a caller supplies them, otherwise by BFS on the
+	// adjacency, truncated at MaxHops. The memory plan and the skip-path
+	// check read it.
 	NeedsHops bool
 	MaxHops   int // 0 = exact
 	// Defaults adjusts DefaultConfig for this model (e.g. P-GNN: 2 layers).
