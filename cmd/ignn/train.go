@@ -1,0 +1,107 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/ignn/ignn/cmd/internal/experiment"
+)
+
+func trainCommand(stdout, stderr io.Writer) *cli.Command {
+	return &cli.Command{
+		Name:         "train",
+		Usage:        "train one model variant and report AUC and Kendall τ",
+		OnUsageError: onUsageError,
+		Flags: append(runFlags(),
+			&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON object on stdout"},
+			&cli.StringFlag{Name: "save", Usage: "checkpoint directory, written atomically after every evaluation and on interrupt"},
+			&cli.StringFlag{Name: "resume", Usage: "continue the run checkpointed in this directory (its saved configuration is used)"},
+			&cli.BoolFlag{Name: "quiet", Usage: "no progress on stderr"},
+			&cli.BoolFlag{Name: "verbose", Usage: "print the effective configuration (every default resolved) before training"},
+		),
+		Action: func(c *cli.Context) error {
+			var cfg experiment.Config
+			var err error
+			resume := c.String("resume")
+			if resume != "" {
+				for _, f := range runFlags() {
+					if n := f.Names()[0]; c.IsSet(n) && n != "data-dir" {
+						return usagef("--resume uses the checkpoint's configuration; --%s cannot be combined with it", n)
+					}
+				}
+				ck, err := experiment.LoadCheckpoint(resume)
+				if err != nil {
+					return err
+				}
+				cfg = ck.Config
+			} else if cfg, err = configFrom(c); err != nil {
+				return err
+			}
+			if s := c.String("save"); s != "" {
+				if _, err := os.Stat(s); os.IsNotExist(err) {
+					// A run that fails before its first checkpoint leaves no
+					// empty folder behind.
+					defer os.Remove(s) // removes only an empty directory
+				}
+				if err := checkWritableDir(s); err != nil {
+					return usagef("--save %s is not writable: %v", s, err)
+				}
+				cfg.Save = s
+			}
+			log := slog.New(slog.NewTextHandler(stderr, nil))
+			if c.Bool("quiet") {
+				log = slog.New(slog.NewTextHandler(io.Discard, nil))
+			}
+			start := time.Now()
+			runFn := func(h experiment.Hooks) (*experiment.Result, error) { return experiment.Run(c.Context, cfg, h) }
+			if resume != "" {
+				runFn = func(h experiment.Hooks) (*experiment.Result, error) { return experiment.Resume(c.Context, resume, h) }
+			}
+			res, err := runFn(experiment.Hooks{
+				Epoch: func(epoch int, loss float64, m *experiment.Metrics) {
+					if m == nil || c.Bool("quiet") {
+						return
+					}
+					done := float64(epoch+1) / float64(cfg.Epochs)
+					el := time.Since(start)
+					eta := time.Duration(float64(el) * (1 - done) / done)
+					fmt.Fprintf(stderr, "epoch %4d/%d  loss %.4f  val AUC %.4f  test AUC %.4f  τ %.4f  ETA %s\n",
+						epoch, cfg.Epochs, loss, m.ValAUC, m.TestAUC, m.TestKendallTau, eta.Round(100*time.Millisecond))
+				},
+				Warn: func(msg string) { log.Warn(msg) },
+				Stage: func(msg string) {
+					if !c.Bool("quiet") {
+						fmt.Fprintf(stderr, "[%6.1fs] %s\n", time.Since(start).Seconds(), msg)
+					}
+				},
+				Resolved: func(eff experiment.Config) {
+					if c.Bool("verbose") && !c.Bool("quiet") {
+						b, _ := json.MarshalIndent(eff, "", "  ")
+						fmt.Fprintf(stderr, "effective configuration:\n%s\n", b)
+					}
+				},
+			})
+			if err != nil {
+				return err
+			}
+			if cfg.Save != "" && !c.Bool("quiet") {
+				fmt.Fprintf(stderr, "wrote %s\n", filepath.Join(cfg.Save, experiment.CheckpointFile))
+			}
+			if c.Bool("json") {
+				enc := json.NewEncoder(stdout)
+				return enc.Encode(res)
+			}
+			fmt.Fprintf(stdout, "%s %s %s %s seed %d: best epoch %d  val AUC %s  test AUC %s  Kendall τ %s  (final epoch %d: AUC %s, τ %s)  %.1f ms/epoch\n",
+				res.Dataset, res.Task, res.Model, res.Variant, res.Seed, res.BestEpoch, f3(res.ValAUC), f3(res.TestAUC), f3(res.TestKendallTau),
+				res.Final.Epoch, f3(res.Final.TestAUC), f3(res.Final.TestKendallTau), res.MsPerEpoch)
+			return nil
+		},
+	}
+}
