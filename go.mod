@@ -7,6 +7,7 @@ require (
 	github.com/schollz/progressbar/v3 v3.17.1
 	github.com/spaolacci/murmur3 v1.1.0
 	github.com/urfave/cli/v2 v2.27.5
+	golang.org/x/sys v0.27.0
 	golang.org/x/term v0.26.0
 	gonum.org/v1/gonum v0.14.0
 	gonum.org/v1/plot v0.14.0
@@ -42,7 +43,6 @@ require (
 	go4.org/unsafe/assume-no-moving-gc v0.0.0-20231121144256-b99613f794b6 // indirect
 	golang.org/x/exp v0.0.0-20230801115018-d63ba01acd4b // indirect
 	golang.org/x/image v0.11.0 // indirect
-	golang.org/x/sys v0.27.0 // indirect
 	golang.org/x/text v0.12.0 // indirect
 	golang.org/x/xerrors v0.0.0-20200804184101-5ec99f83aff1 // indirect
 	google.golang.org/protobuf v1.28.0 // indirect

@@ -6,6 +6,9 @@ import (
 	"sync/atomic"
 
 	"github.com/chewxy/hm"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+	"gonum.org/v1/gonum/blas/blas64"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -22,20 +25,28 @@ var pairMSEIDs atomic.Uint64
 // PairMSE returns the scalar Σ_blocks Σ_{i<j} w·(C_ij − ⟨z_i, z_j⟩)² for an
 // N×D matrix node Z: the MSE term over every intra-graph pair, fused into
 // one op (no pair index inputs, no P-length intermediates, one tape
-// instruction each way). Rows are independent, so both passes split rows
-// over a fixed 4-way partition and add per-row results in row order:
-// bit-identical whatever GOMAXPROCS is. The gradient is
-// dz_i = 2·g·w·Σ_{j≠i} (⟨z_i, z_j⟩ − C_ij)·z_j. Cost O(Σ n²·D) each way.
+// instruction each way). Each block is computed as a Gram matrix with BLAS:
+// forward S = Z_b·Z_bᵀ and the residuals R = S − C (zero diagonal), kept for
+// the backward pass; gradient dZ_b = 2·g·w·R·Z_b (R is symmetric, so this is
+// dz_i = 2·g·w·Σ_{j≠i} (⟨z_i, z_j⟩ − C_ij)·z_j). gonum's Gemm computes each
+// output block wholly in one goroutine in a fixed order, and the loss adds
+// per-row sums in row order: bit-identical whatever GOMAXPROCS is.
+// Cost O(Σ n²·D) each way, O(Σ n²) scratch.
 func PairMSE(z *G.Node, blocks []MSEBlock, w float64) *G.Node {
 	if z.Dims() != 2 {
 		panic(fmt.Sprintf("engine: PairMSE: Z has shape %v, want a matrix", z.Shape()))
 	}
+	end := 0
 	for _, b := range blocks {
 		if b.Off < 0 || b.Off+b.N > z.Shape()[0] || len(b.C) != b.N*b.N {
 			panic(fmt.Sprintf("engine: PairMSE: block at %d of %d rows (C has %d values) does not fit Z %v", b.Off, b.N, len(b.C), z.Shape()))
 		}
+		if b.Off < end {
+			panic(fmt.Sprintf("engine: PairMSE: block at row %d overlaps or precedes the block ending at row %d (blocks must be disjoint, in row order)", b.Off, end))
+		}
+		end = b.Off + b.N
 	}
-	return G.Must(G.ApplyOp(&pairMSEOp{blocks: blocks, w: w, id: pairMSEIDs.Add(1)}, z))
+	return G.Must(G.ApplyOp(&pairMSEOp{blocks: blocks, w: w, id: pairMSEIDs.Add(1), st: &gramState{}}, z))
 }
 
 type pairMSEOp struct {
@@ -44,6 +55,15 @@ type pairMSEOp struct {
 	w      float64
 	id     uint64
 	grad   bool
+	st     *gramState // shared by the forward op and its gradient op
+}
+
+// gramState holds the forward pass's residual matrices (one per block, in
+// the graph's dtype) for the backward pass of the same run: the gradient
+// node depends on the loss, so the forward always runs first.
+type gramState struct {
+	r32 [][]float32
+	r64 [][]float64
 }
 
 func (op *pairMSEOp) Arity() int {
@@ -66,16 +86,6 @@ func (op *pairMSEOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	return tensor.ScalarShape(), nil
 }
 
-// rows lists (block, local row) for every row the op touches.
-func (op *pairMSEOp) rows() (blk, row []int) {
-	for bi, b := range op.blocks {
-		for i := 0; i < b.N; i++ {
-			blk, row = append(blk, bi), append(row, i)
-		}
-	}
-	return blk, row
-}
-
 func (op *pairMSEOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
 	z := dense("PairMSE", in[0])
@@ -85,77 +95,105 @@ func (op *pairMSEOp) Do(in ...G.Value) (v G.Value, err error) {
 		out := op.output(z.Dtype(), z.Shape()...)
 		switch zs := z.Data().(type) {
 		case []float64:
-			op.backward(zs, out.Data().([]float64), d, g)
+			pairMSEBackward(op, zs, out.Data().([]float64), d, g)
 		case []float32:
-			op.backward32(zs, out.Data().([]float32), d, g)
+			pairMSEBackward(op, zs, out.Data().([]float32), d, g)
 		default:
 			return nil, fmt.Errorf("engine: PairMSE: unsupported dtype %v", z.Dtype())
 		}
 		return out, nil
 	}
-	var loss float64
 	switch zs := z.Data().(type) {
 	case []float64:
-		loss = pairMSEForward(op, zs, d)
-		return G.NewF64(loss), nil
+		return G.NewF64(pairMSEForward(op, zs, d)), nil
 	case []float32:
-		loss = pairMSEForward(op, zs, d)
-		return G.NewF32(float32(loss)), nil
+		return G.NewF32(float32(pairMSEForward(op, zs, d))), nil
 	}
 	return nil, fmt.Errorf("engine: PairMSE: unsupported dtype %v", z.Dtype())
 }
 
-// pairMSEForward sums each row's pairs with later rows into its own slot,
-// then the slots in order.
-func pairMSEForward[T Float](op *pairMSEOp, z []T, d int) float64 {
-	blk, row := op.rows()
-	per := make([]float64, len(row))
-	parallelRanges(evenBounds(len(row)), len(row)*d*64, func(lo, hi int) {
-		for r := lo; r < hi; r++ {
-			b := op.blocks[blk[r]]
-			i := row[r]
-			zi := z[(b.Off+i)*d : (b.Off+i+1)*d]
-			var s float64
-			for j := i + 1; j < b.N; j++ {
-				e := b.C[i*b.N+j] - float64(dot4(zi, z[(b.Off+j)*d:(b.Off+j+1)*d]))
-				s += e * e
+// residuals returns the op's per-block residual buffers for element type T.
+func residuals[T Float](st *gramState, blocks []MSEBlock) [][]T {
+	var r any
+	switch any(T(0)).(type) {
+	case float32:
+		if len(st.r32) != len(blocks) {
+			st.r32 = make([][]float32, len(blocks))
+			for i, b := range blocks {
+				st.r32[i] = make([]float32, b.N*b.N)
 			}
-			per[r] = s
 		}
-	})
+		r = st.r32
+	default:
+		if len(st.r64) != len(blocks) {
+			st.r64 = make([][]float64, len(blocks))
+			for i, b := range blocks {
+				st.r64[i] = make([]float64, b.N*b.N)
+			}
+		}
+		r = st.r64
+	}
+	return r.([][]T)
+}
+
+// gemm computes c = alpha·op(a)·op(b) (+ beta·c) on row-major slices.
+func gemm[T Float](tA, tB blas.Transpose, m, n, k int, alpha T, a []T, lda int, b []T, ldb int, beta T, c []T, ldc int) {
+	switch a := any(a).(type) {
+	case []float32:
+		blas32.Implementation().Sgemm(tA, tB, m, n, k, float32(alpha), a, lda, any(b).([]float32), ldb, float32(beta), any(c).([]float32), ldc)
+	case []float64:
+		blas64.Implementation().Dgemm(tA, tB, m, n, k, float64(alpha), a, lda, any(b).([]float64), ldb, float64(beta), any(c).([]float64), ldc)
+	}
+}
+
+// pairMSEForward forms each block's Gram matrix and residuals, then sums
+// each row's residuals with later rows into its own slot, the slots in order.
+func pairMSEForward[T Float](op *pairMSEOp, z []T, d int) float64 {
+	rs := residuals[T](op.st, op.blocks)
 	var total float64
-	for _, s := range per {
-		total += s
+	for bi, b := range op.blocks {
+		if b.N == 0 {
+			continue
+		}
+		zb, r := z[b.Off*d:(b.Off+b.N)*d], rs[bi]
+		gemm(blas.NoTrans, blas.Trans, b.N, b.N, d, 1, zb, d, zb, d, 0, r, b.N)
+		per := make([]float64, b.N)
+		parallelRanges(evenBounds(b.N), b.N*b.N*4, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				ri, ci := r[i*b.N:(i+1)*b.N], b.C[i*b.N:(i+1)*b.N]
+				var s float64
+				for j := range ri {
+					if j == i {
+						ri[j] = 0
+						continue
+					}
+					e := float64(ri[j]) - ci[j]
+					ri[j] = T(e)
+					if j > i {
+						s += e * e
+					}
+				}
+				per[i] = s
+			}
+		})
+		for _, s := range per {
+			total += s
+		}
 	}
 	return op.w * total
 }
 
-func (op *pairMSEOp) backward(z, dz []float64, d int, g float64) { pairMSEBackward(op, z, dz, d, g) }
-func (op *pairMSEOp) backward32(z, dz []float32, d int, g float64) {
-	pairMSEBackward(op, z, dz, d, g)
-}
-
+// pairMSEBackward writes dZ_b = 2·g·w·R·Z_b for every block (rows outside
+// every block stay zero), from the residuals of the forward pass.
 func pairMSEBackward[T Float](op *pairMSEOp, z, dz []T, d int, g float64) {
-	blk, row := op.rows()
-	k := 2 * g * op.w
-	parallelRanges(evenBounds(len(row)), len(row)*d*64, func(lo, hi int) {
-		for r := lo; r < hi; r++ {
-			b := op.blocks[blk[r]]
-			i := row[r]
-			zi := z[(b.Off+i)*d : (b.Off+i+1)*d]
-			gi := dz[(b.Off+i)*d : (b.Off+i+1)*d]
-			for j := 0; j < b.N; j++ {
-				if j == i {
-					continue
-				}
-				zj := z[(b.Off+j)*d : (b.Off+j+1)*d]
-				c := T(k * (float64(dot4(zi, zj)) - b.C[i*b.N+j]))
-				for x := range gi {
-					gi[x] += c * zj[x]
-				}
-			}
+	rs := residuals[T](op.st, op.blocks)
+	k := T(2 * g * op.w)
+	for bi, b := range op.blocks {
+		if b.N == 0 {
+			continue
 		}
-	})
+		gemm(blas.NoTrans, blas.NoTrans, b.N, d, b.N, k, rs[bi], b.N, z[b.Off*d:(b.Off+b.N)*d], d, 0, dz[b.Off*d:(b.Off+b.N)*d], d)
+	}
 }
 
 // dot4 is ⟨a, b⟩ with four accumulators in a fixed order (as PairDot).

@@ -1,0 +1,178 @@
+package engine
+
+import (
+	"sync"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas32"
+	"gonum.org/v1/gonum/blas/gonum"
+	"gorgonia.org/tensor"
+)
+
+// BLAS is gonum's pure-Go BLAS with a faster float32 Gemm on CPUs with AVX2
+// and FMA: register-blocked row kernels (32 and 8 columns, sgemm_amd64.s)
+// over k-panels of kPanel rows of op(B), rows of C split over a fixed
+// partition. Every element of C is summed in an order fixed by the shapes
+// alone, so results are bit-identical whatever GOMAXPROCS is (they differ
+// from gonum's in the last bits: FMA and a different summation order).
+// Float64 and every other routine are gonum's.
+//
+// The engine installs it for gorgonia (tensor.Use) and blas32 at start.
+type BLAS struct{ gonum.Implementation }
+
+func init() {
+	if haveKernels {
+		tensor.Use(BLAS{})
+		blas32.Use(BLAS{})
+	}
+}
+
+const (
+	kPanel       = 256     // rows of op(B) per panel: 256×32 floats stay in L1
+	gemmParallel = 1 << 17 // m·n·k below which Sgemm stays on one goroutine
+)
+
+var scratch32 = sync.Pool{New: func() any { return new([]float32) }}
+
+func getScratch(n int) *[]float32 {
+	p := scratch32.Get().(*[]float32)
+	if cap(*p) < n {
+		*p = make([]float32, n)
+	}
+	*p = (*p)[:n]
+	return p
+}
+
+// Sgemm computes C = alpha·op(A)·op(B) + beta·C (row-major), as blas.Float32
+// defines it.
+func (impl BLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+	if !haveKernels || m == 0 || n == 0 || k == 0 || alpha == 0 || (tA != blas.NoTrans && tA != blas.Trans) ||
+		(tB != blas.NoTrans && tB != blas.Trans) || lda < 1 || ldb < 1 || ldc < max(1, n) ||
+		len(c) < ldc*(m-1)+n || !gemmFits(tA, m, k, lda, len(a)) || !gemmFits(tB, k, n, ldb, len(b)) {
+		// Gonum checks and reports bad arguments, and does the degenerate cases.
+		impl.Implementation.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		return
+	}
+	// op(B) as a row-major k×n panel source: transposed into scratch when needed.
+	if tB == blas.Trans {
+		p := getScratch(k * n)
+		defer scratch32.Put(p)
+		bt := *p
+		for j := 0; j < n; j++ {
+			row := b[j*ldb : j*ldb+k]
+			for l, v := range row {
+				bt[l*n+j] = v
+			}
+		}
+		b, ldb = bt, n
+	}
+	// Row i of op(A): a[i*lda:] with stride 1, or a[i:] with stride lda.
+	aRow, aStride := lda, 1
+	if tA == blas.Trans {
+		aRow, aStride = 1, lda
+	}
+	rows := func(lo, hi int, kl, kh int, out []float32, ldo int, scale bool) {
+		p := getScratch(n)
+		t := *p
+		for i := lo; i < hi; i++ {
+			ci := out[i*ldo : i*ldo+n]
+			if scale {
+				scaleRow(ci, beta)
+			}
+		}
+		for k0 := kl; k0 < kh; k0 += kPanel {
+			kk := min(kPanel, kh-k0)
+			for i := lo; i < hi; i++ {
+				ai := a[i*aRow+k0*aStride:]
+				bk := b[k0*ldb:]
+				rowKernel(t, ai, aStride, bk, ldb, kk, n)
+				ci := out[i*ldo : i*ldo+n]
+				for j, v := range t {
+					ci[j] += alpha * v
+				}
+			}
+		}
+		scratch32.Put(p)
+	}
+	work := m * n * k
+	switch {
+	case work < gemmParallel:
+		rows(0, m, 0, k, c, ldc, true)
+	case m >= 4*rowChunks:
+		var wg sync.WaitGroup
+		bd := evenBounds(m)
+		for q := 0; q < rowChunks; q++ {
+			wg.Add(1)
+			go func() { defer wg.Done(); rows(bd[q], bd[q+1], 0, k, c, ldc, true) }()
+		}
+		wg.Wait()
+	default:
+		// Few rows, long k (a weight gradient Xᵀ·G over every node): split k
+		// into fixed ranges, each into its own m×n partial, added in order.
+		p := getScratch(rowChunks * m * n)
+		defer scratch32.Put(p)
+		parts := *p
+		clear(parts)
+		bd := evenBounds(k)
+		var wg sync.WaitGroup
+		for q := 0; q < rowChunks; q++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				rows(0, m, bd[q], bd[q+1], parts[q*m*n:(q+1)*m*n], n, false)
+			}()
+		}
+		wg.Wait()
+		for i := 0; i < m; i++ {
+			ci := c[i*ldc : i*ldc+n]
+			scaleRow(ci, beta)
+			for q := 0; q < rowChunks; q++ {
+				for j, v := range parts[q*m*n+i*n : q*m*n+(i+1)*n] {
+					ci[j] += v
+				}
+			}
+		}
+	}
+}
+
+// scaleRow sets c = beta·c (0 clears: C may hold NaN when beta is 0).
+func scaleRow(c []float32, beta float32) {
+	switch beta {
+	case 0:
+		clear(c)
+	case 1:
+	default:
+		for j := range c {
+			c[j] *= beta
+		}
+	}
+}
+
+// gemmFits reports whether an r×c operand (c×r when transposed) with
+// leading dimension ld fits in length ln.
+func gemmFits(t blas.Transpose, r, c, ld, ln int) bool {
+	if t == blas.Trans {
+		r, c = c, r
+	}
+	return ld >= max(1, c) && ln >= ld*(r-1)+c
+}
+
+// rowKernel writes t[0:n] = Σ_{l<k} a[l·as] · b[l·ldb : l·ldb+n].
+func rowKernel(t, a []float32, as int, b []float32, ldb, k, n int) {
+	_ = a[(k-1)*as]
+	_ = b[(k-1)*ldb+n-1]
+	j := 0
+	for ; j+32 <= n; j += 32 {
+		kern32(&t[j], &a[0], as, &b[j], ldb, k)
+	}
+	for ; j+8 <= n; j += 8 {
+		kern8(&t[j], &a[0], as, &b[j], ldb, k)
+	}
+	for ; j < n; j++ {
+		var s float32
+		for l := 0; l < k; l++ {
+			s += a[l*as] * b[l*ldb+j]
+		}
+		t[j] = s
+	}
+}

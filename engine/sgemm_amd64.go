@@ -1,0 +1,12 @@
+package engine
+
+import "golang.org/x/sys/cpu"
+
+// haveKernels: the AVX2+FMA float32 kernels of sgemm_amd64.s run here.
+var haveKernels = cpu.X86.HasAVX2 && cpu.X86.HasFMA
+
+//go:noescape
+func kern32(t *float32, a *float32, astride int, b *float32, ldb int, k int)
+
+//go:noescape
+func kern8(t *float32, a *float32, astride int, b *float32, ldb int, k int)

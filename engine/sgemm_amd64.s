@@ -1,0 +1,122 @@
+#include "textflag.h"
+
+// func kern32(t *float32, a *float32, astride int, b *float32, ldb int, k int)
+// t[0:32] = Σ_{l<k} a[l·astride] · b[l·ldb : l·ldb+32], in two interleaved
+// accumulator sets (even and odd l) added at the end: a fixed order.
+TEXT ·kern32(SB), NOSPLIT, $0-48
+	MOVQ t+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ astride+16(FP), R8
+	SHLQ $2, R8
+	MOVQ b+24(FP), DX
+	MOVQ ldb+32(FP), R9
+	SHLQ $2, R9
+	MOVQ k+40(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	CMPQ CX, $2
+	JL   tail32
+
+loop32:
+	VBROADCASTSS (SI), Y8
+	VFMADD231PS  (DX), Y8, Y0
+	VFMADD231PS  32(DX), Y8, Y1
+	VFMADD231PS  64(DX), Y8, Y2
+	VFMADD231PS  96(DX), Y8, Y3
+	ADDQ         R8, SI
+	ADDQ         R9, DX
+	VBROADCASTSS (SI), Y9
+	VFMADD231PS  (DX), Y9, Y4
+	VFMADD231PS  32(DX), Y9, Y5
+	VFMADD231PS  64(DX), Y9, Y6
+	VFMADD231PS  96(DX), Y9, Y7
+	ADDQ         R8, SI
+	ADDQ         R9, DX
+	SUBQ         $2, CX
+	CMPQ         CX, $2
+	JGE          loop32
+
+tail32:
+	TESTQ        CX, CX
+	JZ           done32
+	VBROADCASTSS (SI), Y8
+	VFMADD231PS  (DX), Y8, Y0
+	VFMADD231PS  32(DX), Y8, Y1
+	VFMADD231PS  64(DX), Y8, Y2
+	VFMADD231PS  96(DX), Y8, Y3
+
+done32:
+	VADDPS  Y4, Y0, Y0
+	VADDPS  Y5, Y1, Y1
+	VADDPS  Y6, Y2, Y2
+	VADDPS  Y7, Y3, Y3
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	VZEROUPPER
+	RET
+
+// func kern8(t *float32, a *float32, astride int, b *float32, ldb int, k int)
+// t[0:8] = Σ_{l<k} a[l·astride] · b[l·ldb : l·ldb+8], four accumulators
+// (l mod 4) added at the end.
+TEXT ·kern8(SB), NOSPLIT, $0-48
+	MOVQ t+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ astride+16(FP), R8
+	SHLQ $2, R8
+	MOVQ b+24(FP), DX
+	MOVQ ldb+32(FP), R9
+	SHLQ $2, R9
+	MOVQ k+40(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	CMPQ CX, $4
+	JL   tail8
+
+loop8:
+	VBROADCASTSS (SI), Y8
+	VFMADD231PS  (DX), Y8, Y0
+	ADDQ         R8, SI
+	ADDQ         R9, DX
+	VBROADCASTSS (SI), Y9
+	VFMADD231PS  (DX), Y9, Y1
+	ADDQ         R8, SI
+	ADDQ         R9, DX
+	VBROADCASTSS (SI), Y10
+	VFMADD231PS  (DX), Y10, Y2
+	ADDQ         R8, SI
+	ADDQ         R9, DX
+	VBROADCASTSS (SI), Y11
+	VFMADD231PS  (DX), Y11, Y3
+	ADDQ         R8, SI
+	ADDQ         R9, DX
+	SUBQ         $4, CX
+	CMPQ         CX, $4
+	JGE          loop8
+
+tail8:
+	TESTQ        CX, CX
+	JZ           done8
+	VBROADCASTSS (SI), Y8
+	VFMADD231PS  (DX), Y8, Y0
+	ADDQ         R8, SI
+	ADDQ         R9, DX
+	DECQ         CX
+	JMP          tail8
+
+done8:
+	VADDPS  Y1, Y0, Y0
+	VADDPS  Y3, Y2, Y2
+	VADDPS  Y2, Y0, Y0
+	VMOVUPS Y0, (DI)
+	VZEROUPPER
+	RET
