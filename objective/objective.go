@@ -64,10 +64,8 @@ func Build(b *engine.Builder, z *G.Node, cfg Config, bceSlots int, mse MSEInput)
 		if bceSlots < 1 {
 			return nil, fmt.Errorf("objective: BCE needs at least one pair")
 		}
-		in := newTerm(b, "bce", bceSlots, false)
-		s := engine.PairDot(z, in.i, in.j)
-		per := G.Must(G.Sub(G.Must(G.Softplus(s)), G.Must(G.HadamardProd(in.value, s))))
-		add("bce", G.Must(G.Sum(G.Must(G.HadamardProd(in.weight, per)))), cfg.LambdaBCE)
+		in := newTerm(bceSlots, false)
+		add("bce", engine.PairLoss(engine.Logistic, z, &in.set), cfg.LambdaBCE)
 		l.BCE = in
 	}
 	if cfg.LambdaMSE > 0 && len(mse.All) > 0 {
@@ -80,10 +78,8 @@ func Build(b *engine.Builder, z *G.Node, cfg Config, bceSlots int, mse MSEInput)
 		if mse.Slots < 1 {
 			return nil, fmt.Errorf("objective: MSE needs at least one pair")
 		}
-		in := newTerm(b, "mse", mse.Slots, true)
-		s := engine.PairDot(z, in.i, in.j)
-		r := G.Must(G.Sub(in.value, s))
-		add("mse", G.Must(G.Sum(G.Must(G.HadamardProd(in.weight, G.Must(G.Square(r)))))), cfg.LambdaMSE)
+		in := newTerm(mse.Slots, true)
+		add("mse", engine.PairLoss(engine.Square, z, &in.set), cfg.LambdaMSE)
 		l.MSE = in
 	}
 	l.Total = total

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/ignn/ignn/engine"
-	G "gorgonia.org/gorgonia"
 )
 
 // Pairs is a list of node pairs (global rows of the union) with one value
@@ -26,34 +25,21 @@ func (p *Pairs) Reset() { p.I, p.J, p.V = p.I[:0], p.J[:0], p.V[:0] }
 // Len is the number of pairs.
 func (p *Pairs) Len() int { return len(p.I) }
 
-// Term is one loss term's pair inputs in the static graph: Slots pair slots
-// (i, j), a value per slot and a weight per slot (1/P for the P used slots,
-// 0 for padding), so pair sets of any size up to Slots fit the graph. It
-// owns the buffers its inputs are bound from.
+// Term is one loss term's pairs: up to Slots of them, bound before every
+// run into the pair set its engine.PairLoss op reads.
 type Term struct {
-	i, j, value, weight *G.Node
-	Slots               int
-	mse                 bool
-	ib, jb              []int
-	vb, wb              []float64
+	Slots int
+	mse   bool
+	set   engine.PairSet
 }
 
-func newTerm(b *engine.Builder, name string, slots int, mse bool) *Term {
-	return &Term{
-		i:      b.IntInput(name+".i", slots),
-		j:      b.IntInput(name+".j", slots),
-		value:  b.Input(name+".value", slots),
-		weight: b.Input(name+".weight", slots),
-		Slots:  slots, mse: mse,
-		ib: make([]int, slots), jb: make([]int, slots),
-		vb: make([]float64, slots), wb: make([]float64, slots),
-	}
+func newTerm(slots int, mse bool) *Term {
+	return &Term{Slots: slots, mse: mse}
 }
 
-// Bind sets the term's inputs for the next run to the pairs p. Used slots
-// weigh 1/P (1/(4P) for the MSE, whose graph computes ((1−2t) − s)²/4 =
-// ((1 − s)/2 − t)²); unused slots hold pair (0, 0) with weight 0. It errors
-// when p is empty or has more pairs than slots.
+// Bind sets the term's pairs for the next run to p. Each pair weighs 1/P
+// (1/(4P) for the MSE, computed as ((1−2t) − s)²/4 = ((1 − s)/2 − t)²). It
+// errors when p is empty or has more pairs than slots.
 func (t *Term) Bind(p *Pairs) error {
 	n := p.Len()
 	if n > t.Slots {
@@ -66,26 +52,15 @@ func (t *Term) Bind(p *Pairs) error {
 	if t.mse {
 		w /= 4
 	}
-	for s := 0; s < t.Slots; s++ {
-		if s >= n {
-			t.ib[s], t.jb[s], t.vb[s], t.wb[s] = 0, 0, 0, 0
-			continue
-		}
-		t.ib[s], t.jb[s], t.wb[s] = p.I[s], p.J[s], w
+	s := &t.set
+	s.I, s.J = append(s.I[:0], p.I...), append(s.J[:0], p.J...)
+	s.V, s.W = s.V[:0], s.W[:0]
+	for k := 0; k < n; k++ {
+		v := p.V[k]
 		if t.mse {
-			t.vb[s] = 1 - 2*p.V[s]
-		} else {
-			t.vb[s] = p.V[s]
+			v = 1 - 2*v
 		}
+		s.V, s.W = append(s.V, v), append(s.W, w)
 	}
-	if err := engine.LetInts(t.i, t.ib); err != nil {
-		return err
-	}
-	if err := engine.LetInts(t.j, t.jb); err != nil {
-		return err
-	}
-	if err := engine.LetFloats(t.value, t.vb); err != nil {
-		return err
-	}
-	return engine.LetFloats(t.weight, t.wb)
+	return nil
 }
