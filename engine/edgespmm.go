@@ -12,7 +12,7 @@ import (
 // EdgeSpMM returns Y = A(v)·X where A has a's sparsity pattern and the
 // learnable values v (one per stored entry, CSR order): Y_i = Σ_{k∈row i}
 // v_k·X[col k]. Gradients: dv_k = ⟨dY[row k], X[col k]⟩ and dX = A(v)ᵀ·dY
-// (scatter by column, serial so the sum order is fixed). O(nnz·D).
+// (gathered over the cached transpose in a fixed order). O(nnz·D).
 func EdgeSpMM(a *CSR, v, x *G.Node) *G.Node {
 	if v.Dims() != 1 || v.Shape()[0] != a.NNZ() {
 		panic(fmt.Sprintf("engine: EdgeSpMM: values have shape %v, want a vector of %d", v.Shape(), a.NNZ()))
@@ -78,36 +78,45 @@ func (op *edgeSpMMOp) Do(in ...G.Value) (v G.Value, err error) {
 }
 
 func edgeSpMM[T Float](a *CSR, mode int, p, q, out []T, d int) {
-	if mode == 2 { // scatters into column rows: serial
-		edgeSpMMRows(a, mode, p, q, out, d, 0, a.Rows)
+	if mode == 2 {
+		// dX = A(v)ᵀ·dY as a gather over the transpose's rows: each dX row
+		// adds its entries in ascending original row, the order of the
+		// serial scatter, so it is bit-identical to it and parallel.
+		t, perm := a.T(), a.TransposePerm()
+		parallelRanges(nnzBounds(t), t.NNZ()*d, func(lo, hi int) {
+			var w []T
+			for c := lo; c < hi; c++ {
+				k0, k1 := t.RowPtr[c], t.RowPtr[c+1]
+				w = w[:0]
+				for _, k := range perm[k0:k1] {
+					w = append(w, p[k])
+				}
+				sparseRow(out[c*d:(c+1)*d], w, t.ColIdx[k0:k1], q, d)
+			}
+		})
 		return
 	}
 	parallelRanges(nnzBounds(a), a.NNZ()*d, func(lo, hi int) { edgeSpMMRows(a, mode, p, q, out, d, lo, hi) })
 }
 
 func edgeSpMMRows[T Float](a *CSR, mode int, p, q, out []T, d, lo, hi int) {
-	for r := lo; r < hi; r++ {
+	if mode == 0 { // p = v, q = X
+		for r := lo; r < hi; r++ {
+			k0, k1 := a.RowPtr[r], a.RowPtr[r+1]
+			sparseRow(out[r*d:(r+1)*d], p[k0:k1], a.ColIdx[k0:k1], q, d)
+		}
+		return
+	}
+	for r := lo; r < hi; r++ { // mode 1: p = X, q = dY
+		gr := q[r*d : (r+1)*d]
 		for k := a.RowPtr[r]; k < a.RowPtr[r+1]; k++ {
 			c := a.ColIdx[k]
-			switch mode {
-			case 0: // p = v, q = X
-				w, xr, yr := p[k], q[c*d:(c+1)*d], out[r*d:(r+1)*d]
-				for j := range yr {
-					yr[j] += w * xr[j]
-				}
-			case 1: // p = X, q = dY
-				xr, gr := p[c*d:(c+1)*d], q[r*d:(r+1)*d]
-				var s T
-				for j := range xr {
-					s += xr[j] * gr[j]
-				}
-				out[k] = s
-			case 2: // p = v, q = dY
-				w, gr, dx := p[k], q[r*d:(r+1)*d], out[c*d:(c+1)*d]
-				for j := range gr {
-					dx[j] += w * gr[j]
-				}
+			xr := p[c*d : (c+1)*d]
+			var s T
+			for j := range xr {
+				s += xr[j] * gr[j]
 			}
+			out[k] = s
 		}
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestRowOpsMatchSerial: the row-parallel SpMM, EdgeSpMM (row modes),
+// TestRowOpsMatchSerial: the row-parallel SpMM, EdgeSpMM (all modes),
 // RowNormalize and ReLU equal their serial loops bit for bit, under
 // GOMAXPROCS 1 and 2, on inputs large enough to split (one hub row makes
 // the non-zero balancing uneven).
@@ -33,15 +33,28 @@ func TestRowOpsMatchSerial(t *testing.T) {
 	reluRange(x, nil, reluSerial)
 	edgeSerial := make([]float64, a.NNZ())
 	edgeSpMMRows(a, 1, x, x, edgeSerial, d, 0, n)
+	// dX = A(v)ᵀ·dY by the serial scatter over A's rows, the order the
+	// transposed gather must reproduce.
+	scatterSerial := make([]float64, n*d)
+	for r := 0; r < n; r++ {
+		for k := a.RowPtr[r]; k < a.RowPtr[r+1]; k++ {
+			c := a.ColIdx[k]
+			for j := 0; j < d; j++ {
+				scatterSerial[c*d+j] += a.Val[k] * x[r*d+j]
+			}
+		}
+	}
 	for _, procs := range []int{1, 2} {
 		old := runtime.GOMAXPROCS(procs)
 		y, nr, r, e := make([]float64, n*d), make([]float64, n*d), make([]float64, n*d), make([]float64, a.NNZ())
+		sc := make([]float64, n*d)
+		edgeSpMM(a, 2, a.Val, x, sc, d)
 		spmm(a, a.Val, x, y, d)
 		rowNorm(x, nil, d, nr)
 		relu(x, nil, r)
 		edgeSpMM(a, 1, x, x, e, d)
 		runtime.GOMAXPROCS(old)
-		for name, c := range map[string][2][]float64{"SpMM": {y, serial}, "RowNormalize": {nr, normSerial}, "ReLU": {r, reluSerial}, "EdgeSpMM": {e, edgeSerial}} {
+		for name, c := range map[string][2][]float64{"SpMM": {y, serial}, "RowNormalize": {nr, normSerial}, "ReLU": {r, reluSerial}, "EdgeSpMM": {e, edgeSerial}, "EdgeSpMM dX": {sc, scatterSerial}} {
 			for i := range c[0] {
 				if c[0][i] != c[1][i] {
 					t.Fatalf("GOMAXPROCS %d: %s differs from the serial loop at %d: %v vs %v", procs, name, i, c[0][i], c[1][i])

@@ -10,3 +10,9 @@ func kern32(t *float32, a *float32, astride int, b *float32, ldb int, k int)
 
 //go:noescape
 func kern8(t *float32, a *float32, astride int, b *float32, ldb int, k int)
+
+//go:noescape
+func spRow32(y *float32, v *float32, cols *int, nnz int, x *float32, ldx int)
+
+//go:noescape
+func spRow8(y *float32, v *float32, cols *int, nnz int, x *float32, ldx int)

@@ -120,3 +120,121 @@ done8:
 	VMOVUPS Y0, (DI)
 	VZEROUPPER
 	RET
+
+// func spRow32(y *float32, v *float32, cols *int, nnz int, x *float32, ldx int)
+// y[0:32] += Σ_{k<nnz} v[k] · x[cols[k]·ldx : cols[k]·ldx+32]: y plus the
+// even entries in one accumulator set, the odd ones in another, added at
+// the end (a fixed order).
+TEXT ·spRow32(SB), NOSPLIT, $0-48
+	MOVQ    y+0(FP), DI
+	MOVQ    v+8(FP), SI
+	MOVQ    cols+16(FP), BX
+	MOVQ    nnz+24(FP), CX
+	MOVQ    x+32(FP), DX
+	MOVQ    ldx+40(FP), R9
+	SHLQ    $2, R9
+	VMOVUPS (DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVUPS 64(DI), Y2
+	VMOVUPS 96(DI), Y3
+	VXORPS  Y4, Y4, Y4
+	VXORPS  Y5, Y5, Y5
+	VXORPS  Y6, Y6, Y6
+	VXORPS  Y7, Y7, Y7
+	CMPQ    CX, $2
+	JL      sptail32
+
+sploop32:
+	MOVQ         (BX), AX
+	IMULQ        R9, AX
+	ADDQ         DX, AX
+	VBROADCASTSS (SI), Y8
+	VFMADD231PS  (AX), Y8, Y0
+	VFMADD231PS  32(AX), Y8, Y1
+	VFMADD231PS  64(AX), Y8, Y2
+	VFMADD231PS  96(AX), Y8, Y3
+	MOVQ         8(BX), AX
+	IMULQ        R9, AX
+	ADDQ         DX, AX
+	VBROADCASTSS 4(SI), Y9
+	VFMADD231PS  (AX), Y9, Y4
+	VFMADD231PS  32(AX), Y9, Y5
+	VFMADD231PS  64(AX), Y9, Y6
+	VFMADD231PS  96(AX), Y9, Y7
+	ADDQ         $16, BX
+	ADDQ         $8, SI
+	SUBQ         $2, CX
+	CMPQ         CX, $2
+	JGE          sploop32
+
+sptail32:
+	TESTQ        CX, CX
+	JZ           spdone32
+	MOVQ         (BX), AX
+	IMULQ        R9, AX
+	ADDQ         DX, AX
+	VBROADCASTSS (SI), Y8
+	VFMADD231PS  (AX), Y8, Y0
+	VFMADD231PS  32(AX), Y8, Y1
+	VFMADD231PS  64(AX), Y8, Y2
+	VFMADD231PS  96(AX), Y8, Y3
+
+spdone32:
+	VADDPS  Y4, Y0, Y0
+	VADDPS  Y5, Y1, Y1
+	VADDPS  Y6, Y2, Y2
+	VADDPS  Y7, Y3, Y3
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	VZEROUPPER
+	RET
+
+// func spRow8(y *float32, v *float32, cols *int, nnz int, x *float32, ldx int)
+// y[0:8] += Σ_{k<nnz} v[k] · x[cols[k]·ldx : cols[k]·ldx+8], even and odd
+// entries in two accumulators added at the end.
+TEXT ·spRow8(SB), NOSPLIT, $0-48
+	MOVQ    y+0(FP), DI
+	MOVQ    v+8(FP), SI
+	MOVQ    cols+16(FP), BX
+	MOVQ    nnz+24(FP), CX
+	MOVQ    x+32(FP), DX
+	MOVQ    ldx+40(FP), R9
+	SHLQ    $2, R9
+	VMOVUPS (DI), Y0
+	VXORPS  Y4, Y4, Y4
+	CMPQ    CX, $2
+	JL      sptail8
+
+sploop8:
+	MOVQ         (BX), AX
+	IMULQ        R9, AX
+	ADDQ         DX, AX
+	VBROADCASTSS (SI), Y8
+	VFMADD231PS  (AX), Y8, Y0
+	MOVQ         8(BX), AX
+	IMULQ        R9, AX
+	ADDQ         DX, AX
+	VBROADCASTSS 4(SI), Y9
+	VFMADD231PS  (AX), Y9, Y4
+	ADDQ         $16, BX
+	ADDQ         $8, SI
+	SUBQ         $2, CX
+	CMPQ         CX, $2
+	JGE          sploop8
+
+sptail8:
+	TESTQ        CX, CX
+	JZ           spdone8
+	MOVQ         (BX), AX
+	IMULQ        R9, AX
+	ADDQ         DX, AX
+	VBROADCASTSS (SI), Y8
+	VFMADD231PS  (AX), Y8, Y0
+
+spdone8:
+	VADDPS  Y4, Y0, Y0
+	VMOVUPS Y0, (DI)
+	VZEROUPPER
+	RET

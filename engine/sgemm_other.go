@@ -12,3 +12,11 @@ func kern32(t *float32, a *float32, astride int, b *float32, ldb int, k int) {
 func kern8(t *float32, a *float32, astride int, b *float32, ldb int, k int) {
 	panic("engine: kern8 without kernels")
 }
+
+func spRow32(y *float32, v *float32, cols *int, nnz int, x *float32, ldx int) {
+	panic("engine: spRow32 without kernels")
+}
+
+func spRow8(y *float32, v *float32, cols *int, nnz int, x *float32, ldx int) {
+	panic("engine: spRow8 without kernels")
+}

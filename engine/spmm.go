@@ -63,14 +63,8 @@ func spmm[T Float](a *CSR, val []T, x, y []T, d int) {
 
 func spmmRows[T Float](a *CSR, val []T, x, y []T, d, lo, hi int) {
 	for r := lo; r < hi; r++ {
-		yr := y[r*d : (r+1)*d]
-		for k := a.RowPtr[r]; k < a.RowPtr[r+1]; k++ {
-			w := val[k]
-			xr := x[a.ColIdx[k]*d : (a.ColIdx[k]+1)*d]
-			for j := range yr {
-				yr[j] += w * xr[j]
-			}
-		}
+		k0, k1 := a.RowPtr[r], a.RowPtr[r+1]
+		sparseRow(y[r*d:(r+1)*d], val[k0:k1], a.ColIdx[k0:k1], x, d)
 	}
 }
 
