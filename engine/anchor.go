@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"hash"
+	"sync"
 
 	"github.com/chewxy/hm"
 	G "gorgonia.org/gorgonia"
@@ -19,7 +20,8 @@ import (
 // and b (1×D). One S×D output replaces the six S×D intermediates the
 // unfused graph allocates. Gradients, with G' = g ⊙ [out > 0]:
 // dHM[a] += f_s·G'_s, dHS[v] += G'_s, df_s = ⟨G'_s, HM[a]⟩, db = Σ_s G'_s.
-// O(S·D) each way; scatter-adds run serially in slot order (deterministic).
+// O(S·D) each way, split over fixed slot ranges (scatter-adds into one
+// buffer per range, added in range order): bit-identical whatever GOMAXPROCS is.
 func AnchorMessage(hmsg, hself, f, b, arg, self *G.Node) *G.Node {
 	s := arg.Shape().TotalSize()
 	d := hmsg.Shape()[1]
@@ -35,8 +37,38 @@ func AnchorMessage(hmsg, hself, f, b, arg, self *G.Node) *G.Node {
 type anchorOp struct {
 	opBase
 
-	mode int
-	n    int // nodes (rows of HM)
+	mode   int
+	n      int                   // nodes (rows of HM)
+	chunks [rowChunks - 1]opBase // scatter buffers of slot chunks 1…3 (modes 1, 2)
+}
+
+// scatter runs add over the S slots: serially into o when the work is
+// small, else over rowChunks fixed slot ranges, chunk 0 into o and the
+// others into their own zeroed N×D buffers, added to o in chunk order —
+// bit-identical whatever GOMAXPROCS is.
+func anchorScatter[T Float](op *anchorOp, o []T, slots, d int, add func(o []T, lo, hi int)) {
+	if slots*d < minParallelWork {
+		add(o, 0, slots)
+		return
+	}
+	bd := evenBounds(slots)
+	bufs := [rowChunks][]T{o}
+	for c := 1; c < rowChunks; c++ {
+		bufs[c] = op.chunks[c-1].output(tensorDtype[T](), op.n, d).Data().([]T)
+	}
+	var wg sync.WaitGroup
+	for c := 0; c < rowChunks; c++ {
+		wg.Add(1)
+		go func() { defer wg.Done(); add(bufs[c], bd[c], bd[c+1]) }()
+	}
+	wg.Wait()
+	parallelRanges(evenBounds(len(o)), len(o), func(lo, hi int) {
+		for c := 1; c < rowChunks; c++ {
+			for k, v := range bufs[c][lo:hi] {
+				o[lo+k] += v
+			}
+		}
+	})
 }
 
 func (op *anchorOp) Arity() int { return [...]int{6, 3, 2, 3}[op.mode] }
@@ -87,49 +119,55 @@ func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
 		checkIdx(op.String(), self, op.n)
 		out := op.output(x.Dtype(), len(arg), d)
 		o := out.Data().([]T)
-		for s := range arg {
-			fs, ha, hs, os := f[s], hmv[arg[s]*d:(arg[s]+1)*d], hsv[self[s]*d:(self[s]+1)*d], o[s*d:(s+1)*d]
-			for k := range os {
-				if v := fs*ha[k] + hs[k] + b[k]; v > 0 {
-					os[k] = v
+		parallelRanges(evenBounds(len(arg)), len(arg)*d, func(lo, hi int) {
+			for s := lo; s < hi; s++ {
+				fs, ha, hs, os := f[s], hmv[arg[s]*d:(arg[s]+1)*d], hsv[self[s]*d:(self[s]+1)*d], o[s*d:(s+1)*d]
+				for k := range os {
+					if v := fs*ha[k] + hs[k] + b[k]; v > 0 {
+						os[k] = v
+					}
 				}
 			}
-		}
+		})
 		return out
 	case 1:
 		g, f, arg := data(0), data(1), ints(op.String(), in[2])
 		out := op.output(x.Dtype(), op.n, d)
-		o := out.Data().([]T)
-		for s, a := range arg {
-			fs, gs, oa := f[s], g[s*d:(s+1)*d], o[a*d:(a+1)*d]
-			for k := range gs {
-				oa[k] += fs * gs[k]
+		anchorScatter(op, out.Data().([]T), len(arg), d, func(o []T, lo, hi int) {
+			for s := lo; s < hi; s++ {
+				fs, gs, oa := f[s], g[s*d:(s+1)*d], o[arg[s]*d:(arg[s]+1)*d]
+				for k := range gs {
+					oa[k] += fs * gs[k]
+				}
 			}
-		}
+		})
 		return out
 	case 2:
 		g, self := data(0), ints(op.String(), in[1])
 		out := op.output(x.Dtype(), op.n, d)
-		o := out.Data().([]T)
-		for s, v := range self {
-			gs, ov := g[s*d:(s+1)*d], o[v*d:(v+1)*d]
-			for k := range gs {
-				ov[k] += gs[k]
+		anchorScatter(op, out.Data().([]T), len(self), d, func(o []T, lo, hi int) {
+			for s := lo; s < hi; s++ {
+				gs, ov := g[s*d:(s+1)*d], o[self[s]*d:(self[s]+1)*d]
+				for k := range gs {
+					ov[k] += gs[k]
+				}
 			}
-		}
+		})
 		return out
 	default:
 		g, hmv, arg := data(0), data(1), ints(op.String(), in[2])
 		out := op.output(x.Dtype(), len(arg), 1)
 		o := out.Data().([]T)
-		for s, a := range arg {
-			gs, ha := g[s*d:(s+1)*d], hmv[a*d:(a+1)*d]
-			var t T
-			for k := range gs {
-				t += gs[k] * ha[k]
+		parallelRanges(evenBounds(len(arg)), len(arg)*d, func(lo, hi int) {
+			for s := lo; s < hi; s++ {
+				gs, ha := g[s*d:(s+1)*d], hmv[arg[s]*d:(arg[s]+1)*d]
+				var t T
+				for k := range gs {
+					t += gs[k] * ha[k]
+				}
+				o[s] = t
 			}
-			o[s] = t
-		}
+		})
 		return out
 	}
 }
