@@ -22,7 +22,7 @@ type Builder struct {
 
 	names  map[string]bool
 	params []*G.Node
-	masks  []dropMask
+	masks  []*dropMask
 	feeds  []Feed
 }
 
@@ -34,10 +34,9 @@ type Feed struct {
 }
 
 type dropMask struct {
-	node *G.Node
-	p    float64
-	buf  []float64
-	t    *tensor.Dense
+	p   float64
+	buf []float64
+	t   *tensor.Dense // buf in the graph's dtype: what the mask op multiplies by
 }
 
 // NewBuilder starts a new graph using the store's parameters.
@@ -142,11 +141,11 @@ func (b *Builder) Dropout(name string, x *G.Node, p float64) *G.Node {
 	if p >= 1 {
 		panic(fmt.Sprintf("engine: dropout rate %g must be < 1", p))
 	}
-	m := b.Input(name, x.Shape()...)
+	b.claim(name)
 	n := x.Shape().TotalSize()
-	b.masks = append(b.masks, dropMask{node: m, p: p, buf: make([]float64, n),
-		t: tensor.New(tensor.WithShape(x.Shape()...), tensor.Of(b.DT()))})
-	return G.Must(G.HadamardProd(x, m))
+	m := &dropMask{p: p, buf: make([]float64, n), t: tensor.New(tensor.WithShape(x.Shape()...), tensor.Of(b.DT()))}
+	b.masks = append(b.masks, m)
+	return G.Must(G.ApplyOp(&maskOp{m: m, name: name}, x))
 }
 
 // fill draws every dropout mask and refills every feed.
@@ -155,8 +154,7 @@ func (b *Builder) Dropout(name string, x *G.Node, p float64) *G.Node {
 func (b *Builder) FillMasks(rng *rand.Rand) error { return b.fill(rng) }
 
 func (b *Builder) fill(rng *rand.Rand) error {
-	for i := range b.masks {
-		m := &b.masks[i]
+	for _, m := range b.masks {
 		keep := 1 / (1 - m.p)
 		for k := range m.buf {
 			if rng.Float64() < m.p {
@@ -166,9 +164,6 @@ func (b *Builder) fill(rng *rand.Rand) error {
 			}
 		}
 		SetFloat64(m.t, m.buf)
-		if err := G.Let(m.node, m.t); err != nil {
-			return err
-		}
 	}
 	for _, f := range b.feeds {
 		if err := f.Fill(rng); err != nil {
@@ -185,7 +180,7 @@ func (b *Builder) Linear(name string, x *G.Node, in, out int, bias bool) *G.Node
 		panic(fmt.Sprintf("engine: %s: input has %d columns, layer expects %d", name, x.Shape()[1], in))
 	}
 	w := b.Param(name+".W", UniformFanIn(in), in, out)
-	y := G.Must(G.Mul(x, w))
+	y := MatMul(x, w)
 	if bias {
 		y = b.AddBias(name+".b", y, UniformFanIn(in))
 	}

@@ -14,3 +14,9 @@ func (op *wrongSpMM) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error) {
 // WrongSpMM is SpMM with a deliberately wrong gradient, for the external
 // test of the gradient check.
 func WrongSpMM(a *CSR, x *G.Node) *G.Node { return G.Must(G.ApplyOp(&wrongSpMM{spmmOp{a: a}}, x)) }
+
+// MatMulT is the MatMul op with transposed operands, for the external
+// gradient checks of every combination the gradients use.
+func MatMulT(a, b *G.Node, tA, tB bool) *G.Node {
+	return G.Must(G.ApplyOp(&matMulOp{tA: tA, tB: tB}, a, b))
+}

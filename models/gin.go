@@ -40,6 +40,6 @@ func ginLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj
 	agg = b.AddBias(name+".mlp.0.b", agg, engine.UniformFanIn(in))
 	agg = engine.ReLU(agg)
 	w2 := b.Param(name+".mlp.1.W", engine.UniformFanIn(out), out, out)
-	y := G.Must(G.Mul(agg, w2))
+	y := engine.MatMul(agg, w2)
 	return b.AddBias(name+".mlp.1.b", y, engine.UniformFanIn(out))
 }

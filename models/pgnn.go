@@ -131,9 +131,9 @@ func (m *pgnn) layer(b *engine.Builder, name string, h, argN, distN, tableN, sel
 	gain := engine.Glorot(1.4142135623730951)
 	// f(ŝ): 1 → out → 1, on the similarity table, then gathered per slot.
 	f1 := b.Param(name+".dist.0.W", gain, 1, out)
-	f := G.Must(G.Mul(tableN, f1))
+	f := engine.MatMul(tableN, f1)
 	f = engine.ReLU(b.AddBias(name+".dist.0.b", f, engine.Zeros))
-	f = G.Must(G.Mul(f, b.Param(name+".dist.1.W", gain, out, 1)))
+	f = engine.MatMul(f, b.Param(name+".dist.1.W", gain, out, 1))
 	f = b.AddBias(name+".dist.1.b", f, engine.Zeros)
 	f = G.Must(G.ByIndices(f, distN, 0))
 	// ReLU(W_msg·(h_a·f(ŝ)) + W_self·h_v + b) = ReLU(f(ŝ)·(h·W_msg)_a +
@@ -141,9 +141,9 @@ func (m *pgnn) layer(b *engine.Builder, name string, h, argN, distN, tableN, sel
 	wm := b.Param(name+".hidden.Wmsg", gain, in, out)
 	ws := b.Param(name+".hidden.Wself", gain, in, out)
 	bias := b.Param(name+".hidden.b", engine.Zeros, 1, out)
-	hid := engine.AnchorMessage(G.Must(G.Mul(h, wm)), G.Must(G.Mul(h, ws)), f, bias, argN, selfN)
+	hid := engine.AnchorMessage(engine.MatMul(h, wm), engine.MatMul(h, ws), f, bias, argN, selfN)
 	if last { // earlier position outputs are unused (and would have no gradient)
-		position = G.Must(G.Mul(hid, b.Param(name+".pos.W", gain, out, 1)))
+		position = engine.MatMul(hid, b.Param(name+".pos.W", gain, out, 1))
 		position = b.AddBias(name+".pos.b", position, engine.Zeros)
 	}
 	structure = engine.SpMM(l.pool, hid)

@@ -192,5 +192,5 @@ func transform(b *engine.Builder, name string, h *G.Node, x *engine.Features, in
 		return b.InputLinear(name, x, out, false)
 	}
 	w := b.Param(name+".W", engine.Glorot(1), in, out)
-	return G.Must(G.Mul(h, w))
+	return engine.MatMul(h, w)
 }

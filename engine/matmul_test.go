@@ -1,0 +1,69 @@
+package engine_test
+
+import (
+	"testing"
+
+	. "github.com/ignn/ignn/engine"
+	. "github.com/ignn/ignn/engine/enginetest"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// TestMatMulGradients: finite-difference gradients of MatMul in every
+// transpose combination, and of dropout's mask op.
+func TestMatMulGradients(t *testing.T) {
+	const m, k, n = 3, 4, 5
+	for _, tr := range [][2]bool{{false, false}, {false, true}, {true, false}, {true, true}} {
+		ar, ac, br, bc := m, k, k, n
+		if tr[0] {
+			ar, ac = k, m
+		}
+		if tr[1] {
+			br, bc = n, k
+		}
+		if err := CheckGradient(func(b *Builder) (*G.Node, []*G.Node) {
+			a := b.Param("a", Glorot(1), ar, ac)
+			c := b.Param("b", Glorot(1), br, bc)
+			return MatMulT(a, c, tr[0], tr[1]), []*G.Node{a, c}
+		}, 1e-6, 1e-7); err != nil {
+			t.Errorf("transposes %v: %v", tr, err)
+		}
+	}
+	if err := CheckGradient(func(b *Builder) (*G.Node, []*G.Node) {
+		x := b.Param("x", Glorot(1), 6, 4)
+		return MatMul(b.Dropout("drop", x, 0.5), b.Param("w", Glorot(1), 4, 3)), []*G.Node{x}
+	}, 1e-6, 1e-7); err != nil {
+		t.Errorf("dropout: %v", err)
+	}
+}
+
+// TestDropoutMask: the mask op keeps each entry scaled by 1/(1−p) or zeroes
+// it, as drawn, and its gradient uses the same mask.
+func TestDropoutMask(t *testing.T) {
+	b := NewBuilder(NewParamStore(tensor.Float64, Stream(1, "init")), true)
+	x := b.Param("x", Constant(1), 50, 4)
+	y := b.Dropout("drop", x, 0.25)
+	f, err := NewForward(b, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out, _, err := f.Run(Stream(2, "dropout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zeros := 0
+	for i, v := range out {
+		switch v {
+		case 0:
+			zeros++
+		case 1 / 0.75:
+		default:
+			t.Fatalf("entry %d = %v, want 0 or %v", i, v, 1/0.75)
+		}
+	}
+	if zeros < 25 || zeros > 75 {
+		t.Errorf("%d of 200 entries dropped at p = 0.25", zeros)
+	}
+}
