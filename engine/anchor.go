@@ -97,7 +97,7 @@ func (op *anchorOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 }
 func (op *anchorOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
-	x := dense(op.String(), in[0])
+	x := dense(op, in[0])
 	switch x.Data().(type) {
 	case []float64:
 		return anchorDo[float64](op, in), nil
@@ -108,15 +108,15 @@ func (op *anchorOp) Do(in ...G.Value) (v G.Value, err error) {
 }
 
 func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
-	data := func(i int) []T { return dense(op.String(), in[i]).Data().([]T) }
-	x := dense(op.String(), in[0])
+	data := func(i int) []T { return dense(op, in[i]).Data().([]T) }
+	x := dense(op, in[0])
 	d := x.Shape()[1]
 	switch op.mode {
 	case 0:
 		hmv, hsv, f, b := data(0), data(1), data(2), data(3)
-		arg, self := ints(op.String(), in[4]), ints(op.String(), in[5])
-		checkIdx(op.String(), arg, op.n)
-		checkIdx(op.String(), self, op.n)
+		arg, self := ints(op, in[4]), ints(op, in[5])
+		checkIdx(op, arg, op.n)
+		checkIdx(op, self, op.n)
 		out := op.output(x.Dtype(), len(arg), d)
 		o := out.Data().([]T)
 		parallelRanges(evenBounds(len(arg)), len(arg)*d, func(lo, hi int) {
@@ -131,7 +131,7 @@ func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
 		})
 		return out
 	case 1:
-		g, f, arg := data(0), data(1), ints(op.String(), in[2])
+		g, f, arg := data(0), data(1), ints(op, in[2])
 		out := op.output(x.Dtype(), op.n, d)
 		anchorScatter(op, out.Data().([]T), len(arg), d, func(o []T, lo, hi int) {
 			for s := lo; s < hi; s++ {
@@ -143,7 +143,7 @@ func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
 		})
 		return out
 	case 2:
-		g, self := data(0), ints(op.String(), in[1])
+		g, self := data(0), ints(op, in[1])
 		out := op.output(x.Dtype(), op.n, d)
 		anchorScatter(op, out.Data().([]T), len(self), d, func(o []T, lo, hi int) {
 			for s := lo; s < hi; s++ {
@@ -155,7 +155,7 @@ func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
 		})
 		return out
 	default:
-		g, hmv, arg := data(0), data(1), ints(op.String(), in[2])
+		g, hmv, arg := data(0), data(1), ints(op, in[2])
 		out := op.output(x.Dtype(), len(arg), 1)
 		o := out.Data().([]T)
 		parallelRanges(evenBounds(len(arg)), len(arg)*d, func(lo, hi int) {

@@ -65,11 +65,11 @@ func (op *bcastOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 }
 func (op *bcastOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
-	x := dense(op.String(), in[0])
+	x := dense(op, in[0])
 	n, d := x.Shape()[0], x.Shape()[1]
 	var y *tensor.Dense
 	if op.mode != bcColSum {
-		y = dense(op.String(), in[1])
+		y = dense(op, in[1])
 	}
 	out := op.output(x.Dtype(), op.outShape(n, d)...)
 	switch xs := x.Data().(type) {

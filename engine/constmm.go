@@ -84,7 +84,7 @@ func (op *constMulOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 }
 func (op *constMulOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
-	w := dense(op.String(), in[0])
+	w := dense(op, in[0])
 	r, k := op.dims()
 	d := w.Shape()[1]
 	out := op.output(w.Dtype(), r, d)

@@ -53,18 +53,18 @@ func (op *edgeScoreOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 }
 func (op *edgeScoreOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
-	x := dense(op.String(), in[0])
+	x := dense(op, in[0])
 	switch xs := x.Data().(type) {
 	case []float64:
 		var y []float64
 		if op.mode == 0 {
-			y = dense(op.String(), in[1]).Data().([]float64)
+			y = dense(op, in[1]).Data().([]float64)
 		}
 		return edgeScore(op.a, op.mode, xs, y, x.Dtype()), nil
 	case []float32:
 		var y []float32
 		if op.mode == 0 {
-			y = dense(op.String(), in[1]).Data().([]float32)
+			y = dense(op, in[1]).Data().([]float32)
 		}
 		return edgeScore(op.a, op.mode, xs, y, x.Dtype()), nil
 	}

@@ -55,7 +55,7 @@ func (op *edgeSpMMOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 }
 func (op *edgeSpMMOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
-	p, q := dense(op.String(), in[0]), dense(op.String(), in[1])
+	p, q := dense(op, in[0]), dense(op, in[1])
 	d := q.Shape()[1]
 	var out *tensor.Dense
 	switch op.mode {

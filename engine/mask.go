@@ -29,7 +29,7 @@ func (*maskOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 }
 func (op *maskOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
-	x := dense(op.String(), in[0])
+	x := dense(op, in[0])
 	if x.Dtype() != op.m.t.Dtype() || x.Shape().TotalSize() != op.m.t.Shape().TotalSize() {
 		return nil, fmt.Errorf("engine: %s: input %v %v, mask %v %v", op, x.Dtype(), x.Shape(), op.m.t.Dtype(), op.m.t.Shape())
 	}

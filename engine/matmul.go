@@ -58,7 +58,7 @@ func (op *matMulOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 }
 func (op *matMulOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
-	a, b := dense(op.String(), in[0]), dense(op.String(), in[1])
+	a, b := dense(op, in[0]), dense(op, in[1])
 	m, k, _, n := op.dims(a.Shape(), b.Shape())
 	out := op.output(a.Dtype(), m, n)
 	tA, tB := blas.NoTrans, blas.NoTrans

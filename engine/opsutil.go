@@ -23,20 +23,21 @@ func hashOf(w func(h hash.Hash)) uint32 {
 	return h.Sum32()
 }
 
-// dense unwraps a gorgonia Value into a *tensor.Dense.
-func dense(op string, v G.Value) *tensor.Dense {
+// dense unwraps a gorgonia Value into a *tensor.Dense. op names the op in
+// the panic message (a string or the op itself: formatted only on error).
+func dense(op any, v G.Value) *tensor.Dense {
 	d, ok := v.(*tensor.Dense)
 	if !ok {
-		panic(fmt.Sprintf("engine: %s: expected *tensor.Dense input, got %T", op, v))
+		panic(fmt.Sprintf("engine: %v: expected *tensor.Dense input, got %T", op, v))
 	}
 	return d
 }
 
-func ints(op string, v G.Value) []int {
+func ints(op any, v G.Value) []int {
 	d := dense(op, v)
 	x, ok := d.Data().([]int)
 	if !ok {
-		panic(fmt.Sprintf("engine: %s: index input has dtype %v, want int", op, d.Dtype()))
+		panic(fmt.Sprintf("engine: %v: index input has dtype %v, want int", op, d.Dtype()))
 	}
 	return x
 }

@@ -57,10 +57,10 @@ func (op *pairDotOp) Do(in ...G.Value) (v G.Value, err error) {
 	return out, nil
 }
 
-func checkIdx(op string, idx []int, n int) {
+func checkIdx(op any, idx []int, n int) {
 	for p, v := range idx {
 		if v < 0 || v >= n {
-			panic(fmt.Sprintf("engine: %s: index %d at position %d outside [0,%d)", op, v, p, n))
+			panic(fmt.Sprintf("engine: %v: index %d at position %d outside [0,%d)", op, v, p, n))
 		}
 	}
 }

@@ -95,13 +95,13 @@ func (op *pairLossOp) check(n int) {
 	if len(ps.J) != len(ps.I) || len(ps.V) != len(ps.I) || len(ps.W) != len(ps.I) {
 		panic(fmt.Sprintf("engine: %s: pair set has %d I, %d J, %d V, %d W", op, len(ps.I), len(ps.J), len(ps.V), len(ps.W)))
 	}
-	checkIdx(op.String(), ps.I, n)
-	checkIdx(op.String(), ps.J, n)
+	checkIdx(op, ps.I, n)
+	checkIdx(op, ps.J, n)
 }
 
 func (op *pairLossOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
-	z := dense(op.String(), in[0])
+	z := dense(op, in[0])
 	n, d := z.Shape()[0], z.Shape()[1]
 	if op.grad {
 		g := scalar(in[1])

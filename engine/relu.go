@@ -38,19 +38,19 @@ func (*reluOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 }
 func (op *reluOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
-	x := dense(op.String(), in[0])
+	x := dense(op, in[0])
 	out := op.output(x.Dtype(), x.Shape()...)
 	switch xs := x.Data().(type) {
 	case []float64:
 		var g []float64
 		if op.grad {
-			g = dense(op.String(), in[1]).Data().([]float64)
+			g = dense(op, in[1]).Data().([]float64)
 		}
 		relu(xs, g, out.Data().([]float64))
 	case []float32:
 		var g []float32
 		if op.grad {
-			g = dense(op.String(), in[1]).Data().([]float32)
+			g = dense(op, in[1]).Data().([]float32)
 		}
 		relu(xs, g, out.Data().([]float32))
 	default:

@@ -46,20 +46,20 @@ func (*rowNormOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 }
 func (op *rowNormOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
-	x := dense(op.String(), in[0])
+	x := dense(op, in[0])
 	n, d := x.Shape()[0], x.Shape()[1]
 	out := op.output(x.Dtype(), n, d)
 	switch xs := x.Data().(type) {
 	case []float64:
 		var g []float64
 		if op.grad {
-			g = dense(op.String(), in[1]).Data().([]float64)
+			g = dense(op, in[1]).Data().([]float64)
 		}
 		rowNorm(xs, g, d, out.Data().([]float64))
 	case []float32:
 		var g []float32
 		if op.grad {
-			g = dense(op.String(), in[1]).Data().([]float32)
+			g = dense(op, in[1]).Data().([]float32)
 		}
 		rowNorm(xs, g, d, out.Data().([]float32))
 	default:

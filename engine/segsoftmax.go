@@ -46,19 +46,19 @@ func (op *segSoftmaxOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 }
 func (op *segSoftmaxOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
-	x := dense(op.String(), in[0])
+	x := dense(op, in[0])
 	out := op.output(x.Dtype(), op.a.NNZ())
 	switch xs := x.Data().(type) {
 	case []float64:
 		var g []float64
 		if op.grad {
-			g = dense(op.String(), in[1]).Data().([]float64)
+			g = dense(op, in[1]).Data().([]float64)
 		}
 		segSoftmax(op.a, xs, g, out.Data().([]float64))
 	case []float32:
 		var g []float32
 		if op.grad {
-			g = dense(op.String(), in[1]).Data().([]float32)
+			g = dense(op, in[1]).Data().([]float32)
 		}
 		segSoftmax(op.a, xs, g, out.Data().([]float32))
 	default:
