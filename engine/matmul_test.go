@@ -11,7 +11,7 @@ import (
 )
 
 // TestMatMulGradients: finite-difference gradients of MatMul in every
-// transpose combination, and of dropout's mask op.
+// transpose combination, of dropout's mask op and of Add (one input twice).
 func TestMatMulGradients(t *testing.T) {
 	const m, k, n = 3, 4, 5
 	for _, tr := range [][2]bool{{false, false}, {false, true}, {true, false}, {true, true}} {
@@ -35,6 +35,12 @@ func TestMatMulGradients(t *testing.T) {
 		return MatMul(b.Dropout("drop", x, 0.5), b.Param("w", Glorot(1), 4, 3)), []*G.Node{x}
 	}, 1e-6, 1e-7); err != nil {
 		t.Errorf("dropout: %v", err)
+	}
+	if err := CheckGradient(func(b *Builder) (*G.Node, []*G.Node) {
+		x, y := b.Param("x", Glorot(1), 6, 4), b.Param("y", Glorot(1), 6, 4)
+		return ReLU(Add(Add(x, y), x)), []*G.Node{x, y}
+	}, 1e-6, 1e-7); err != nil {
+		t.Errorf("add: %v", err)
 	}
 }
 

@@ -176,7 +176,9 @@ func parallelPairs(p, d int, f func(lo, hi int)) {
 // buffers in chunk order (deterministic).
 func pairDotGradChunked[T Float](z []T, I, J []int, g []T, d int, dz []T, buf func(c int) []T) {
 	p := len(I)
-	if p*d < minParallelWork {
+	// Chunks 1…3 each need an N×D buffer: worth it only while the pairs
+	// outnumber the rows (at 10⁶ nodes they would be 3 × 128 MB per op).
+	if p*d < minParallelWork || p < 4*(len(dz)/max(1, d)) {
 		pairDotGrad(z, I, J, g, d, dz)
 		return
 	}
