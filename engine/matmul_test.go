@@ -73,3 +73,57 @@ func TestDropoutMask(t *testing.T) {
 		t.Errorf("%d of 200 entries dropped at p = 0.25", zeros)
 	}
 }
+
+// TestBiasReLUDropout: the fused op equals Dropout(ReLU(AddBias(x))) bit
+// for bit, forward and gradient (same parameters, same mask stream), and
+// its gradient passes the finite-difference check with and without dropout.
+func TestBiasReLUDropout(t *testing.T) {
+	for _, p := range []float64{0, 0.4} {
+		if err := CheckGradient(func(b *Builder) (*G.Node, []*G.Node) {
+			x := b.Param("x", Glorot(1), 7, 5)
+			y := b.BiasReLUDropout("bias", x, UniformFanIn(3), "drop", p)
+			return y, []*G.Node{x, b.ParamNodes()[1]}
+		}, 1e-6, 1e-7); err != nil {
+			t.Errorf("p %v: %v", p, err)
+		}
+	}
+	run := func(fused bool) (out []float64, grads [][]float64) {
+		ps := NewParamStore(tensor.Float32, Stream(3, "init"))
+		b := NewBuilder(ps, true)
+		x := b.Param("x", Glorot(1), 40, 8)
+		var y *G.Node
+		if fused {
+			y = b.BiasReLUDropout("bias", x, UniformFanIn(3), "drop", 0.5)
+		} else {
+			y = b.Dropout("drop", ReLU(b.AddBias("bias", x, UniformFanIn(3))), 0.5)
+		}
+		loss := G.Must(G.Sum(G.Must(G.Square(MatMul(y, b.Constant("w", RandomValues(4, 8*2), 8, 2))))))
+		tr, err := NewTrainer(b, loss, nil, TrainOptions{LR: 0}, Stream(5, "dropout"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tr.Close()
+		if _, err := tr.Step(); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range b.ParamNodes() {
+			g, _ := n.Grad()
+			grads = append(grads, ToFloat64(g.(*tensor.Dense)))
+		}
+		return ToFloat64(y.Value().(*tensor.Dense)), grads
+	}
+	fo, fg := run(true)
+	uo, ug := run(false)
+	for i := range fo {
+		if fo[i] != uo[i] {
+			t.Fatalf("output %d: fused %v, unfused %v", i, fo[i], uo[i])
+		}
+	}
+	for k := range fg {
+		for i := range fg[k] {
+			if fg[k][i] != ug[k][i] {
+				t.Fatalf("gradient %d[%d]: fused %v, unfused %v", k, i, fg[k][i], ug[k][i])
+			}
+		}
+	}
+}

@@ -26,12 +26,12 @@ func init() {
 // features and adjacency of the engine.GraphInput it is built on and returns
 // N×c.Out embeddings with unit rows (a zero row stays zero).
 func NewGAT(c Config) Model {
-	return stack{name: "gat", cfg: c, layer: func(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) *G.Node {
+	return stack{name: "gat", cfg: c, layer: func(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) Biased {
 		return gatLayer(b, name, h, x, adj, in, out, c.Heads)
 	}}
 }
 
-func gatLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out, heads int) *G.Node {
+func gatLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out, heads int) Biased {
 	a := adj.WithSelfLoops()
 	n := adj.N
 	var sum *G.Node
@@ -54,5 +54,5 @@ func gatLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj
 	if heads > 1 {
 		sum = G.Must(G.Mul(sum, b.Scalar(name+".inv_heads", 1/float64(heads))))
 	}
-	return b.AddBias(name+".b", sum, engine.Zeros)
+	return Biased{sum, name + ".b", engine.Zeros}
 }

@@ -24,8 +24,8 @@ func NewGCN(c Config) Model {
 	return stack{name: "gcn", cfg: c, layer: gcnLayer}
 }
 
-func gcnLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) *G.Node {
+func gcnLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) Biased {
 	xw := transform(b, name, h, x, in, out)
 	y := engine.SpMM(adj.GCNNorm(), xw)
-	return b.AddBias(name+".b", y, engine.Zeros)
+	return Biased{y, name + ".b", engine.Zeros}
 }

@@ -22,18 +22,18 @@ func init() {
 // features and adjacency of the engine.GraphInput it is built on and returns
 // N×c.Out embeddings with unit rows (a zero row stays zero).
 func NewGIN(c Config) Model {
-	return stack{name: "gin", cfg: c, layer: func(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) *G.Node {
+	return stack{name: "gin", cfg: c, layer: func(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) Biased {
 		return ginLayer(b, name, h, x, adj, in, out, c.TrainEps)
 	}}
 }
 
-func ginLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int, trainEps bool) *G.Node {
+func ginLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int, trainEps bool) Biased {
 	u := transform(b, name+".mlp.0", h, x, in, out)
 	var agg *G.Node
 	if trainEps {
 		eps := b.Param(name+".eps", engine.Zeros, 1, 1)
 		self := G.Must(G.Add(u, G.Must(G.BroadcastHadamardProd(u, eps, nil, []byte{0, 1}))))
-		agg = G.Must(G.Add(engine.SpMM(adj.Sum(), u), self))
+		agg = engine.Add(engine.SpMM(adj.Sum(), u), self)
 	} else {
 		agg = engine.SpMM(adj.WithSelfLoops(), u)
 	}
@@ -41,5 +41,5 @@ func ginLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj
 	agg = engine.ReLU(agg)
 	w2 := b.Param(name+".mlp.1.W", engine.UniformFanIn(out), out, out)
 	y := engine.MatMul(agg, w2)
-	return b.AddBias(name+".mlp.1.b", y, engine.UniformFanIn(out))
+	return Biased{y, name + ".mlp.1.b", engine.UniformFanIn(out)}
 }

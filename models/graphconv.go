@@ -25,9 +25,9 @@ func NewGraphConv(c Config) Model {
 	return stack{name: "graphconv", cfg: c, layer: graphConvLayer}
 }
 
-func graphConvLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) *G.Node {
+func graphConvLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) Biased {
 	rel := transform(b, name+".rel", h, x, in, out)   // h·W_rel (X·W_rel on the first layer)
 	root := transform(b, name+".root", h, x, in, out) // h·W_root
-	y := G.Must(G.Add(engine.SpMM(adj.Sum(), rel), root))
-	return b.AddBias(name+".b", y, engine.Zeros)
+	y := engine.Add(engine.SpMM(adj.Sum(), rel), root)
+	return Biased{y, name + ".b", engine.Zeros}
 }

@@ -86,7 +86,7 @@ func TestLayersAgainstDenseReferences(t *testing.T) {
 	deg := func(i int) float64 { return float64(len(neighbours(adj, i))) }
 
 	// GCN: Â h W + b, Â_ij = 1/√((d_i+1)(d_j+1)) over N(i) ∪ {i}.
-	got, ps := runLayer(t, func(b *engine.Builder, x *G.Node) *G.Node { return gcnLayer(b, "l", x, nil, adj, 3, 2) }, hv)
+	got, ps := runLayer(t, func(b *engine.Builder, x *G.Node) *G.Node { return withBias(b, gcnLayer(b, "l", x, nil, adj, 3, 2)) }, hv)
 	hw := matmul(h, param(ps, "l.W", 3, 2))
 	bias := param(ps, "l.b", 1, 2)
 	want := mat{6, 2, make([]float64, 12)}
@@ -102,7 +102,7 @@ func TestLayersAgainstDenseReferences(t *testing.T) {
 	near(t, "gcn", got, want)
 
 	// SAGE: W_root h_i + W_rel mean_{N(i)} h_j + b.
-	got, ps = runLayer(t, func(b *engine.Builder, x *G.Node) *G.Node { return sageLayer(b, "l", x, nil, adj, 3, 2) }, hv)
+	got, ps = runLayer(t, func(b *engine.Builder, x *G.Node) *G.Node { return withBias(b, sageLayer(b, "l", x, nil, adj, 3, 2)) }, hv)
 	root, rel := matmul(h, param(ps, "l.root.W", 3, 2)), param(ps, "l.rel.W", 3, 2)
 	bias = param(ps, "l.b", 1, 2)
 	for i := 0; i < 6; i++ {
@@ -120,7 +120,7 @@ func TestLayersAgainstDenseReferences(t *testing.T) {
 	near(t, "sage", got, want)
 
 	// GIN: W2 ReLU(W1 ((1+ε) h_i + Σ h_j) + b1) + b2 with ε = 0.
-	got, ps = runLayer(t, func(b *engine.Builder, x *G.Node) *G.Node { return ginLayer(b, "l", x, nil, adj, 3, 2, false) }, hv)
+	got, ps = runLayer(t, func(b *engine.Builder, x *G.Node) *G.Node { return withBias(b, ginLayer(b, "l", x, nil, adj, 3, 2, false)) }, hv)
 	w1, b1 := param(ps, "l.mlp.0.W", 3, 2), param(ps, "l.mlp.0.b", 1, 2)
 	w2, b2 := param(ps, "l.mlp.1.W", 2, 2), param(ps, "l.mlp.1.b", 1, 2)
 	for i := 0; i < 6; i++ {
@@ -143,7 +143,7 @@ func TestLayersAgainstDenseReferences(t *testing.T) {
 
 	// GAT, one head: α_ij = softmax_j LeakyReLU(a_dst·Wh_i + a_src·Wh_j)
 	// over N(i) ∪ {i}; h'_i = Σ α_ij Wh_j + b.
-	got, ps = runLayer(t, func(b *engine.Builder, x *G.Node) *G.Node { return gatLayer(b, "l", x, nil, adj, 3, 2, 1) }, hv)
+	got, ps = runLayer(t, func(b *engine.Builder, x *G.Node) *G.Node { return withBias(b, gatLayer(b, "l", x, nil, adj, 3, 2, 1)) }, hv)
 	wh := matmul(h, param(ps, "l.head0.W", 3, 2))
 	as, ad := param(ps, "l.head0.att_src", 2, 1), param(ps, "l.head0.att_dst", 2, 1)
 	bias = param(ps, "l.b", 1, 2)
@@ -170,3 +170,6 @@ func TestLayersAgainstDenseReferences(t *testing.T) {
 	}
 	near(t, "gat", got, want)
 }
+
+// withBias adds a layer's bias as the stack's last layer does.
+func withBias(b *engine.Builder, o Biased) *G.Node { return b.AddBias(o.Name, o.Y, o.Init) }

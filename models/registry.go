@@ -150,12 +150,21 @@ func Build(m Model, b *engine.Builder, in *engine.GraphInput) (z *G.Node, err er
 // stack is the structure shared by GCN, SAGE, GAT and GIN: optional linear
 // pre-layer, Layers message-passing layers with ReLU and dropout between
 // them, and L2-normalised output. layer(b, name, h, in, out) builds one
-// layer; on the first layer without a pre-layer h is nil and the layer must
-// read the features itself (see firstInput).
+// layer up to its bias; on the first layer without a pre-layer h is nil and
+// the layer must read the features itself (see transform).
 type stack struct {
 	name  string
 	cfg   Config
-	layer func(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) *G.Node
+	layer func(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) Biased
+}
+
+// Biased is a layer's output before its bias: the stack adds the bias
+// parameter Name (initialised by Init), fused with the ReLU and dropout
+// between layers (engine.Builder.BiasReLUDropout), plain on the last layer.
+type Biased struct {
+	Y    *G.Node
+	Name string
+	Init engine.Init
 }
 
 func (s stack) Forward(b *engine.Builder, gi *engine.GraphInput) *G.Node {
@@ -171,11 +180,12 @@ func (s stack) Forward(b *engine.Builder, gi *engine.GraphInput) *G.Node {
 			out = s.cfg.Out
 		}
 		name := fmt.Sprintf("%s.%d", s.name, l)
-		h = s.layer(b, name, h, gi.X, gi.Adj, in, out)
-		engine.AssertShape(name, h, gi.Adj.N, out)
+		o := s.layer(b, name, h, gi.X, gi.Adj, in, out)
+		engine.AssertShape(name, o.Y, gi.Adj.N, out)
 		if l < s.cfg.Layers-1 {
-			h = engine.ReLU(h)
-			h = b.Dropout(name+".dropout", h, s.cfg.Dropout)
+			h = b.BiasReLUDropout(o.Name, o.Y, o.Init, name+".dropout", s.cfg.Dropout)
+		} else {
+			h = b.AddBias(o.Name, o.Y, o.Init)
 		}
 		in = out
 	}

@@ -27,9 +27,9 @@ func NewSAGE(c Config) Model {
 	return stack{name: "sage", cfg: c, layer: sageLayer}
 }
 
-func sageLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) *G.Node {
+func sageLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) Biased {
 	rel := transform(b, name+".rel", h, x, in, out)
 	root := transform(b, name+".root", h, x, in, out)
-	y := G.Must(G.Add(engine.SpMM(adj.MeanNorm(), rel), root))
-	return b.AddBias(name+".b", y, engine.Zeros)
+	y := engine.Add(engine.SpMM(adj.MeanNorm(), rel), root)
+	return Biased{y, name + ".b", engine.Zeros}
 }

@@ -1,0 +1,123 @@
+package engine
+
+import (
+	"fmt"
+	"hash"
+
+	"github.com/chewxy/hm"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// BiasReLUDropout returns dropout(ReLU(x + b), p) for x (N×D) and a new bias
+// parameter b (1×D) named name, in one op: one N×D output instead of three
+// (sum, activation, masked), one N×D gradient instead of two. On evaluation
+// graphs, or when p is 0, there is no mask. The result equals
+// Dropout(ReLU(AddBias(x)), p) bit for bit (the same mask stream and the same
+// arithmetic). Gradients, with G' = g ⊙ m ⊙ [out > 0]: dx = G',
+// db = column sums of G'.
+func (b *Builder) BiasReLUDropout(name string, x *G.Node, init Init, dropName string, p float64) *G.Node {
+	d := x.Shape()[1]
+	bv := b.Param(name, init, 1, d)
+	op := &biasActOp{name: name}
+	if b.Train && p > 0 {
+		if p >= 1 {
+			panic(fmt.Sprintf("engine: dropout rate %g must be < 1", p))
+		}
+		b.claim(dropName)
+		op.m = &dropMask{p: p, buf: make([]float64, x.Shape().TotalSize()), t: tensor.New(tensor.WithShape(x.Shape()...), tensor.Of(b.DT()))}
+		b.masks = append(b.masks, op.m)
+	}
+	return G.Must(G.ApplyOp(op, x, bv))
+}
+
+// biasActOp: forward (x, b) → ReLU(x + b) ⊙ m; grad mode (out, g) → G'.
+type biasActOp struct {
+	opBase
+	name string
+	m    *dropMask // nil: no dropout
+	grad bool
+}
+
+func (*biasActOp) Arity() int { return 2 }
+func (*biasActOp) Type() hm.Type {
+	a := hm.TypeVariable('a')
+	return hm.NewFnType(tt(2, a), tt(2, a), tt(2, a))
+}
+func (*biasActOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
+	return in[0].(tensor.Shape).Clone(), nil
+}
+func (op *biasActOp) Do(in ...G.Value) (v G.Value, err error) {
+	defer recoverOp(&err)
+	x, y := dense(op, in[0]), dense(op, in[1])
+	out := op.output(x.Dtype(), x.Shape()...)
+	d := x.Shape()[1]
+	var mask any
+	if op.m != nil {
+		if op.m.t.Dtype() != x.Dtype() || op.m.t.Shape().TotalSize() != x.Shape().TotalSize() {
+			return nil, fmt.Errorf("engine: %s: input %v %v, mask %v %v", op, x.Dtype(), x.Shape(), op.m.t.Dtype(), op.m.t.Shape())
+		}
+		mask = op.m.t.Data()
+	}
+	switch xs := x.Data().(type) {
+	case []float64:
+		m, _ := mask.([]float64)
+		biasAct(op.grad, xs, y.Data().([]float64), m, out.Data().([]float64), d)
+	case []float32:
+		m, _ := mask.([]float32)
+		biasAct(op.grad, xs, y.Data().([]float32), m, out.Data().([]float32), d)
+	default:
+		return nil, fmt.Errorf("engine: %s: unsupported dtype %v", op, x.Dtype())
+	}
+	return out, nil
+}
+
+// biasAct: forward a = x (N×D), c = bias (D): out = max(a + c, 0)·m;
+// grad a = out, c = g (N×D): out = g·m where out > 0. Rows split over the
+// fixed partition.
+func biasAct[T Float](grad bool, a, c, m, out []T, d int) {
+	n := len(a) / d
+	parallelRanges(evenBounds(n), len(a), func(lo, hi int) {
+		for i := lo * d; i < hi*d; i++ {
+			if grad {
+				if a[i] > 0 {
+					v := c[i]
+					if m != nil {
+						v *= m[i]
+					}
+					out[i] = v
+				}
+				continue
+			}
+			if v := a[i] + c[i%d]; v > 0 {
+				if m != nil {
+					v *= m[i]
+				}
+				out[i] = v
+			}
+		}
+	})
+}
+
+func (op *biasActOp) WriteHash(h hash.Hash) {
+	fmt.Fprintf(h, "engine.BiasReLUDropout{%s grad=%v %p}", op.name, op.grad, op.m)
+}
+func (op *biasActOp) Hashcode() uint32 { return hashOf(op.WriteHash) }
+func (op *biasActOp) String() string {
+	if op.grad {
+		return "BiasReLUDropoutGrad[" + op.name + "]"
+	}
+	return "BiasReLUDropout[" + op.name + "]"
+}
+func (op *biasActOp) DiffWRT(int) []bool { return []bool{!op.grad, !op.grad} }
+func (op *biasActOp) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error) {
+	if op.grad {
+		return nil, fmt.Errorf("engine: %s is not differentiable", op)
+	}
+	gp, err := G.ApplyOp(&biasActOp{name: op.name, m: op.m, grad: true}, out, grad)
+	if err != nil {
+		return nil, err
+	}
+	db, err := G.ApplyOp(&bcastOp{mode: bcColSum}, gp)
+	return G.Nodes{gp, db}, err
+}
