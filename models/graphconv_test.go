@@ -14,7 +14,9 @@ func TestGraphConvLayer(t *testing.T) {
 	in := tiny()
 	hv := enginetest.RandomValues(61, 18)
 	h := mat{6, 3, hv}
-	got, ps := runLayer(t, func(b *engine.Builder, x *G.Node) *G.Node { return withBias(b, graphConvLayer(b, "l", x, nil, in.Adj, 3, 2)) }, hv)
+	got, ps := runLayer(t, func(b *engine.Builder, x *G.Node) *G.Node {
+		return withBias(b, graphConvLayer(b, "l", x, nil, in.Adj, 3, 2))
+	}, hv)
 	root := matmul(h, param(ps, "l.root.W", 3, 2))
 	rel, bias := param(ps, "l.rel.W", 3, 2), param(ps, "l.b", 1, 2)
 	want := mat{6, 2, make([]float64, 12)}

@@ -120,7 +120,9 @@ func TestLayersAgainstDenseReferences(t *testing.T) {
 	near(t, "sage", got, want)
 
 	// GIN: W2 ReLU(W1 ((1+ε) h_i + Σ h_j) + b1) + b2 with ε = 0.
-	got, ps = runLayer(t, func(b *engine.Builder, x *G.Node) *G.Node { return withBias(b, ginLayer(b, "l", x, nil, adj, 3, 2, false)) }, hv)
+	got, ps = runLayer(t, func(b *engine.Builder, x *G.Node) *G.Node {
+		return withBias(b, ginLayer(b, "l", x, nil, adj, 3, 2, false))
+	}, hv)
 	w1, b1 := param(ps, "l.mlp.0.W", 3, 2), param(ps, "l.mlp.0.b", 1, 2)
 	w2, b2 := param(ps, "l.mlp.1.W", 2, 2), param(ps, "l.mlp.1.b", 1, 2)
 	for i := 0; i < 6; i++ {
