@@ -28,9 +28,9 @@ func TestOpsStayDistinct(t *testing.T) {
 	if r1 == x {
 		t.Fatal("row normalise returned its input")
 	}
-	i, j := b.IntInput("i", 2), b.IntInput("j", 2)
-	i2 := b.IntInput("i2", 2)
-	if PairDot(x, i, j) == PairDot(x, i2, j) {
-		t.Error("PairDot over different index inputs merged")
+	s1 := &PairSet{I: []int{0}, J: []int{1}, V: []float64{1}, W: []float64{1}}
+	s2 := &PairSet{I: []int{1}, J: []int{2}, V: []float64{1}, W: []float64{1}}
+	if PairLoss(Logistic, x, s1) == PairLoss(Logistic, x, s2) {
+		t.Error("PairLoss over different pair sets merged")
 	}
 }

@@ -72,11 +72,7 @@ func (b *Builder) InputLinear(name string, x *Features, out int, bias bool) *G.N
 	var y *G.Node
 	if x.Sparse != nil {
 		ws := b.Param(name+".Ws", UniformFanIn(in), x.Sparse.Cols, out)
-		if isIdentity(x.Sparse) {
-			y = ws // I·W = W exactly: no copy forward, no SpMM backward
-		} else {
-			y = SpMM(x.Sparse, ws)
-		}
+		y = SpMM(x.Sparse, ws)
 	}
 	if x.DenseDim > 0 {
 		wd := b.Param(name+".Wd", UniformFanIn(in), x.DenseDim, out)
@@ -119,18 +115,4 @@ func (f *Features) SetColumnSigns(first int, signs []float64) {
 			c.v32[r*f.DenseDim+first+j] = float32(v)
 		}
 	}
-}
-
-// isIdentity reports whether m is the n×n identity (one-hot inputs in node
-// order), whose product with W is W itself.
-func isIdentity(m *CSR) bool {
-	if m.Rows != m.Cols || m.NNZ() != m.Rows {
-		return false
-	}
-	for i := 0; i < m.Rows; i++ {
-		if m.RowPtr[i] != i || m.ColIdx[i] != i || m.Val[i] != 1 {
-			return false
-		}
-	}
-	return true
 }
