@@ -25,7 +25,7 @@ func (b *Builder) BiasReLUDropout(name string, x *G.Node, init Init, dropName st
 			panic(fmt.Sprintf("engine: dropout rate %g must be < 1", p))
 		}
 		b.claim(dropName)
-		op.m = &dropMask{p: p, buf: make([]float64, x.Shape().TotalSize()), t: tensor.New(tensor.WithShape(x.Shape()...), tensor.Of(b.DT()))}
+		op.m = &dropMask{p: p, t: tensor.New(tensor.WithShape(x.Shape()...), tensor.Of(b.DT()))}
 		b.masks = append(b.masks, op.m)
 	}
 	return G.Must(G.ApplyOp(op, x, bv))

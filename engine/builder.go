@@ -34,9 +34,8 @@ type Feed struct {
 }
 
 type dropMask struct {
-	p   float64
-	buf []float64
-	t   *tensor.Dense // buf in the graph's dtype: what the mask op multiplies by
+	p float64
+	t *tensor.Dense // 0 or 1/(1−p) in the graph's dtype: what the mask op multiplies by
 }
 
 // NewBuilder starts a new graph using the store's parameters.
@@ -142,8 +141,7 @@ func (b *Builder) Dropout(name string, x *G.Node, p float64) *G.Node {
 		panic(fmt.Sprintf("engine: dropout rate %g must be < 1", p))
 	}
 	b.claim(name)
-	n := x.Shape().TotalSize()
-	m := &dropMask{p: p, buf: make([]float64, n), t: tensor.New(tensor.WithShape(x.Shape()...), tensor.Of(b.DT()))}
+	m := &dropMask{p: p, t: tensor.New(tensor.WithShape(x.Shape()...), tensor.Of(b.DT()))}
 	b.masks = append(b.masks, m)
 	return G.Must(G.ApplyOp(&maskOp{m: m, name: name}, x))
 }
@@ -155,15 +153,12 @@ func (b *Builder) FillMasks(rng *rand.Rand) error { return b.fill(rng) }
 
 func (b *Builder) fill(rng *rand.Rand) error {
 	for _, m := range b.masks {
-		keep := 1 / (1 - m.p)
-		for k := range m.buf {
-			if rng.Float64() < m.p {
-				m.buf[k] = 0
-			} else {
-				m.buf[k] = keep
-			}
+		switch d := m.t.Data().(type) {
+		case []float64:
+			drawMask(rng, m.p, d)
+		case []float32:
+			drawMask(rng, m.p, d)
 		}
-		SetFloat64(m.t, m.buf)
 	}
 	for _, f := range b.feeds {
 		if err := f.Fill(rng); err != nil {
@@ -171,6 +166,20 @@ func (b *Builder) fill(rng *rand.Rand) error {
 		}
 	}
 	return nil
+}
+
+// drawMask fills d with 0 (probability p) or 1/(1−p), one draw per entry
+// in order: the same stream and values (rounded once to T) as drawing in
+// float64 and converting.
+func drawMask[T Float](rng *rand.Rand, p float64, d []T) {
+	keep := T(1 / (1 - p))
+	for k := range d {
+		if rng.Float64() < p {
+			d[k] = 0
+		} else {
+			d[k] = keep
+		}
+	}
 }
 
 // Linear returns x·W (+ b) with W in×out named name+".W" and b name+".b",

@@ -58,13 +58,26 @@ func recoverOp(err *error) {
 // buffer: each op instance (one per graph node) writes every run into the
 // same zeroed tensor instead of a fresh one, which removes most of an
 // epoch's allocations and, on large graphs, its page faults.
-type opBase struct{ out *tensor.Dense }
+//
+// When planBuffers has given the op an arena buffer (buf), the output is a
+// view of that shared memory instead (see bufplan.go).
+type opBase struct {
+	out       *tensor.Dense
+	buf       *arenaBuf // shared memory assigned by planBuffers; nil = private
+	gen       int       // buf.gen that out views
+	viewOfBuf bool      // out views buf's memory
+}
 
 // output returns the op's zeroed output buffer of the given dtype and
 // shape, allocating it on first use (or if the shape changed).
 func (b *opBase) output(dt tensor.Dtype, shape ...int) *tensor.Dense {
-	if b.out == nil || b.out.Dtype() != dt || !b.out.Shape().Eq(tensor.Shape(shape)) {
-		b.out = newDense(dt, shape...)
+	if b.buf != nil && b.buf.dt == dt {
+		if size := tensor.Shape(shape).TotalSize(); size <= b.buf.size {
+			return b.sharedOutput(dt, size, shape)
+		}
+	}
+	if b.out == nil || b.viewOfBuf || b.out.Dtype() != dt || !b.out.Shape().Eq(tensor.Shape(shape)) {
+		b.out, b.viewOfBuf = newDense(dt, shape...), false
 		return b.out
 	}
 	b.out.Zero()

@@ -55,10 +55,15 @@ func Constant(v float64) Init {
 // Parameters are initialised from the "init" stream in name order of first
 // request, which is deterministic for a deterministic builder.
 type ParamStore struct {
-	DT    tensor.Dtype
-	rng   *rand.Rand
-	names []string
-	vals  map[string]*tensor.Dense
+	DT tensor.Dtype
+	// PrivateBuffers turns buffer sharing off: every op of the graphs built
+	// on this store then keeps its own output buffer (see planBuffers).
+	// Results are bit-identical either way; sharing only lowers the peak.
+	PrivateBuffers bool
+	arena          Arena
+	rng            *rand.Rand
+	names          []string
+	vals           map[string]*tensor.Dense
 }
 
 // NewParamStore returns an empty store for dtype dt (Float32 or Float64).

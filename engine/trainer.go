@@ -31,6 +31,9 @@ type Trainer struct {
 	Adam   *Adam
 	params G.Nodes
 	rng    *rand.Rand
+	// Buffers is what sharing output buffers saved (zero when the store
+	// has PrivateBuffers).
+	Buffers BufferPlan
 }
 
 // DivergedError reports a non-finite loss.
@@ -75,6 +78,12 @@ func NewTrainer(b *Builder, loss *G.Node, terms map[string]*G.Node, opt TrainOpt
 		G.Read(terms[k], v)
 		t.terms = append(t.terms, k)
 		t.termV = append(t.termV, v)
+	}
+	if !b.Params.PrivateBuffers {
+		pinned := append(G.Nodes{loss}, t.pinnedTerms(terms)...)
+		if t.Buffers, err = planBuffers(&b.Params.arena, b.G, pinned...); err != nil {
+			return nil, fmt.Errorf("engine: planning buffers: %w", err)
+		}
 	}
 	t.vm = G.NewTapeMachine(b.G, G.BindDualValues(params...))
 	t.Adam = NewAdam(opt.LR, opt.WeightDecay)
@@ -126,6 +135,14 @@ func (t *Trainer) Step() (StepResult, error) {
 		}
 	}
 	return res, nil
+}
+
+func (*Trainer) pinnedTerms(terms map[string]*G.Node) G.Nodes {
+	var ns G.Nodes
+	for _, n := range terms {
+		ns = append(ns, n)
+	}
+	return ns
 }
 
 // firstNonFinite returns the first NaN or ±Inf in d and false, or 0 and true
@@ -183,9 +200,10 @@ func scalar(v G.Value) float64 {
 // Forward runs a forward-only graph (built with train=false and sharing the
 // parameter tensors) and returns the value of one output node.
 type Forward struct {
-	b   *Builder
-	vm  G.VM
-	out G.Value
+	b       *Builder
+	vm      G.VM
+	out     G.Value
+	Buffers BufferPlan // see Trainer.Buffers
 }
 
 // NewForward compiles b's graph for forward runs of out.
@@ -197,6 +215,11 @@ func NewForward(b *Builder, out *G.Node) (f *Forward, err error) {
 	}()
 	f = &Forward{b: b}
 	G.Read(out, &f.out)
+	if !b.Params.PrivateBuffers {
+		if f.Buffers, err = planBuffers(&b.Params.arena, b.G, out); err != nil {
+			return nil, fmt.Errorf("engine: planning buffers: %w", err)
+		}
+	}
 	f.vm = G.NewTapeMachine(b.G)
 	return f, nil
 }

@@ -25,6 +25,8 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 			&cli.StringFlag{Name: "resume", Usage: "continue the run checkpointed in this directory (its saved configuration is used)"},
 			&cli.BoolFlag{Name: "quiet", Usage: "no progress on stderr"},
 			&cli.BoolFlag{Name: "verbose", Usage: "print the effective configuration (every default resolved) before training"},
+			&cli.StringFlag{Name: "cpuprofile", Usage: "write a Go CPU profile of the run to this file (read it with go tool pprof)"},
+			&cli.StringFlag{Name: "memprofile", Usage: "write a Go heap profile to this file after every evaluation, while the model and its buffers are live (go tool pprof)"},
 		),
 		Action: func(c *cli.Context) error {
 			var cfg experiment.Config
@@ -59,6 +61,11 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 			if c.Bool("quiet") {
 				log = slog.New(slog.NewTextHandler(io.Discard, nil))
 			}
+			stopProfile, err := startCPUProfile(c.String("cpuprofile"))
+			if err != nil {
+				return err
+			}
+			defer stopProfile()
 			start := time.Now()
 			runFn := func(h experiment.Hooks) (*experiment.Result, error) { return experiment.Run(c.Context, cfg, h) }
 			if resume != "" {
@@ -66,6 +73,11 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 			}
 			res, err := runFn(experiment.Hooks{
 				Epoch: func(epoch int, loss float64, m *experiment.Metrics) {
+					if m != nil && c.String("memprofile") != "" {
+						if err := writeHeapProfile(c.String("memprofile")); err != nil {
+							log.Warn("heap profile", "err", err)
+						}
+					}
 					if m == nil || c.Bool("quiet") {
 						return
 					}

@@ -16,7 +16,7 @@ func benchCell(b *testing.B, model string, variant Variant, dtype string) *Cell 
 }
 
 // benchCellOf builds the cell of cfg (resolved on its dataset).
-func benchCellOf(b *testing.B, cfg Config) *Cell {
+func benchCellOf(b testing.TB, cfg Config) *Cell {
 	b.Helper()
 	ds, err := LoadDataset(cfg)
 	if err != nil {

@@ -34,6 +34,9 @@ type Cell struct {
 	scorer                eval.Evaluator
 }
 
+// privateBuffers turns the engine's buffer sharing off (tests compare).
+var privateBuffers bool
+
 // Build constructs the graphs and the trainer for a resolved cfg.
 func Build(p *Prepared, cfg Config) (*Cell, error) {
 	entry, err := models.Lookup(cfg.Model)
@@ -48,6 +51,7 @@ func Build(p *Prepared, cfg Config) (*Cell, error) {
 		negRN: engine.NewSeeded(cfg.Seed, "negatives"), evalRN: engine.NewSeeded(cfg.Seed, "eval"),
 		dropRN: engine.NewSeeded(cfg.Seed, "dropout"), mseRN: engine.NewSeeded(cfg.Seed, "mse-pairs"),
 		signRN: engine.NewSeeded(cfg.Seed, "lap-signs")}
+	c.ps.PrivateBuffers = privateBuffers
 	if pos, _ := features.ParsePosition(cfg.Position); pos.Kind == features.PosLap {
 		c.lapK, c.signs = pos.K, make([]float64, pos.K)
 	}
