@@ -43,13 +43,20 @@ const (
 	BigRun          = 1 << 30
 	BigRunGCPercent = 25
 	bytesPerEdge    = 260 // edge lists, BFS adjacency, normalised CSR + transpose, split maps
-	actPerEntry     = 14  // per N×hidden entry and layer: outputs, gradients, masks (× dtype bytes)
-	bytesPerPair    = 72  // per MSE/BCE pair slot: index/value/weight buffers and tensors, scatter
-	paramCopies     = 4   // parameter, gradient, two Adam moments
-	denseStaging    = 8   // float64 copy of dense inputs beside the dtype copy
-	tauPairBytes    = 40  // τ sample: pair, distance, batch, cosines, sort scratch
-	pgnnPerSlot     = 12  // P-GNN: per (node, anchor set, hidden) entry, forward and backward
-	gatPerEdgeAct   = 10  // GAT: per edge and head: scores, softmax, gradients (× dtype bytes)
+	// Activations: the engine shares op output buffers by liveness
+	// (engine/bufplan.go), so what stays is about two live N×hidden buffers
+	// per layer (forward values kept for the backward pass, the gradient in
+	// flight), one dropout mask per hidden layer, the pinned output and its
+	// copy, and the pair losses' scatter scratch: actPerLayer·L + actFixed
+	// N×hidden entries (× dtype bytes).
+	actPerLayer   = 3
+	actFixed      = 6
+	bytesPerPair  = 72 // per MSE/BCE pair slot: index/value/weight buffers and tensors, scatter
+	paramCopies   = 4  // parameter, gradient, two Adam moments
+	denseStaging  = 8  // float64 copy of dense inputs beside the dtype copy
+	tauPairBytes  = 40 // τ sample: pair, distance, batch, cosines, sort scratch
+	pgnnPerSlot   = 12 // P-GNN: per (node, anchor set, hidden) entry, forward and backward
+	gatPerEdgeAct = 10 // GAT: per edge and head: scores, softmax, gradients (× dtype bytes)
 )
 
 // PlanMemory estimates the peak memory of a resolved run on ds before any
@@ -95,7 +102,7 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		add("input attributes", n*in*(bt+denseStaging), "")
 	}
 	add("input weights and Adam state", (in+dense)*h*bt*paramCopies, "--hidden")
-	act := n * h * bt * actPerEntry * (layers + 1)
+	act := n * h * bt * (actPerLayer*layers + actFixed)
 	if cfg.Model == "gat" {
 		act *= heads
 		add("attention (edges × heads)", (2*e+n)*heads*bt*gatPerEdgeAct*layers, "--heads")
