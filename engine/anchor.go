@@ -119,6 +119,15 @@ func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
 		checkIdx(op, self, op.n)
 		out := op.output(x.Dtype(), len(arg), d)
 		o := out.Data().([]T)
+		if o32, ok := any(o).([]float32); ok && haveKernels && d%8 == 0 && len(arg) > 0 {
+			hm32, hs32, f32, b32 := any(hmv).([]float32), any(hsv).([]float32), any(f).([]float32), any(b).([]float32)
+			parallelRanges(evenBounds(len(arg)), len(arg)*d, func(lo, hi int) {
+				if lo < hi {
+					anchorFwd32(&o32[lo*d], &hm32[0], &hs32[0], &b32[0], &f32[lo], &arg[lo], &self[lo], hi-lo, d)
+				}
+			})
+			return out
+		}
 		parallelRanges(evenBounds(len(arg)), len(arg)*d, func(lo, hi int) {
 			for s := lo; s < hi; s++ {
 				fs, ha, hs, os := f[s], hmv[arg[s]*d:(arg[s]+1)*d], hsv[self[s]*d:(self[s]+1)*d], o[s*d:(s+1)*d]

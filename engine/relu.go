@@ -70,6 +70,20 @@ func relu[T Float](x, g, out []T) {
 }
 
 func reluRange[T Float](x, g, out []T) {
+	if x32, ok := any(x).([]float32); ok && haveKernels {
+		// Branch-free AVX2 over the multiple-of-8 head, Go for the tail.
+		o32, g32 := any(out).([]float32), any(g).([]float32)
+		if g32 == nil {
+			g32 = x32
+		}
+		if n := len(x32) &^ 7; n > 0 {
+			reluMask32(&o32[0], &x32[0], &g32[0], n)
+			x, out = x[n:], out[n:]
+			if g != nil {
+				g = g[n:]
+			}
+		}
+	}
 	for i, v := range x {
 		if v > 0 {
 			if g != nil {

@@ -16,3 +16,9 @@ func spRow32(y *float32, v *float32, cols *int, nnz int, x *float32, ldx int)
 
 //go:noescape
 func spRow8(y *float32, v *float32, cols *int, nnz int, x *float32, ldx int)
+
+//go:noescape
+func reluMask32(out, x, gr *float32, n int)
+
+//go:noescape
+func anchorFwd32(o, hm, hs, b, f *float32, arg, self *int, slots, d int)

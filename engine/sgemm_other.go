@@ -20,3 +20,9 @@ func spRow32(y *float32, v *float32, cols *int, nnz int, x *float32, ldx int) {
 func spRow8(y *float32, v *float32, cols *int, nnz int, x *float32, ldx int) {
 	panic("engine: spRow8 without kernels")
 }
+
+func reluMask32(out, x, gr *float32, n int) { panic("engine: reluMask32 without kernels") }
+
+func anchorFwd32(o, hm, hs, b, f *float32, arg, self *int, slots, d int) {
+	panic("engine: anchorFwd32 without kernels")
+}
