@@ -117,9 +117,10 @@ func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
 		arg, self := ints(op, in[4]), ints(op, in[5])
 		checkIdx(op, arg, op.n)
 		checkIdx(op, self, op.n)
-		out := op.output(x.Dtype(), len(arg), d)
-		o := out.Data().([]T)
-		if o32, ok := any(o).([]float32); ok && haveKernels && d%8 == 0 && len(arg) > 0 {
+		if _, ok := any(hmv).([]float32); ok && haveKernels && d%8 == 0 && len(arg) > 0 {
+			// The kernel writes every element: no zeroing.
+			out := op.outputRaw(x.Dtype(), len(arg), d)
+			o32 := out.Data().([]float32)
 			hm32, hs32, f32, b32 := any(hmv).([]float32), any(hsv).([]float32), any(f).([]float32), any(b).([]float32)
 			parallelRanges(evenBounds(len(arg)), len(arg)*d, func(lo, hi int) {
 				if lo < hi {
@@ -128,6 +129,8 @@ func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
 			})
 			return out
 		}
+		out := op.output(x.Dtype(), len(arg), d)
+		o := out.Data().([]T)
 		parallelRanges(evenBounds(len(arg)), len(arg)*d, func(lo, hi int) {
 			for s := lo; s < hi; s++ {
 				fs, ha, hs, os := f[s], hmv[arg[s]*d:(arg[s]+1)*d], hsv[self[s]*d:(self[s]+1)*d], o[s*d:(s+1)*d]

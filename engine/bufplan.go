@@ -64,7 +64,7 @@ func (a *arenaBuf) backing() any {
 	return a.mem
 }
 
-// sharedOutput returns the zeroed view of buf's memory for shape, reusing
+// sharedOutput returns the (not zeroed) view of buf's memory for shape, reusing
 // the op's header while the memory stays the same.
 func (b *opBase) sharedOutput(dt tensor.Dtype, size int, shape []int) *tensor.Dense {
 	if b.out == nil || b.gen != b.buf.gen || !b.viewOfBuf || b.out.Dtype() != dt || !b.out.Shape().Eq(tensor.Shape(shape)) {
@@ -78,7 +78,6 @@ func (b *opBase) sharedOutput(dt tensor.Dtype, size int, shape []int) *tensor.De
 		b.out = tensor.New(tensor.WithShape(shape...), tensor.WithBacking(back))
 		b.gen, b.viewOfBuf = b.buf.gen, true
 	}
-	b.out.Zero()
 	return b.out
 }
 

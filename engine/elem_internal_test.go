@@ -55,6 +55,9 @@ func TestReluKernelMatchesGo(t *testing.T) {
 				}
 			}
 			got := make([]float32, n)
+			for i := range got { // the output is not zeroed first: every element must be written
+				got[i] = float32(math.NaN())
+			}
 			relu(x, gs, got)
 			sameBits32(t, "relu", got, want)
 		}
@@ -84,6 +87,9 @@ func TestAnchorForwardKernelMatchesGo(t *testing.T) {
 			}
 		}
 		got := make([]float32, s*d)
+		for i := range got {
+			got[i] = float32(math.NaN())
+		}
 		anchorFwd32(&got[0], &hm[0], &hs[0], &b[0], &f[0], &arg[0], &self[0], s, d)
 		sameBits32(t, "anchor forward", got, want)
 	}

@@ -71,6 +71,14 @@ type opBase struct {
 // output returns the op's zeroed output buffer of the given dtype and
 // shape, allocating it on first use (or if the shape changed).
 func (b *opBase) output(dt tensor.Dtype, shape ...int) *tensor.Dense {
+	out := b.outputRaw(dt, shape...)
+	out.Zero()
+	return out
+}
+
+// outputRaw is output without the zeroing, for ops that write every
+// element (its contents are the last run's, or another op's).
+func (b *opBase) outputRaw(dt tensor.Dtype, shape ...int) *tensor.Dense {
 	if b.buf != nil && b.buf.dt == dt {
 		if size := tensor.Shape(shape).TotalSize(); size <= b.buf.size {
 			return b.sharedOutput(dt, size, shape)
@@ -78,9 +86,7 @@ func (b *opBase) output(dt tensor.Dtype, shape ...int) *tensor.Dense {
 	}
 	if b.out == nil || b.viewOfBuf || b.out.Dtype() != dt || !b.out.Shape().Eq(tensor.Shape(shape)) {
 		b.out, b.viewOfBuf = newDense(dt, shape...), false
-		return b.out
 	}
-	b.out.Zero()
 	return b.out
 }
 

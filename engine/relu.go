@@ -39,7 +39,7 @@ func (*reluOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 func (op *reluOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
 	x := dense(op, in[0])
-	out := op.output(x.Dtype(), x.Shape()...)
+	out := op.outputRaw(x.Dtype(), x.Shape()...) // relu writes every element
 	switch xs := x.Data().(type) {
 	case []float64:
 		var g []float64
@@ -85,12 +85,13 @@ func reluRange[T Float](x, g, out []T) {
 		}
 	}
 	for i, v := range x {
-		if v > 0 {
-			if g != nil {
-				out[i] = g[i]
-			} else {
-				out[i] = v
-			}
+		switch {
+		case !(v > 0):
+			out[i] = 0
+		case g != nil:
+			out[i] = g[i]
+		default:
+			out[i] = v
 		}
 	}
 }

@@ -135,7 +135,7 @@ func (m *pgnn) layer(b *engine.Builder, name string, h, argN, distN, tableN, sel
 	f = engine.ReLU(b.AddBias(name+".dist.0.b", f, engine.Zeros))
 	f = engine.MatMul(f, b.Param(name+".dist.1.W", gain, out, 1))
 	f = b.AddBias(name+".dist.1.b", f, engine.Zeros)
-	f = G.Must(G.ByIndices(f, distN, 0))
+	f = engine.Gather(f, distN)
 	// ReLU(W_msg·(h_a·f(ŝ)) + W_self·h_v + b) = ReLU(f(ŝ)·(h·W_msg)_a +
 	// (h·W_self)_v + b): products on N rows, one fused S×out op.
 	wm := b.Param(name+".hidden.Wmsg", gain, in, out)
