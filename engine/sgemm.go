@@ -80,6 +80,34 @@ func (impl BLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []fl
 				scaleRow(ci, beta)
 			}
 		}
+		switch {
+		case n == 1 && kh-kl <= kPanel:
+			// A matrix-vector product: rowKernel's scalar column, inline
+			// (the same sums in the same order, without a call per row).
+			for i := lo; i < hi; i++ {
+				ai := a[i*aRow:]
+				var sum float32
+				for l := kl; l < kh; l++ {
+					sum += ai[l*aStride] * b[l*ldb]
+				}
+				out[i*ldo] += alpha * sum
+			}
+			scratch32.Put(p)
+			return
+		case kh-kl == 1:
+			// An outer product: t = a·b + 0, as the kernels' single
+			// multiply-add into zeroed accumulators gives it.
+			bk := b[kl*ldb : kl*ldb+n]
+			for i := lo; i < hi; i++ {
+				av := a[i*aRow+kl*aStride]
+				ci := out[i*ldo : i*ldo+n]
+				for j, bv := range bk {
+					ci[j] += alpha * (av*bv + 0)
+				}
+			}
+			scratch32.Put(p)
+			return
+		}
 		for k0 := kl; k0 < kh; k0 += kPanel {
 			kk := min(kPanel, kh-k0)
 			for i := lo; i < hi; i++ {

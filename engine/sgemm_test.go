@@ -149,3 +149,60 @@ func TestSparseRowKernels(t *testing.T) {
 		}
 	}
 }
+
+// TestSgemmNarrowPaths: the inline matrix-vector (n = 1) and outer-product
+// (k = 1) paths give exactly what the general row-kernel path gives — the
+// sums the P-GNN position head and its gradient computed before them —
+// including −0 products, alpha and beta.
+func TestSgemmNarrowPaths(t *testing.T) {
+	if !haveKernels {
+		t.Skip("no AVX2+FMA")
+	}
+	general := func(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+		// The general path, row by row: beta, then rowKernel over op(B)'s rows.
+		bt := make([]float32, k*n)
+		for l := 0; l < k; l++ {
+			for j := 0; j < n; j++ {
+				if tB == blas.Trans {
+					bt[l*n+j] = b[j*ldb+l]
+				} else {
+					bt[l*n+j] = b[l*ldb+j]
+				}
+			}
+		}
+		aRow, aStride := lda, 1
+		if tA == blas.Trans {
+			aRow, aStride = 1, lda
+		}
+		tt := make([]float32, n)
+		for i := 0; i < m; i++ {
+			ci := c[i*ldc : i*ldc+n]
+			scaleRow(ci, beta)
+			rowKernel(tt, a[i*aRow:], aStride, bt, n, k, n)
+			for j, v := range tt {
+				ci[j] += alpha * v
+			}
+		}
+	}
+	for _, sh := range [][3]int{{25600, 1, 32}, {7, 1, 5}, {25600, 32, 1}, {9, 13, 1}, {5000, 40, 1}} {
+		m, n, k := sh[0], sh[1], sh[2]
+		for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {
+			for _, ab := range [][2]float32{{1, 0}, {-0.5, 1}, {2, 0.25}} {
+				a, b, c0 := rand32(1, m*k), rand32(2, k*n), rand32(3, m*n)
+				a[0], b[0] = float32(math.Copysign(0, -1)), 3 // a −0 product
+				ldb := n
+				if tB == blas.Trans {
+					ldb = k
+				}
+				want, got := append([]float32(nil), c0...), append([]float32(nil), c0...)
+				general(blas.NoTrans, tB, m, n, k, ab[0], a, k, b, ldb, ab[1], want, n)
+				BLAS{}.Sgemm(blas.NoTrans, tB, m, n, k, ab[0], a, k, b, ldb, ab[1], got, n)
+				for i := range want {
+					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+						t.Fatalf("%v tB=%v α,β=%v: [%d] = %v, general path %v", sh, tB, ab, i, got[i], want[i])
+					}
+				}
+			}
+		}
+	}
+}
