@@ -60,7 +60,9 @@ func (op *matMulOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
 	a, b := dense(op, in[0]), dense(op, in[1])
 	m, k, _, n := op.dims(a.Shape(), b.Shape())
-	out := op.output(a.Dtype(), m, n)
+	// Gemm with β = 0 sets every element of C (gonum's and ours clear C
+	// first, NaN included): no zeroing here.
+	out := op.outputRaw(a.Dtype(), m, n)
 	tA, tB := blas.NoTrans, blas.NoTrans
 	if op.tA {
 		tA = blas.Trans

@@ -43,6 +43,10 @@ func getScratch(n int) *[]float32 {
 	return p
 }
 
+// gemmNarrow enables Sgemm's inline paths for one-column and rank-one
+// shapes; tests turn it off to compare them with the general path.
+var gemmNarrow = true
+
 // Sgemm computes C = alpha·op(A)·op(B) + beta·C (row-major), as blas.Float32
 // defines it.
 func (impl BLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
@@ -72,6 +76,20 @@ func (impl BLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []fl
 		aRow, aStride = 1, lda
 	}
 	rows := func(lo, hi int, kl, kh int, out []float32, ldo int, scale bool) {
+		if gemmNarrow && kh-kl == 1 && scale && beta == 0 {
+			// An outer product into a cleared C: C = 0 + α·(a·b + 0), as
+			// clearing, then the kernels' single multiply-add into zeroed
+			// accumulators, give it — in one pass.
+			bk := b[kl*ldb : kl*ldb+n]
+			for i := lo; i < hi; i++ {
+				av := a[i*aRow+kl*aStride]
+				ci := out[i*ldo : i*ldo+n]
+				for j, bv := range bk {
+					ci[j] = 0 + alpha*(av*bv+0)
+				}
+			}
+			return
+		}
 		p := getScratch(n)
 		t := *p
 		for i := lo; i < hi; i++ {
@@ -81,10 +99,37 @@ func (impl BLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []fl
 			}
 		}
 		switch {
+		case !gemmNarrow:
+		case n == 1 && aStride != 1 && kl == 0 && kh == k:
+			// op(A)·b with A transposed (Xᵀ·g over every node): rowKernel
+			// would walk a column of A per row of C; stream A's rows
+			// instead, keeping each C row's panel sums in the same order.
+			q := getScratch(hi - lo)
+			gemvT(a[lo:], lda, b, ldb, k, alpha, out[lo*ldo:], ldo, *q)
+			scratch32.Put(q)
+			scratch32.Put(p)
+			return
 		case n == 1 && kh-kl <= kPanel:
 			// A matrix-vector product: rowKernel's scalar column, inline
-			// (the same sums in the same order, without a call per row).
-			for i := lo; i < hi; i++ {
+			// (the same sums in the same order, without a call per row;
+			// four rows at a time, so their chains overlap).
+			i := lo
+			for ; i+4 <= hi; i += 4 {
+				a0, a1, a2, a3 := a[i*aRow:], a[(i+1)*aRow:], a[(i+2)*aRow:], a[(i+3)*aRow:]
+				var s0, s1, s2, s3 float32
+				for l := kl; l < kh; l++ {
+					bl := b[l*ldb]
+					s0 += a0[l*aStride] * bl
+					s1 += a1[l*aStride] * bl
+					s2 += a2[l*aStride] * bl
+					s3 += a3[l*aStride] * bl
+				}
+				out[i*ldo] += alpha * s0
+				out[(i+1)*ldo] += alpha * s1
+				out[(i+2)*ldo] += alpha * s2
+				out[(i+3)*ldo] += alpha * s3
+			}
+			for ; i < hi; i++ {
 				ai := a[i*aRow:]
 				var sum float32
 				for l := kl; l < kh; l++ {
@@ -159,6 +204,27 @@ func (impl BLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []fl
 					ci[j] += v
 				}
 			}
+		}
+	}
+}
+
+// gemvT adds α·Aᵀ·b to the m entries of c (stride ldc), A being k×m
+// (stride lda, its columns 0…m−1 here): per panel of kPanel rows of A, each
+// entry's sum runs over the panel's rows in order from zero and is then
+// added to c — rowKernel's order for a one-column op(B) — but A is read
+// row by row. t (scratch) has one entry per column: m = len(t).
+func gemvT(a []float32, lda int, b []float32, ldb, k int, alpha float32, c []float32, ldc int, t []float32) {
+	m := len(t)
+	for k0 := 0; k0 < k; k0 += kPanel {
+		clear(t)
+		for l := k0; l < min(k0+kPanel, k); l++ {
+			bl := b[l*ldb]
+			for j, v := range a[l*lda : l*lda+m] {
+				t[j] += v * bl
+			}
+		}
+		for j, v := range t {
+			c[j*ldc] += alpha * v
 		}
 	}
 }

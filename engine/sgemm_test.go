@@ -150,42 +150,27 @@ func TestSparseRowKernels(t *testing.T) {
 	}
 }
 
-// TestSgemmNarrowPaths: the inline matrix-vector (n = 1) and outer-product
-// (k = 1) paths give exactly what the general row-kernel path gives — the
-// sums the P-GNN position head and its gradient computed before them —
-// including −0 products, alpha and beta.
+// TestSgemmNarrowPaths: the inline matrix-vector (n = 1, A plain or
+// transposed) and outer-product (k = 1) paths give exactly what the general
+// row-kernel path gives — the sums the P-GNN position head and its
+// gradients computed before them — including −0 products, alpha and beta,
+// serial, row-split and k-split sizes.
 func TestSgemmNarrowPaths(t *testing.T) {
 	if !haveKernels {
 		t.Skip("no AVX2+FMA")
 	}
 	general := func(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-		// The general path, row by row: beta, then rowKernel over op(B)'s rows.
-		bt := make([]float32, k*n)
-		for l := 0; l < k; l++ {
-			for j := 0; j < n; j++ {
-				if tB == blas.Trans {
-					bt[l*n+j] = b[j*ldb+l]
-				} else {
-					bt[l*n+j] = b[l*ldb+j]
-				}
-			}
-		}
-		aRow, aStride := lda, 1
-		if tA == blas.Trans {
-			aRow, aStride = 1, lda
-		}
-		tt := make([]float32, n)
-		for i := 0; i < m; i++ {
-			ci := c[i*ldc : i*ldc+n]
-			scaleRow(ci, beta)
-			rowKernel(tt, a[i*aRow:], aStride, bt, n, k, n)
-			for j, v := range tt {
-				ci[j] += alpha * v
-			}
-		}
+		gemmNarrow = false
+		defer func() { gemmNarrow = true }()
+		BLAS{}.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 	}
-	for _, sh := range [][3]int{{25600, 1, 32}, {7, 1, 5}, {25600, 32, 1}, {9, 13, 1}, {5000, 40, 1}} {
+	for _, sh := range [][4]int{{25600, 1, 32, 0}, {7, 1, 5, 0}, {25600, 32, 1, 0}, {9, 13, 1, 0}, {5000, 40, 1, 0},
+		{32, 1, 57402, 1}, {32, 1, 300, 1}, {20, 1, 3000, 1}, {8, 1, 100_000, 1}, {25600, 32, 1, 1}} {
 		m, n, k := sh[0], sh[1], sh[2]
+		tA, lda := blas.NoTrans, k
+		if sh[3] == 1 {
+			tA, lda = blas.Trans, m
+		}
 		for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {
 			for _, ab := range [][2]float32{{1, 0}, {-0.5, 1}, {2, 0.25}} {
 				a, b, c0 := rand32(1, m*k), rand32(2, k*n), rand32(3, m*n)
@@ -195,8 +180,8 @@ func TestSgemmNarrowPaths(t *testing.T) {
 					ldb = k
 				}
 				want, got := append([]float32(nil), c0...), append([]float32(nil), c0...)
-				general(blas.NoTrans, tB, m, n, k, ab[0], a, k, b, ldb, ab[1], want, n)
-				BLAS{}.Sgemm(blas.NoTrans, tB, m, n, k, ab[0], a, k, b, ldb, ab[1], got, n)
+				general(tA, tB, m, n, k, ab[0], a, lda, b, ldb, ab[1], want, n)
+				BLAS{}.Sgemm(tA, tB, m, n, k, ab[0], a, lda, b, ldb, ab[1], got, n)
 				for i := range want {
 					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
 						t.Fatalf("%v tB=%v α,β=%v: [%d] = %v, general path %v", sh, tB, ab, i, got[i], want[i])
