@@ -49,11 +49,13 @@ func (a *Adam) Step(params G.Nodes) error {
 		}
 		g := gv.(*tensor.Dense)
 		w := p.Value().(*tensor.Dense)
-		switch wd := w.Data().(type) {
-		case []float64:
-			adamStep(a, wd, g.Data().([]float64), a.M[i].Data().([]float64), a.V[i].Data().([]float64), c1, c2)
-		case []float32:
-			adamStep(a, wd, g.Data().([]float32), a.M[i].Data().([]float32), a.V[i].Data().([]float32), c1, c2)
+		switch w.Dtype() {
+		case tensor.Float64:
+			wd := vals[float64](w)
+			adamStep(a, wd, vals[float64](g), vals[float64](a.M[i]), vals[float64](a.V[i]), c1, c2)
+		case tensor.Float32:
+			wd := vals[float32](w)
+			adamStep(a, wd, vals[float32](g), vals[float32](a.M[i]), vals[float32](a.V[i]), c1, c2)
 		default:
 			return fmt.Errorf("engine: Adam: %s has dtype %v", p.Name(), w.Dtype())
 		}

@@ -32,11 +32,13 @@ func (op *addOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
 	x, y := dense(op, in[0]), dense(op, in[1])
 	out := op.output(x.Dtype(), x.Shape()...)
-	switch xs := x.Data().(type) {
-	case []float64:
-		addInto(xs, y.Data().([]float64), out.Data().([]float64))
-	case []float32:
-		addInto(xs, y.Data().([]float32), out.Data().([]float32))
+	switch x.Dtype() {
+	case tensor.Float64:
+		xs := vals[float64](x)
+		addInto(xs, vals[float64](y), vals[float64](out))
+	case tensor.Float32:
+		xs := vals[float32](x)
+		addInto(xs, vals[float32](y), vals[float32](out))
 	default:
 		return nil, fmt.Errorf("engine: %s: unsupported dtype %v", op, x.Dtype())
 	}

@@ -3,7 +3,6 @@ package engine
 import (
 	"fmt"
 	"hash"
-	"sync"
 
 	"github.com/chewxy/hm"
 	G "gorgonia.org/gorgonia"
@@ -54,14 +53,9 @@ func anchorScatter[T Float](op *anchorOp, o []T, slots, d int, add func(o []T, l
 	bd := evenBounds(slots)
 	bufs := [rowChunks][]T{o}
 	for c := 1; c < rowChunks; c++ {
-		bufs[c] = op.chunks[c-1].output(tensorDtype[T](), op.n, d).Data().([]T)
+		bufs[c] = vals[T](op.chunks[c-1].output(tensorDtype[T](), op.n, d))
 	}
-	var wg sync.WaitGroup
-	for c := 0; c < rowChunks; c++ {
-		wg.Add(1)
-		go func() { defer wg.Done(); add(bufs[c], bd[c], bd[c+1]) }()
-	}
-	wg.Wait()
+	runRanges(bd, func(lo, hi int) { add(bufs[chunkOf(bd, lo, hi)], lo, hi) })
 	parallelRanges(evenBounds(len(o)), len(o), func(lo, hi int) {
 		for c := 1; c < rowChunks; c++ {
 			for k, v := range bufs[c][lo:hi] {
@@ -98,17 +92,17 @@ func (op *anchorOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 func (op *anchorOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
 	x := dense(op, in[0])
-	switch x.Data().(type) {
-	case []float64:
+	switch x.Dtype() {
+	case tensor.Float64:
 		return anchorDo[float64](op, in), nil
-	case []float32:
+	case tensor.Float32:
 		return anchorDo[float32](op, in), nil
 	}
 	return nil, fmt.Errorf("engine: %s: unsupported dtype %v", op, x.Dtype())
 }
 
 func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
-	data := func(i int) []T { return dense(op, in[i]).Data().([]T) }
+	data := func(i int) []T { return vals[T](dense(op, in[i])) }
 	x := dense(op, in[0])
 	d := x.Shape()[1]
 	switch op.mode {
@@ -120,7 +114,7 @@ func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
 		if _, ok := any(hmv).([]float32); ok && haveKernels && d%8 == 0 && len(arg) > 0 {
 			// The kernel writes every element: no zeroing.
 			out := op.outputRaw(x.Dtype(), len(arg), d)
-			o32 := out.Data().([]float32)
+			o32 := vals[float32](out)
 			hm32, hs32, f32, b32 := any(hmv).([]float32), any(hsv).([]float32), any(f).([]float32), any(b).([]float32)
 			parallelRanges(evenBounds(len(arg)), len(arg)*d, func(lo, hi int) {
 				if lo < hi {
@@ -130,7 +124,7 @@ func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
 			return out
 		}
 		out := op.output(x.Dtype(), len(arg), d)
-		o := out.Data().([]T)
+		o := vals[T](out)
 		parallelRanges(evenBounds(len(arg)), len(arg)*d, func(lo, hi int) {
 			for s := lo; s < hi; s++ {
 				fs, ha, hs, os := f[s], hmv[arg[s]*d:(arg[s]+1)*d], hsv[self[s]*d:(self[s]+1)*d], o[s*d:(s+1)*d]
@@ -145,7 +139,7 @@ func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
 	case 1:
 		g, f, arg := data(0), data(1), ints(op, in[2])
 		out := op.output(x.Dtype(), op.n, d)
-		anchorScatter(op, out.Data().([]T), len(arg), d, func(o []T, lo, hi int) {
+		anchorScatter(op, vals[T](out), len(arg), d, func(o []T, lo, hi int) {
 			for s := lo; s < hi; s++ {
 				fs, gs, oa := f[s], g[s*d:(s+1)*d], o[arg[s]*d:(arg[s]+1)*d]
 				for k := range gs {
@@ -157,7 +151,7 @@ func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
 	case 2:
 		g, self := data(0), ints(op, in[1])
 		out := op.output(x.Dtype(), op.n, d)
-		anchorScatter(op, out.Data().([]T), len(self), d, func(o []T, lo, hi int) {
+		anchorScatter(op, vals[T](out), len(self), d, func(o []T, lo, hi int) {
 			for s := lo; s < hi; s++ {
 				gs, ov := g[s*d:(s+1)*d], o[self[s]*d:(self[s]+1)*d]
 				for k := range gs {
@@ -169,7 +163,7 @@ func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
 	default:
 		g, hmv, arg := data(0), data(1), ints(op, in[2])
 		out := op.output(x.Dtype(), len(arg), 1)
-		o := out.Data().([]T)
+		o := vals[T](out)
 		parallelRanges(evenBounds(len(arg)), len(arg)*d, func(lo, hi int) {
 			for s := lo; s < hi; s++ {
 				gs, ha := g[s*d:(s+1)*d], hmv[arg[s]*d:(arg[s]+1)*d]

@@ -52,20 +52,26 @@ func (op *biasActOp) Do(in ...G.Value) (v G.Value, err error) {
 	x, y := dense(op, in[0]), dense(op, in[1])
 	out := op.output(x.Dtype(), x.Shape()...)
 	d := x.Shape()[1]
-	var mask any
 	if op.m != nil {
 		if op.m.t.Dtype() != x.Dtype() || op.m.t.Shape().TotalSize() != x.Shape().TotalSize() {
 			return nil, fmt.Errorf("engine: %s: input %v %v, mask %v %v", op, x.Dtype(), x.Shape(), op.m.t.Dtype(), op.m.t.Shape())
 		}
-		mask = op.m.t.Data()
 	}
-	switch xs := x.Data().(type) {
-	case []float64:
-		m, _ := mask.([]float64)
-		biasAct(op.grad, xs, y.Data().([]float64), m, out.Data().([]float64), d)
-	case []float32:
-		m, _ := mask.([]float32)
-		biasAct(op.grad, xs, y.Data().([]float32), m, out.Data().([]float32), d)
+	switch x.Dtype() {
+	case tensor.Float64:
+		xs := vals[float64](x)
+		var m []float64
+		if op.m != nil {
+			m = vals[float64](op.m.t)
+		}
+		biasAct(op.grad, xs, vals[float64](y), m, vals[float64](out), d)
+	case tensor.Float32:
+		xs := vals[float32](x)
+		var m []float32
+		if op.m != nil {
+			m = vals[float32](op.m.t)
+		}
+		biasAct(op.grad, xs, vals[float32](y), m, vals[float32](out), d)
 	default:
 		return nil, fmt.Errorf("engine: %s: unsupported dtype %v", op, x.Dtype())
 	}

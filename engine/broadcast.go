@@ -72,19 +72,21 @@ func (op *bcastOp) Do(in ...G.Value) (v G.Value, err error) {
 		y = dense(op, in[1])
 	}
 	out := op.output(x.Dtype(), op.outShape(n, d)...)
-	switch xs := x.Data().(type) {
-	case []float64:
+	switch x.Dtype() {
+	case tensor.Float64:
+		xs := vals[float64](x)
 		var ys []float64
 		if y != nil {
-			ys = y.Data().([]float64)
+			ys = vals[float64](y)
 		}
-		bcast(op.mode, xs, ys, out.Data().([]float64), n, d)
-	case []float32:
+		bcast(op.mode, xs, ys, vals[float64](out), n, d)
+	case tensor.Float32:
+		xs := vals[float32](x)
 		var ys []float32
 		if y != nil {
-			ys = y.Data().([]float32)
+			ys = vals[float32](y)
 		}
-		bcast(op.mode, xs, ys, out.Data().([]float32), n, d)
+		bcast(op.mode, xs, ys, vals[float32](out), n, d)
 	default:
 		return nil, fmt.Errorf("engine: %s: unsupported dtype %v", op, x.Dtype())
 	}

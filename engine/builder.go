@@ -153,10 +153,12 @@ func (b *Builder) FillMasks(rng *rand.Rand) error { return b.fill(rng) }
 
 func (b *Builder) fill(rng *rand.Rand) error {
 	for _, m := range b.masks {
-		switch d := m.t.Data().(type) {
-		case []float64:
+		switch m.t.Dtype() {
+		case tensor.Float64:
+			d := vals[float64](m.t)
 			drawMask(rng, m.p, d)
-		case []float32:
+		case tensor.Float32:
+			d := vals[float32](m.t)
 			drawMask(rng, m.p, d)
 		}
 	}

@@ -92,17 +92,19 @@ func (op *constMulOp) Do(in ...G.Value) (v G.Value, err error) {
 	if op.trans {
 		tA = blas.Trans
 	}
-	switch ws := w.Data().(type) {
-	case []float64:
+	switch w.Dtype() {
+	case tensor.Float64:
+		ws := vals[float64](w)
 		blas64.Gemm(tA, blas.NoTrans, 1,
 			blas64.General{Rows: op.x.Rows, Cols: op.x.Cols, Stride: op.x.Cols, Data: op.x.V},
 			blas64.General{Rows: k, Cols: d, Stride: d, Data: ws}, 0,
-			blas64.General{Rows: r, Cols: d, Stride: d, Data: out.Data().([]float64)})
-	case []float32:
+			blas64.General{Rows: r, Cols: d, Stride: d, Data: vals[float64](out)})
+	case tensor.Float32:
+		ws := vals[float32](w)
 		blas32.Gemm(tA, blas.NoTrans, 1,
 			blas32.General{Rows: op.x.Rows, Cols: op.x.Cols, Stride: op.x.Cols, Data: op.x.v32},
 			blas32.General{Rows: k, Cols: d, Stride: d, Data: ws}, 0,
-			blas32.General{Rows: r, Cols: d, Stride: d, Data: out.Data().([]float32)})
+			blas32.General{Rows: r, Cols: d, Stride: d, Data: vals[float32](out)})
 	default:
 		return nil, fmt.Errorf("engine: ConstMul: unsupported dtype %v", w.Dtype())
 	}

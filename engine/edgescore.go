@@ -54,17 +54,19 @@ func (op *edgeScoreOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 func (op *edgeScoreOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
 	x := dense(op, in[0])
-	switch xs := x.Data().(type) {
-	case []float64:
+	switch x.Dtype() {
+	case tensor.Float64:
+		xs := vals[float64](x)
 		var y []float64
 		if op.mode == 0 {
-			y = dense(op, in[1]).Data().([]float64)
+			y = vals[float64](dense(op, in[1]))
 		}
 		return edgeScore(op.a, op.mode, xs, y, x.Dtype()), nil
-	case []float32:
+	case tensor.Float32:
+		xs := vals[float32](x)
 		var y []float32
 		if op.mode == 0 {
-			y = dense(op, in[1]).Data().([]float32)
+			y = vals[float32](dense(op, in[1]))
 		}
 		return edgeScore(op.a, op.mode, xs, y, x.Dtype()), nil
 	}
@@ -78,7 +80,7 @@ func edgeScore[T Float](a *CSR, mode int, x, y []T, dt tensor.Dtype) *tensor.Den
 	} else {
 		out = newDense(dt, a.Rows)
 	}
-	o := out.Data().([]T)
+	o := vals[T](out)
 	for r := 0; r < a.Rows; r++ {
 		for k := a.RowPtr[r]; k < a.RowPtr[r+1]; k++ {
 			switch mode {

@@ -66,11 +66,13 @@ func (op *edgeSpMMOp) Do(in ...G.Value) (v G.Value, err error) {
 	default:
 		out = op.output(q.Dtype(), op.a.Cols, d)
 	}
-	switch ps := p.Data().(type) {
-	case []float64:
-		edgeSpMM(op.a, op.mode, ps, q.Data().([]float64), out.Data().([]float64), d)
-	case []float32:
-		edgeSpMM(op.a, op.mode, ps, q.Data().([]float32), out.Data().([]float32), d)
+	switch p.Dtype() {
+	case tensor.Float64:
+		ps := vals[float64](p)
+		edgeSpMM(op.a, op.mode, ps, vals[float64](q), vals[float64](out), d)
+	case tensor.Float32:
+		ps := vals[float32](p)
+		edgeSpMM(op.a, op.mode, ps, vals[float32](q), vals[float32](out), d)
 	default:
 		return nil, fmt.Errorf("engine: %s: unsupported dtype %v", op, p.Dtype())
 	}

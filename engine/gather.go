@@ -52,11 +52,13 @@ func (op *gatherOp) Do(in ...G.Value) (v G.Value, err error) {
 	} else {
 		out = op.outputRaw(x.Dtype(), len(idx), d) // every row is copied
 	}
-	switch xs := x.Data().(type) {
-	case []float64:
-		gather(op.grad, xs, idx, d, out.Data().([]float64))
-	case []float32:
-		gather(op.grad, xs, idx, d, out.Data().([]float32))
+	switch x.Dtype() {
+	case tensor.Float64:
+		xs := vals[float64](x)
+		gather(op.grad, xs, idx, d, vals[float64](out))
+	case tensor.Float32:
+		xs := vals[float32](x)
+		gather(op.grad, xs, idx, d, vals[float32](out))
 	default:
 		return nil, fmt.Errorf("engine: %s: unsupported dtype %v", op, x.Dtype())
 	}

@@ -34,11 +34,13 @@ func (op *maskOp) Do(in ...G.Value) (v G.Value, err error) {
 		return nil, fmt.Errorf("engine: %s: input %v %v, mask %v %v", op, x.Dtype(), x.Shape(), op.m.t.Dtype(), op.m.t.Shape())
 	}
 	out := op.output(x.Dtype(), x.Shape()...)
-	switch xs := x.Data().(type) {
-	case []float64:
-		maskMul(xs, op.m.t.Data().([]float64), out.Data().([]float64))
-	case []float32:
-		maskMul(xs, op.m.t.Data().([]float32), out.Data().([]float32))
+	switch x.Dtype() {
+	case tensor.Float64:
+		xs := vals[float64](x)
+		maskMul(xs, vals[float64](op.m.t), vals[float64](out))
+	case tensor.Float32:
+		xs := vals[float32](x)
+		maskMul(xs, vals[float32](op.m.t), vals[float32](out))
 	default:
 		return nil, fmt.Errorf("engine: %s: unsupported dtype %v", op, x.Dtype())
 	}

@@ -71,11 +71,13 @@ func (op *matMulOp) Do(in ...G.Value) (v G.Value, err error) {
 		tB = blas.Trans
 	}
 	lda, ldb := a.Shape()[1], b.Shape()[1]
-	switch as := a.Data().(type) {
-	case []float64:
-		gemm(tA, tB, m, n, k, 1, as, lda, b.Data().([]float64), ldb, 0, out.Data().([]float64), n)
-	case []float32:
-		gemm(tA, tB, m, n, k, 1, as, lda, b.Data().([]float32), ldb, 0, out.Data().([]float32), n)
+	switch a.Dtype() {
+	case tensor.Float64:
+		as := vals[float64](a)
+		gemm(tA, tB, m, n, k, 1, as, lda, vals[float64](b), ldb, 0, vals[float64](out), n)
+	case tensor.Float32:
+		as := vals[float32](a)
+		gemm(tA, tB, m, n, k, 1, as, lda, vals[float32](b), ldb, 0, vals[float32](out), n)
 	default:
 		return nil, fmt.Errorf("engine: %s: unsupported dtype %v", op, a.Dtype())
 	}

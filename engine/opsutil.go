@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"hash"
 	"hash/fnv"
+	"unsafe"
 
 	"github.com/chewxy/hm"
 	G "gorgonia.org/gorgonia"
@@ -35,11 +36,10 @@ func dense(op any, v G.Value) *tensor.Dense {
 
 func ints(op any, v G.Value) []int {
 	d := dense(op, v)
-	x, ok := d.Data().([]int)
-	if !ok {
+	if d.Dtype() != tensor.Int {
 		panic(fmt.Sprintf("engine: %v: index input has dtype %v, want int", op, d.Dtype()))
 	}
-	return x
+	return d.Ints()
 }
 
 func newDense(dt tensor.Dtype, shape ...int) *tensor.Dense {
@@ -93,3 +93,30 @@ func (b *opBase) outputRaw(dt tensor.Dtype, shape ...int) *tensor.Dense {
 func (opBase) ReturnsPtr() bool     { return false }
 func (opBase) CallsExtern() bool    { return false }
 func (opBase) OverwritesInput() int { return -1 }
+
+// vals returns d's elements as []T without the two allocations Dense.Data
+// makes (it goes through reflection) — ops call it several times per run.
+// d's dtype must be T's.
+func vals[T Float](d *tensor.Dense) []T {
+	var z T
+	if _, ok := any(z).(float32); ok {
+		if d.Dtype() != tensor.Float32 {
+			panic(fmt.Sprintf("engine: tensor of dtype %v read as float32", d.Dtype()))
+		}
+		s := d.Float32s()
+		return *(*[]T)(unsafe.Pointer(&s))
+	}
+	if d.Dtype() != tensor.Float64 {
+		panic(fmt.Sprintf("engine: tensor of dtype %v read as float64", d.Dtype()))
+	}
+	s := d.Float64s()
+	return *(*[]T)(unsafe.Pointer(&s))
+}
+
+// intsOf is vals for int tensors.
+func intsOf(d *tensor.Dense) []int {
+	if d.Dtype() != tensor.Int {
+		panic(fmt.Sprintf("engine: tensor of dtype %v read as int", d.Dtype()))
+	}
+	return d.Ints()
+}

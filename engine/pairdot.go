@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"sync"
 )
 
 // The pair kernels behind engine.PairLoss: scores ⟨Z[I[p]], Z[J[p]]⟩ and
@@ -61,7 +60,6 @@ const pairChunks = 4
 // minParallelWork is the P·D below which the ops stay single-threaded.
 const minParallelWork = 1 << 16
 
-func chunkBounds(p, c int) (lo, hi int) { return p * c / pairChunks, p * (c + 1) / pairChunks }
 
 // parallelPairs runs f over the fixed pair chunks, concurrently when the
 // work is large enough. f must write only its own range.
@@ -70,13 +68,25 @@ func parallelPairs(p, d int, f func(lo, hi int)) {
 		f(0, p)
 		return
 	}
-	var wg sync.WaitGroup
-	for c := 0; c < pairChunks; c++ {
-		lo, hi := chunkBounds(p, c)
-		wg.Add(1)
-		go func() { defer wg.Done(); f(lo, hi) }()
+	runRanges(pairBounds(p), f)
+}
+
+// pairBounds are the fixed pair chunks' bounds.
+func pairBounds(p int) (b [pairChunks + 1]int) {
+	for c := range b {
+		b[c] = p * c / pairChunks
 	}
-	wg.Wait()
+	return b
+}
+
+// chunkOf returns the index of the chunk [lo, hi) of bounds b.
+func chunkOf(b [rowChunks + 1]int, lo, hi int) int {
+	for c := 0; c < rowChunks; c++ {
+		if b[c] == lo && b[c+1] == hi {
+			return c
+		}
+	}
+	panic("engine: not a chunk of these bounds")
 }
 
 // pairDotGradChunked accumulates each chunk's scatter-add into its own
@@ -90,18 +100,15 @@ func pairDotGradChunked[T Float](z []T, I, J []int, g []T, d int, dz []T, buf fu
 		pairDotGrad(z, I, J, g, d, dz)
 		return
 	}
-	bufs := make([][]T, pairChunks)
+	var bufs [pairChunks][]T
 	bufs[0] = dz
-	var wg sync.WaitGroup
-	for c := 0; c < pairChunks; c++ {
-		if c > 0 {
-			bufs[c] = buf(c)
-		}
-		lo, hi := chunkBounds(p, c)
-		wg.Add(1)
-		go func() { defer wg.Done(); pairDotGrad(z, I[lo:hi], J[lo:hi], g[lo:hi], d, bufs[c]) }()
+	for c := 1; c < pairChunks; c++ {
+		bufs[c] = buf(c)
 	}
-	wg.Wait()
+	b := pairBounds(p)
+	runRanges(b, func(lo, hi int) {
+		pairDotGrad(z, I[lo:hi], J[lo:hi], g[lo:hi], d, bufs[chunkOf(b, lo, hi)])
+	})
 	for c := 1; c < pairChunks; c++ {
 		for k, v := range bufs[c] {
 			dz[k] += v

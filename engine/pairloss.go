@@ -106,22 +106,26 @@ func (op *pairLossOp) Do(in ...G.Value) (v G.Value, err error) {
 	if op.grad {
 		g := scalar(in[1])
 		out := op.output(z.Dtype(), n, d)
-		switch zs := z.Data().(type) {
-		case []float64:
-			pairLossBackward(op, zs, out.Data().([]float64), n, d, g, op.st.c64)
-		case []float32:
-			pairLossBackward(op, zs, out.Data().([]float32), n, d, g, op.st.c32)
+		switch z.Dtype() {
+		case tensor.Float64:
+			zs := vals[float64](z)
+			pairLossBackward(op, zs, vals[float64](out), n, d, g, op.st.c64)
+		case tensor.Float32:
+			zs := vals[float32](z)
+			pairLossBackward(op, zs, vals[float32](out), n, d, g, op.st.c32)
 		default:
 			return nil, fmt.Errorf("engine: %s: unsupported dtype %v", op, z.Dtype())
 		}
 		return out, nil
 	}
 	op.check(n)
-	switch zs := z.Data().(type) {
-	case []float64:
+	switch z.Dtype() {
+	case tensor.Float64:
+		zs := vals[float64](z)
 		op.st.s64, op.st.c64 = grow(op.st.s64, len(op.ps.I)), grow(op.st.c64, len(op.ps.I))
 		return G.NewF64(pairLossForward(op, zs, d, op.st.s64, op.st.c64)), nil
-	case []float32:
+	case tensor.Float32:
+		zs := vals[float32](z)
 		op.st.s32, op.st.c32 = grow(op.st.s32, len(op.ps.I)), grow(op.st.c32, len(op.ps.I))
 		return G.NewF32(float32(pairLossForward(op, zs, d, op.st.s32, op.st.c32))), nil
 	}
@@ -170,7 +174,7 @@ func pairLossBackward[T Float](op *pairLossOp, z, dz []T, n, d int, g float64, c
 		}
 	}
 	pairDotGradChunked(z, op.ps.I, op.ps.J, c, d, dz, func(k int) []T {
-		return op.chunks[k-1].output(tensorDtype[T](), n, d).Data().([]T)
+		return vals[T](op.chunks[k-1].output(tensorDtype[T](), n, d))
 	})
 }
 

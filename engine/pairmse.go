@@ -93,20 +93,24 @@ func (op *pairMSEOp) Do(in ...G.Value) (v G.Value, err error) {
 	if op.grad {
 		g := scalar(in[1])
 		out := op.output(z.Dtype(), z.Shape()...)
-		switch zs := z.Data().(type) {
-		case []float64:
-			pairMSEBackward(op, zs, out.Data().([]float64), d, g)
-		case []float32:
-			pairMSEBackward(op, zs, out.Data().([]float32), d, g)
+		switch z.Dtype() {
+		case tensor.Float64:
+			zs := vals[float64](z)
+			pairMSEBackward(op, zs, vals[float64](out), d, g)
+		case tensor.Float32:
+			zs := vals[float32](z)
+			pairMSEBackward(op, zs, vals[float32](out), d, g)
 		default:
 			return nil, fmt.Errorf("engine: PairMSE: unsupported dtype %v", z.Dtype())
 		}
 		return out, nil
 	}
-	switch zs := z.Data().(type) {
-	case []float64:
+	switch z.Dtype() {
+	case tensor.Float64:
+		zs := vals[float64](z)
 		return G.NewF64(pairMSEForward(op, zs, d)), nil
-	case []float32:
+	case tensor.Float32:
+		zs := vals[float32](z)
 		return G.NewF32(float32(pairMSEForward(op, zs, d))), nil
 	}
 	return nil, fmt.Errorf("engine: PairMSE: unsupported dtype %v", z.Dtype())

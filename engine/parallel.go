@@ -18,15 +18,64 @@ func parallelRanges(b [rowChunks + 1]int, work int, f func(lo, hi int)) {
 		f(b[0], b[rowChunks])
 		return
 	}
-	var wg sync.WaitGroup
+	runRanges(b, f)
+}
+
+// The chunks run on a few long-lived workers instead of fresh goroutines
+// (each go statement allocates; an epoch runs hundreds of chunked ops). A
+// chunk goes to a worker only if one is idle at that moment, else the
+// caller runs it, so nested chunked calls never wait on a busy pool. Which
+// goroutine runs a chunk does not change what it computes.
+type chunkTask struct {
+	f      func(lo, hi int)
+	lo, hi int
+	wg     *sync.WaitGroup
+}
+
+var (
+	poolOnce sync.Once
+	poolCh   chan chunkTask
+	wgPool   = sync.Pool{New: func() any { return new(sync.WaitGroup) }}
+)
+
+func startPool() {
+	poolCh = make(chan chunkTask)
+	for range rowChunks - 1 {
+		go func() {
+			for t := range poolCh {
+				t.f(t.lo, t.hi)
+				t.wg.Done()
+			}
+		}()
+	}
+}
+
+// runRanges runs f over every non-empty [b[c], b[c+1]), concurrently, and
+// returns when all are done.
+func runRanges(b [rowChunks + 1]int, f func(lo, hi int)) {
+	poolOnce.Do(startPool)
+	wg := wgPool.Get().(*sync.WaitGroup)
+	last := -1
 	for c := 0; c < rowChunks; c++ {
 		if b[c] == b[c+1] {
 			continue
 		}
-		wg.Add(1)
-		go func() { defer wg.Done(); f(b[c], b[c+1]) }()
+		if last >= 0 {
+			wg.Add(1)
+			select {
+			case poolCh <- chunkTask{f, b[last], b[last+1], wg}:
+			default:
+				wg.Done()
+				f(b[last], b[last+1])
+			}
+		}
+		last = c
+	}
+	if last >= 0 {
+		f(b[last], b[last+1])
 	}
 	wg.Wait()
+	wgPool.Put(wg)
 }
 
 // evenBounds splits n rows into rowChunks equal ranges.

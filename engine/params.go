@@ -91,10 +91,12 @@ func (s *ParamStore) Get(name string, shape []int, init Init) *tensor.Dense {
 	fanIn, fanOut := shape[0], shape[len(shape)-1]
 	init(s.rng, buf, fanIn, fanOut)
 	t := tensor.New(tensor.WithShape(shape...), tensor.Of(s.DT))
-	switch d := t.Data().(type) {
-	case []float64:
+	switch t.Dtype() {
+	case tensor.Float64:
+		d := vals[float64](t)
 		copy(d, buf)
-	case []float32:
+	case tensor.Float32:
+		d := vals[float32](t)
 		for i, v := range buf {
 			d[i] = float32(v)
 		}
@@ -121,10 +123,12 @@ func (s *ParamStore) Count() int {
 
 // ToFloat64 copies a float tensor's data into a new []float64.
 func ToFloat64(t *tensor.Dense) []float64 {
-	switch d := t.Data().(type) {
-	case []float64:
+	switch t.Dtype() {
+	case tensor.Float64:
+		d := vals[float64](t)
 		return append([]float64(nil), d...)
-	case []float32:
+	case tensor.Float32:
+		d := vals[float32](t)
 		out := make([]float64, len(d))
 		for i, v := range d {
 			out[i] = float64(v)
@@ -143,10 +147,12 @@ func FromFloat64(dt tensor.Dtype, v []float64, shape ...int) *tensor.Dense {
 
 // SetFloat64 overwrites t's data with v (converting to t's dtype).
 func SetFloat64(t *tensor.Dense, v []float64) {
-	switch d := t.Data().(type) {
-	case []float64:
+	switch t.Dtype() {
+	case tensor.Float64:
+		d := vals[float64](t)
 		copy(d, v)
-	case []float32:
+	case tensor.Float32:
+		d := vals[float32](t)
 		for i, x := range v {
 			d[i] = float32(x)
 		}

@@ -49,19 +49,21 @@ func (op *rowNormOp) Do(in ...G.Value) (v G.Value, err error) {
 	x := dense(op, in[0])
 	n, d := x.Shape()[0], x.Shape()[1]
 	out := op.output(x.Dtype(), n, d)
-	switch xs := x.Data().(type) {
-	case []float64:
+	switch x.Dtype() {
+	case tensor.Float64:
+		xs := vals[float64](x)
 		var g []float64
 		if op.grad {
-			g = dense(op, in[1]).Data().([]float64)
+			g = vals[float64](dense(op, in[1]))
 		}
-		rowNorm(xs, g, d, out.Data().([]float64))
-	case []float32:
+		rowNorm(xs, g, d, vals[float64](out))
+	case tensor.Float32:
+		xs := vals[float32](x)
 		var g []float32
 		if op.grad {
-			g = dense(op, in[1]).Data().([]float32)
+			g = vals[float32](dense(op, in[1]))
 		}
-		rowNorm(xs, g, d, out.Data().([]float32))
+		rowNorm(xs, g, d, vals[float32](out))
 	default:
 		return nil, fmt.Errorf("engine: RowNormalize: unsupported dtype %v", x.Dtype())
 	}

@@ -48,19 +48,21 @@ func (op *segSoftmaxOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
 	x := dense(op, in[0])
 	out := op.output(x.Dtype(), op.a.NNZ())
-	switch xs := x.Data().(type) {
-	case []float64:
+	switch x.Dtype() {
+	case tensor.Float64:
+		xs := vals[float64](x)
 		var g []float64
 		if op.grad {
-			g = dense(op, in[1]).Data().([]float64)
+			g = vals[float64](dense(op, in[1]))
 		}
-		segSoftmax(op.a, xs, g, out.Data().([]float64))
-	case []float32:
+		segSoftmax(op.a, xs, g, vals[float64](out))
+	case tensor.Float32:
+		xs := vals[float32](x)
 		var g []float32
 		if op.grad {
-			g = dense(op, in[1]).Data().([]float32)
+			g = vals[float32](dense(op, in[1]))
 		}
-		segSoftmax(op.a, xs, g, out.Data().([]float32))
+		segSoftmax(op.a, xs, g, vals[float32](out))
 	default:
 		return nil, fmt.Errorf("engine: %s: unsupported dtype %v", op, x.Dtype())
 	}

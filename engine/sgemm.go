@@ -172,13 +172,7 @@ func (impl BLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []fl
 	case work < gemmParallel:
 		rows(0, m, 0, k, c, ldc, true)
 	case m >= 4*rowChunks:
-		var wg sync.WaitGroup
-		bd := evenBounds(m)
-		for q := 0; q < rowChunks; q++ {
-			wg.Add(1)
-			go func() { defer wg.Done(); rows(bd[q], bd[q+1], 0, k, c, ldc, true) }()
-		}
-		wg.Wait()
+		runRanges(evenBounds(m), func(lo, hi int) { rows(lo, hi, 0, k, c, ldc, true) })
 	default:
 		// Few rows, long k (a weight gradient Xᵀ·G over every node): split k
 		// into fixed ranges, each into its own m×n partial, added in order.
@@ -187,15 +181,10 @@ func (impl BLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []fl
 		parts := *p
 		clear(parts)
 		bd := evenBounds(k)
-		var wg sync.WaitGroup
-		for q := 0; q < rowChunks; q++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				rows(0, m, bd[q], bd[q+1], parts[q*m*n:(q+1)*m*n], n, false)
-			}()
-		}
-		wg.Wait()
+		runRanges(bd, func(lo, hi int) {
+			q := chunkOf(bd, lo, hi)
+			rows(0, m, lo, hi, parts[q*m*n:(q+1)*m*n], n, false)
+		})
 		for i := 0; i < m; i++ {
 			ci := c[i*ldc : i*ldc+n]
 			scaleRow(ci, beta)

@@ -44,11 +44,13 @@ func (op *spmmOp) Do(in ...G.Value) (v G.Value, err error) {
 	x := dense("SpMM", in[0])
 	d := x.Shape()[1]
 	out := op.output(x.Dtype(), op.a.Rows, d)
-	switch xs := x.Data().(type) {
-	case []float64:
-		spmm(op.a, op.a.Val, xs, out.Data().([]float64), d)
-	case []float32:
-		spmm(op.a, op.a.Val32(), xs, out.Data().([]float32), d)
+	switch x.Dtype() {
+	case tensor.Float64:
+		xs := vals[float64](x)
+		spmm(op.a, op.a.Val, xs, vals[float64](out), d)
+	case tensor.Float32:
+		xs := vals[float32](x)
+		spmm(op.a, op.a.Val32(), xs, vals[float32](out), d)
 	default:
 		return nil, fmt.Errorf("engine: SpMM: unsupported dtype %v", x.Dtype())
 	}

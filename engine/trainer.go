@@ -148,14 +148,16 @@ func (*Trainer) pinnedTerms(terms map[string]*G.Node) G.Nodes {
 // firstNonFinite returns the first NaN or ±Inf in d and false, or 0 and true
 // when every value is finite.
 func firstNonFinite(d *tensor.Dense) (float64, bool) {
-	switch x := d.Data().(type) {
-	case []float32:
+	switch d.Dtype() {
+	case tensor.Float32:
+		x := vals[float32](d)
 		for _, v := range x {
 			if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
 				return f, false
 			}
 		}
-	case []float64:
+	case tensor.Float64:
+		x := vals[float64](d)
 		for _, v := range x {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return v, false
