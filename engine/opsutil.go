@@ -120,3 +120,26 @@ func intsOf(d *tensor.Dense) []int {
 	}
 	return d.Ints()
 }
+
+// scalarOut is a scalar op's output, reused every run (G.NewF32 would
+// allocate one per run).
+type scalarOut struct {
+	f32 *G.F32
+	f64 *G.F64
+}
+
+func (o *scalarOut) set32(v float32) *G.F32 {
+	if o.f32 == nil {
+		o.f32 = G.NewF32(0)
+	}
+	*o.f32 = G.F32(v)
+	return o.f32
+}
+
+func (o *scalarOut) set64(v float64) *G.F64 {
+	if o.f64 == nil {
+		o.f64 = G.NewF64(0)
+	}
+	*o.f64 = G.F64(v)
+	return o.f64
+}

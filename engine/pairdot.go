@@ -60,7 +60,6 @@ const pairChunks = 4
 // minParallelWork is the P·D below which the ops stay single-threaded.
 const minParallelWork = 1 << 16
 
-
 // parallelPairs runs f over the fixed pair chunks, concurrently when the
 // work is large enough. f must write only its own range.
 func parallelPairs(p, d int, f func(lo, hi int)) {

@@ -61,6 +61,7 @@ type pairLossOp struct {
 	grad   bool
 	st     *pairLossState
 	chunks [pairChunks - 1]opBase // the gradient's scatter buffers of chunks 1…3
+	sc     scalarOut              // the forward output
 }
 
 // pairLossState carries the forward pass's scores and per-pair derivative
@@ -123,11 +124,11 @@ func (op *pairLossOp) Do(in ...G.Value) (v G.Value, err error) {
 	case tensor.Float64:
 		zs := vals[float64](z)
 		op.st.s64, op.st.c64 = grow(op.st.s64, len(op.ps.I)), grow(op.st.c64, len(op.ps.I))
-		return G.NewF64(pairLossForward(op, zs, d, op.st.s64, op.st.c64)), nil
+		return op.sc.set64(pairLossForward(op, zs, d, op.st.s64, op.st.c64)), nil
 	case tensor.Float32:
 		zs := vals[float32](z)
 		op.st.s32, op.st.c32 = grow(op.st.s32, len(op.ps.I)), grow(op.st.c32, len(op.ps.I))
-		return G.NewF32(float32(pairLossForward(op, zs, d, op.st.s32, op.st.c32))), nil
+		return op.sc.set32(float32(pairLossForward(op, zs, d, op.st.s32, op.st.c32))), nil
 	}
 	return nil, fmt.Errorf("engine: %s: unsupported dtype %v", op, z.Dtype())
 }

@@ -56,6 +56,7 @@ type pairMSEOp struct {
 	id     uint64
 	grad   bool
 	st     *gramState // shared by the forward op and its gradient op
+	sc     scalarOut  // the forward output
 }
 
 // gramState holds the forward pass's residual matrices (one per block, in
@@ -108,10 +109,10 @@ func (op *pairMSEOp) Do(in ...G.Value) (v G.Value, err error) {
 	switch z.Dtype() {
 	case tensor.Float64:
 		zs := vals[float64](z)
-		return G.NewF64(pairMSEForward(op, zs, d)), nil
+		return op.sc.set64(pairMSEForward(op, zs, d)), nil
 	case tensor.Float32:
 		zs := vals[float32](z)
-		return G.NewF32(float32(pairMSEForward(op, zs, d))), nil
+		return op.sc.set32(float32(pairMSEForward(op, zs, d))), nil
 	}
 	return nil, fmt.Errorf("engine: PairMSE: unsupported dtype %v", z.Dtype())
 }

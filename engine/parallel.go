@@ -27,9 +27,22 @@ func parallelRanges(b [rowChunks + 1]int, work int, f func(lo, hi int)) {
 // caller runs it, so nested chunked calls never wait on a busy pool. Which
 // goroutine runs a chunk does not change what it computes.
 type chunkTask struct {
-	f      func(lo, hi int)
+	f      func(lo, hi int) // or r
+	r      ranger
 	lo, hi int
 	wg     *sync.WaitGroup
+}
+
+// ranger is a chunked job held in a reusable object (a closure passed to a
+// worker escapes: one allocation per call).
+type ranger interface{ run(lo, hi int) }
+
+func (t *chunkTask) exec() {
+	if t.r != nil {
+		t.r.run(t.lo, t.hi)
+	} else {
+		t.f(t.lo, t.hi)
+	}
 }
 
 var (
@@ -43,7 +56,7 @@ func startPool() {
 	for range rowChunks - 1 {
 		go func() {
 			for t := range poolCh {
-				t.f(t.lo, t.hi)
+				t.exec()
 				t.wg.Done()
 			}
 		}()
@@ -52,7 +65,12 @@ func startPool() {
 
 // runRanges runs f over every non-empty [b[c], b[c+1]), concurrently, and
 // returns when all are done.
-func runRanges(b [rowChunks + 1]int, f func(lo, hi int)) {
+func runRanges(b [rowChunks + 1]int, f func(lo, hi int)) { runTasks(b, f, nil) }
+
+// runRangesOf is runRanges for a ranger.
+func runRangesOf(b [rowChunks + 1]int, r ranger) { runTasks(b, nil, r) }
+
+func runTasks(b [rowChunks + 1]int, f func(lo, hi int), r ranger) {
 	poolOnce.Do(startPool)
 	wg := wgPool.Get().(*sync.WaitGroup)
 	last := -1
@@ -61,18 +79,20 @@ func runRanges(b [rowChunks + 1]int, f func(lo, hi int)) {
 			continue
 		}
 		if last >= 0 {
+			t := chunkTask{f, r, b[last], b[last+1], wg}
 			wg.Add(1)
 			select {
-			case poolCh <- chunkTask{f, b[last], b[last+1], wg}:
+			case poolCh <- t:
 			default:
 				wg.Done()
-				f(b[last], b[last+1])
+				t.exec()
 			}
 		}
 		last = c
 	}
 	if last >= 0 {
-		f(b[last], b[last+1])
+		t := chunkTask{f, r, b[last], b[last+1], wg}
+		t.exec()
 	}
 	wg.Wait()
 	wgPool.Put(wg)

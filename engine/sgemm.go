@@ -75,104 +75,18 @@ func (impl BLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []fl
 	if tA == blas.Trans {
 		aRow, aStride = 1, lda
 	}
-	rows := func(lo, hi int, kl, kh int, out []float32, ldo int, scale bool) {
-		if gemmNarrow && kh-kl == 1 && scale && beta == 0 {
-			// An outer product into a cleared C: C = 0 + α·(a·b + 0), as
-			// clearing, then the kernels' single multiply-add into zeroed
-			// accumulators, give it — in one pass.
-			bk := b[kl*ldb : kl*ldb+n]
-			for i := lo; i < hi; i++ {
-				av := a[i*aRow+kl*aStride]
-				ci := out[i*ldo : i*ldo+n]
-				for j, bv := range bk {
-					ci[j] = 0 + alpha*(av*bv+0)
-				}
-			}
-			return
-		}
-		p := getScratch(n)
-		t := *p
-		for i := lo; i < hi; i++ {
-			ci := out[i*ldo : i*ldo+n]
-			if scale {
-				scaleRow(ci, beta)
-			}
-		}
-		switch {
-		case !gemmNarrow:
-		case n == 1 && aStride != 1 && kl == 0 && kh == k:
-			// op(A)·b with A transposed (Xᵀ·g over every node): rowKernel
-			// would walk a column of A per row of C; stream A's rows
-			// instead, keeping each C row's panel sums in the same order.
-			q := getScratch(hi - lo)
-			gemvT(a[lo:], lda, b, ldb, k, alpha, out[lo*ldo:], ldo, *q)
-			scratch32.Put(q)
-			scratch32.Put(p)
-			return
-		case n == 1 && kh-kl <= kPanel:
-			// A matrix-vector product: rowKernel's scalar column, inline
-			// (the same sums in the same order, without a call per row;
-			// four rows at a time, so their chains overlap).
-			i := lo
-			for ; i+4 <= hi; i += 4 {
-				a0, a1, a2, a3 := a[i*aRow:], a[(i+1)*aRow:], a[(i+2)*aRow:], a[(i+3)*aRow:]
-				var s0, s1, s2, s3 float32
-				for l := kl; l < kh; l++ {
-					bl := b[l*ldb]
-					s0 += a0[l*aStride] * bl
-					s1 += a1[l*aStride] * bl
-					s2 += a2[l*aStride] * bl
-					s3 += a3[l*aStride] * bl
-				}
-				out[i*ldo] += alpha * s0
-				out[(i+1)*ldo] += alpha * s1
-				out[(i+2)*ldo] += alpha * s2
-				out[(i+3)*ldo] += alpha * s3
-			}
-			for ; i < hi; i++ {
-				ai := a[i*aRow:]
-				var sum float32
-				for l := kl; l < kh; l++ {
-					sum += ai[l*aStride] * b[l*ldb]
-				}
-				out[i*ldo] += alpha * sum
-			}
-			scratch32.Put(p)
-			return
-		case kh-kl == 1:
-			// An outer product: t = a·b + 0, as the kernels' single
-			// multiply-add into zeroed accumulators gives it.
-			bk := b[kl*ldb : kl*ldb+n]
-			for i := lo; i < hi; i++ {
-				av := a[i*aRow+kl*aStride]
-				ci := out[i*ldo : i*ldo+n]
-				for j, bv := range bk {
-					ci[j] += alpha * (av*bv + 0)
-				}
-			}
-			scratch32.Put(p)
-			return
-		}
-		for k0 := kl; k0 < kh; k0 += kPanel {
-			kk := min(kPanel, kh-k0)
-			for i := lo; i < hi; i++ {
-				ai := a[i*aRow+k0*aStride:]
-				bk := b[k0*ldb:]
-				rowKernel(t, ai, aStride, bk, ldb, kk, n)
-				ci := out[i*ldo : i*ldo+n]
-				for j, v := range t {
-					ci[j] += alpha * v
-				}
-			}
-		}
-		scratch32.Put(p)
-	}
+	g := gemmJob{a: a, b: b, lda: lda, ldb: ldb, aRow: aRow, aStride: aStride, n: n, k: k, alpha: alpha, beta: beta}
 	work := m * n * k
 	switch {
 	case work < gemmParallel:
-		rows(0, m, 0, k, c, ldc, true)
+		g.rows(0, m, 0, k, c, ldc, true) // g stays on the stack
 	case m >= 4*rowChunks:
-		runRanges(evenBounds(m), func(lo, hi int) { rows(lo, hi, 0, k, c, ldc, true) })
+		gp := gemmJobs.Get().(*gemmJob)
+		*gp = g
+		gp.split, gp.out, gp.ldo = false, c, ldc
+		runRangesOf(evenBounds(m), gp)
+		*gp = gemmJob{}
+		gemmJobs.Put(gp)
 	default:
 		// Few rows, long k (a weight gradient Xᵀ·G over every node): split k
 		// into fixed ranges, each into its own m×n partial, added in order.
@@ -180,11 +94,12 @@ func (impl BLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []fl
 		defer scratch32.Put(p)
 		parts := *p
 		clear(parts)
-		bd := evenBounds(k)
-		runRanges(bd, func(lo, hi int) {
-			q := chunkOf(bd, lo, hi)
-			rows(0, m, lo, hi, parts[q*m*n:(q+1)*m*n], n, false)
-		})
+		gp := gemmJobs.Get().(*gemmJob)
+		*gp = g
+		gp.split, gp.out, gp.m, gp.bd = true, parts, m, evenBounds(k)
+		runRangesOf(gp.bd, gp)
+		*gp = gemmJob{}
+		gemmJobs.Put(gp)
 		for i := 0; i < m; i++ {
 			ci := c[i*ldc : i*ldc+n]
 			scaleRow(ci, beta)
@@ -195,6 +110,126 @@ func (impl BLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []fl
 			}
 		}
 	}
+}
+
+// gemmJob is one Sgemm call's operands, op(B) already row-major.
+type gemmJob struct {
+	a, b                          []float32
+	lda, ldb, aRow, aStride, n, k int
+	alpha, beta                   float32
+	// A parallel call's chunks (run): C's rows into out (stride ldo), or,
+	// when split, k's ranges bd into m×n partials in out.
+	split bool
+	out   []float32
+	ldo   int
+	m     int
+	bd    [rowChunks + 1]int
+}
+
+var gemmJobs = sync.Pool{New: func() any { return new(gemmJob) }}
+
+func (g *gemmJob) run(lo, hi int) {
+	if !g.split {
+		g.rows(lo, hi, 0, g.k, g.out, g.ldo, true)
+		return
+	}
+	q, mn := chunkOf(g.bd, lo, hi), g.m*g.n
+	g.rows(0, g.m, lo, hi, g.out[q*mn:(q+1)*mn], g.n, false)
+}
+
+// rows computes rows lo…hi of C (into out, stride ldo) over op(A)'s
+// columns kl…kh, scaling by β first when scale is set.
+func (g *gemmJob) rows(lo, hi int, kl, kh int, out []float32, ldo int, scale bool) {
+	if gemmNarrow && kh-kl == 1 && scale && g.beta == 0 {
+		// An outer product into a cleared C: C = 0 + α·(a·b + 0), as
+		// clearing, then the kernels' single multiply-add into zeroed
+		// accumulators, give it — in one pass.
+		bk := g.b[kl*g.ldb : kl*g.ldb+g.n]
+		for i := lo; i < hi; i++ {
+			av := g.a[i*g.aRow+kl*g.aStride]
+			ci := out[i*ldo : i*ldo+g.n]
+			for j, bv := range bk {
+				ci[j] = 0 + g.alpha*(av*bv+0)
+			}
+		}
+		return
+	}
+	p := getScratch(g.n)
+	t := *p
+	for i := lo; i < hi; i++ {
+		ci := out[i*ldo : i*ldo+g.n]
+		if scale {
+			scaleRow(ci, g.beta)
+		}
+	}
+	switch {
+	case !gemmNarrow:
+	case g.n == 1 && g.aStride != 1 && kl == 0 && kh == g.k:
+		// op(A)·b with A transposed (Xᵀ·g over every node): rowKernel
+		// would walk a column of A per row of C; stream A's rows
+		// instead, keeping each C row's panel sums in the same order.
+		q := getScratch(hi - lo)
+		gemvT(g.a[lo:], g.lda, g.b, g.ldb, g.k, g.alpha, out[lo*ldo:], ldo, *q)
+		scratch32.Put(q)
+		scratch32.Put(p)
+		return
+	case g.n == 1 && kh-kl <= kPanel:
+		// A matrix-vector product: rowKernel's scalar column, inline
+		// (the same sums in the same order, without a call per row;
+		// four rows at a time, so their chains overlap).
+		i := lo
+		for ; i+4 <= hi; i += 4 {
+			a0, a1, a2, a3 := g.a[i*g.aRow:], g.a[(i+1)*g.aRow:], g.a[(i+2)*g.aRow:], g.a[(i+3)*g.aRow:]
+			var s0, s1, s2, s3 float32
+			for l := kl; l < kh; l++ {
+				bl := g.b[l*g.ldb]
+				s0 += a0[l*g.aStride] * bl
+				s1 += a1[l*g.aStride] * bl
+				s2 += a2[l*g.aStride] * bl
+				s3 += a3[l*g.aStride] * bl
+			}
+			out[i*ldo] += g.alpha * s0
+			out[(i+1)*ldo] += g.alpha * s1
+			out[(i+2)*ldo] += g.alpha * s2
+			out[(i+3)*ldo] += g.alpha * s3
+		}
+		for ; i < hi; i++ {
+			ai := g.a[i*g.aRow:]
+			var sum float32
+			for l := kl; l < kh; l++ {
+				sum += ai[l*g.aStride] * g.b[l*g.ldb]
+			}
+			out[i*ldo] += g.alpha * sum
+		}
+		scratch32.Put(p)
+		return
+	case kh-kl == 1:
+		// An outer product: t = a·b + 0, as the kernels' single
+		// multiply-add into zeroed accumulators gives it.
+		bk := g.b[kl*g.ldb : kl*g.ldb+g.n]
+		for i := lo; i < hi; i++ {
+			av := g.a[i*g.aRow+kl*g.aStride]
+			ci := out[i*ldo : i*ldo+g.n]
+			for j, bv := range bk {
+				ci[j] += g.alpha * (av*bv + 0)
+			}
+		}
+		scratch32.Put(p)
+		return
+	}
+	for k0 := kl; k0 < kh; k0 += kPanel {
+		kk := min(kPanel, kh-k0)
+		for i := lo; i < hi; i++ {
+			ai := g.a[i*g.aRow+k0*g.aStride:]
+			bk := g.b[k0*g.ldb:]
+			rowKernel(t, ai, g.aStride, bk, g.ldb, kk, g.n)
+			ci := out[i*ldo : i*ldo+g.n]
+			for j, v := range t {
+				ci[j] += g.alpha * v
+			}
+		}
+	}
+	scratch32.Put(p)
 }
 
 // gemvT adds α·Aᵀ·b to the m entries of c (stride ldc), A being k×m

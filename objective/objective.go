@@ -50,15 +50,11 @@ func Build(b *engine.Builder, z *G.Node, cfg Config, bceSlots int, mse MSEInput)
 		return nil, err
 	}
 	l := &Loss{Terms: map[string]*G.Node{}}
-	var total *G.Node
+	var terms G.Nodes
+	var lambdas []float64
 	add := func(name string, term *G.Node, lambda float64) {
 		l.Terms[name] = term
-		w := G.Must(G.Mul(term, b.Scalar("lambda."+name, lambda)))
-		if total == nil {
-			total = w
-		} else {
-			total = G.Must(G.Add(total, w))
-		}
+		terms, lambdas = append(terms, term), append(lambdas, lambda)
 	}
 	if cfg.LambdaBCE > 0 {
 		if bceSlots < 1 {
@@ -82,7 +78,10 @@ func Build(b *engine.Builder, z *G.Node, cfg Config, bceSlots int, mse MSEInput)
 		add("mse", engine.PairLoss(engine.Square, z, &in.set), cfg.LambdaMSE)
 		l.MSE = in
 	}
-	l.Total = total
+	if len(terms) > 0 {
+		// λ-weighted sum, folded left as Mul and Add would: one op.
+		l.Total = engine.WeightedSum(terms, lambdas)
+	}
 	return l, nil
 }
 
