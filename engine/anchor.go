@@ -138,8 +138,13 @@ func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
 		return out
 	case 1:
 		g, f, arg := data(0), data(1), ints(op, in[2])
+		checkIdx(op, arg, op.n) // the kernel below does not bounds-check
 		out := op.output(x.Dtype(), op.n, d)
 		anchorScatter(op, vals[T](out), len(arg), d, func(o []T, lo, hi int) {
+			if o32, ok := any(o).([]float32); ok && haveKernels && d%8 == 0 && lo < hi {
+				scatterAxpy32(&o32[0], &any(g).([]float32)[lo*d], &any(f).([]float32)[lo], &arg[lo], hi-lo, d)
+				return
+			}
 			for s := lo; s < hi; s++ {
 				fs, gs, oa := f[s], g[s*d:(s+1)*d], o[arg[s]*d:(arg[s]+1)*d]
 				for k := range gs {
@@ -150,8 +155,13 @@ func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
 		return out
 	case 2:
 		g, self := data(0), ints(op, in[1])
+		checkIdx(op, self, op.n)
 		out := op.output(x.Dtype(), op.n, d)
 		anchorScatter(op, vals[T](out), len(self), d, func(o []T, lo, hi int) {
+			if o32, ok := any(o).([]float32); ok && haveKernels && d%8 == 0 && lo < hi {
+				scatterAxpy32(&o32[0], &any(g).([]float32)[lo*d], nil, &self[lo], hi-lo, d)
+				return
+			}
 			for s := lo; s < hi; s++ {
 				gs, ov := g[s*d:(s+1)*d], o[self[s]*d:(self[s]+1)*d]
 				for k := range gs {

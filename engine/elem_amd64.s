@@ -77,3 +77,129 @@ acol:
 adone:
 	VZEROUPPER
 	RET
+
+// func colSum32(acc, x *float32, ldx, rows int)
+// acc[0:32] += x[r·ldx : r·ldx+32] for r = 0…rows−1, in row order per lane
+// (the Go loop's column sums, eight lanes at a time).
+TEXT ·colSum32(SB), NOSPLIT, $0-32
+	MOVQ    acc+0(FP), DI
+	MOVQ    x+8(FP), SI
+	MOVQ    ldx+16(FP), R8
+	SHLQ    $2, R8
+	MOVQ    rows+24(FP), CX
+	VMOVUPS (DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVUPS 64(DI), Y2
+	VMOVUPS 96(DI), Y3
+	TESTQ   CX, CX
+	JZ      csdone
+
+csloop:
+	VADDPS (SI), Y0, Y0
+	VADDPS 32(SI), Y1, Y1
+	VADDPS 64(SI), Y2, Y2
+	VADDPS 96(SI), Y3, Y3
+	ADDQ   R8, SI
+	DECQ   CX
+	JNZ    csloop
+
+csdone:
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	VZEROUPPER
+	RET
+
+// func colAxpy32(acc, x *float32, ldx int, b *float32, ldb, rows int)
+// acc[0:32] += x[r·ldx : r·ldx+32] · b[r·ldb] for r = 0…rows−1: a multiply,
+// then an add (no FMA), in row order per lane.
+TEXT ·colAxpy32(SB), NOSPLIT, $0-48
+	MOVQ    acc+0(FP), DI
+	MOVQ    x+8(FP), SI
+	MOVQ    ldx+16(FP), R8
+	SHLQ    $2, R8
+	MOVQ    b+24(FP), DX
+	MOVQ    ldb+32(FP), R9
+	SHLQ    $2, R9
+	MOVQ    rows+40(FP), CX
+	VMOVUPS (DI), Y0
+	VMOVUPS 32(DI), Y1
+	VMOVUPS 64(DI), Y2
+	VMOVUPS 96(DI), Y3
+	TESTQ   CX, CX
+	JZ      cadone
+
+caloop:
+	VBROADCASTSS (DX), Y8
+	VMULPS       (SI), Y8, Y4
+	VMULPS       32(SI), Y8, Y5
+	VMULPS       64(SI), Y8, Y6
+	VMULPS       96(SI), Y8, Y7
+	VADDPS       Y4, Y0, Y0
+	VADDPS       Y5, Y1, Y1
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y7, Y3, Y3
+	ADDQ         R8, SI
+	ADDQ         R9, DX
+	DECQ         CX
+	JNZ          caloop
+
+cadone:
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	VZEROUPPER
+	RET
+
+// func scatterAxpy32(o, gr, f *float32, idx *int, slots, d int)
+// For every slot s: o[idx[s]·d + k] += f[s]·g[s·d + k] (k < d, d a multiple
+// of 8), a multiply then an add, slots in order; f nil: += g.
+TEXT ·scatterAxpy32(SB), NOSPLIT, $0-48
+	MOVQ o+0(FP), DI
+	MOVQ gr+8(FP), SI
+	MOVQ f+16(FP), DX
+	MOVQ idx+24(FP), R10
+	MOVQ slots+32(FP), CX
+	MOVQ d+40(FP), R13
+	SHLQ $2, R13
+	TESTQ CX, CX
+	JZ    sadone
+
+saslot:
+	MOVQ  (R10), AX
+	IMULQ R13, AX
+	ADDQ  DI, AX
+	XORQ  R12, R12
+	TESTQ DX, DX
+	JZ    sacolnof
+	VBROADCASTSS (DX), Y14
+
+sacol:
+	VMULPS  (SI)(R12*1), Y14, Y0
+	VADDPS  (AX)(R12*1), Y0, Y0
+	VMOVUPS Y0, (AX)(R12*1)
+	ADDQ    $32, R12
+	CMPQ    R12, R13
+	JL      sacol
+	ADDQ    $4, DX
+	JMP     sanext
+
+sacolnof:
+	VMOVUPS (SI)(R12*1), Y0
+	VADDPS  (AX)(R12*1), Y0, Y0
+	VMOVUPS Y0, (AX)(R12*1)
+	ADDQ    $32, R12
+	CMPQ    R12, R13
+	JL      sacolnof
+
+sanext:
+	ADDQ R13, SI
+	ADDQ $8, R10
+	DECQ CX
+	JNZ  saslot
+
+sadone:
+	VZEROUPPER
+	RET

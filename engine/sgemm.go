@@ -78,6 +78,10 @@ func (impl BLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []fl
 	g := gemmJob{a: a, b: b, lda: lda, ldb: ldb, aRow: aRow, aStride: aStride, n: n, k: k, alpha: alpha, beta: beta}
 	work := m * n * k
 	switch {
+	case gemmNarrow && haveKernels && n == 1 && tA == blas.Trans && m == 32:
+		// Aᵀ·b with 32 columns: one streaming pass over A (gemvT's kernel)
+		// beats four passes that each read a quarter of every row.
+		g.rows(0, m, 0, k, c, ldc, true)
 	case work < gemmParallel:
 		g.rows(0, m, 0, k, c, ldc, true) // g stays on the stack
 	case m >= 4*rowChunks:
@@ -241,6 +245,13 @@ func gemvT(a []float32, lda int, b []float32, ldb, k int, alpha float32, c []flo
 	m := len(t)
 	for k0 := 0; k0 < k; k0 += kPanel {
 		clear(t)
+		if m == 32 && haveKernels {
+			colAxpy32(&t[0], &a[k0*lda], lda, &b[k0*ldb], ldb, min(kPanel, k-k0))
+			for j, v := range t {
+				c[j*ldc] += alpha * v
+			}
+			continue
+		}
 		for l := k0; l < min(k0+kPanel, k); l++ {
 			bl := b[l*ldb]
 			for j, v := range a[l*lda : l*lda+m] {

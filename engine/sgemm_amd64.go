@@ -22,3 +22,12 @@ func reluMask32(out, x, gr *float32, n int)
 
 //go:noescape
 func anchorFwd32(o, hm, hs, b, f *float32, arg, self *int, slots, d int)
+
+//go:noescape
+func colSum32(acc, x *float32, ldx, rows int)
+
+//go:noescape
+func colAxpy32(acc, x *float32, ldx int, b *float32, ldb, rows int)
+
+//go:noescape
+func scatterAxpy32(o, gr, f *float32, idx *int, slots, d int)

@@ -26,3 +26,13 @@ func reluMask32(out, x, gr *float32, n int) { panic("engine: reluMask32 without 
 func anchorFwd32(o, hm, hs, b, f *float32, arg, self *int, slots, d int) {
 	panic("engine: anchorFwd32 without kernels")
 }
+
+func colSum32(acc, x *float32, ldx, rows int) { panic("engine: colSum32 without kernels") }
+
+func colAxpy32(acc, x *float32, ldx int, b *float32, ldb, rows int) {
+	panic("engine: colAxpy32 without kernels")
+}
+
+func scatterAxpy32(o, gr, f *float32, idx *int, slots, d int) {
+	panic("engine: scatterAxpy32 without kernels")
+}
