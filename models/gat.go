@@ -42,7 +42,7 @@ func gatLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj
 		adst := b.Param(hn+".att_dst", engine.Glorot(1), out, 1)
 		ss := G.Must(G.Reshape(engine.MatMul(wh, asrc), []int{n}))
 		sd := G.Must(G.Reshape(engine.MatMul(wh, adst), []int{n}))
-		e := G.Must(G.LeakyRelu(engine.EdgeScores(a, sd, ss), 0.2))
+		e := engine.LeakyReLU(engine.EdgeScores(a, sd, ss), 0.2)
 		alpha := engine.SegmentSoftmax(a, e)
 		y := engine.EdgeSpMM(a, alpha, wh)
 		if sum == nil {
