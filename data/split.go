@@ -38,6 +38,9 @@ type Split struct {
 	fixedNeg           map[uint64]bool
 	Dist               *Distances
 	CandidateNegatives int // number of pairs that are not positives
+
+	negBuf   []Pair          // SampleTrainNegatives' result, reused
+	negTaken map[uint64]bool // and its set of drawn pairs
 }
 
 // NewSplit builds the task on g. Link: positives are the edges, and only
@@ -99,9 +102,12 @@ func NewSplit(g *Graph, task string, rng *rand.Rand) (*Split, error) {
 // SampleTrainNegatives draws k negatives for one training epoch: uniform
 // unordered pairs that are no positive (any split) and no validation or test
 // negative. Fewer than k are returned only when the graph has fewer such
-// pairs.
+// pairs. The result is valid until the next call (its memory is reused);
+// a Split is not safe for concurrent draws.
 func (s *Split) SampleTrainNegatives(rng *rand.Rand, k int) []Pair {
-	return s.sample(rng, k, false)
+	out := s.sample(rng, k, false)
+	s.negBuf = out[:0]
+	return out
 }
 
 func (s *Split) sample(rng *rand.Rand, k int, fixed bool) []Pair {
@@ -110,8 +116,19 @@ func (s *Split) sample(rng *rand.Rand, k int, fixed bool) []Pair {
 	if k > avail {
 		k = avail
 	}
-	out := make([]Pair, 0, k)
-	taken := make(map[uint64]bool, k)
+	var out []Pair
+	var taken map[uint64]bool
+	if fixed {
+		out, taken = make([]Pair, 0, k), make(map[uint64]bool, k)
+	} else {
+		// Training negatives are drawn every epoch: reuse the last draw's
+		// slice and set (the caller consumes the pairs before the next draw).
+		if s.negTaken == nil {
+			s.negTaken = make(map[uint64]bool, k)
+		}
+		clear(s.negTaken)
+		out, taken = s.negBuf[:0], s.negTaken
+	}
 	// Rejection sampling while the pool is large; enumerate when dense.
 	if avail > 4*k {
 		for len(out) < k {

@@ -83,26 +83,32 @@ func (op *biasActOp) Do(in ...G.Value) (v G.Value, err error) {
 // fixed partition.
 func biasAct[T Float](grad bool, a, c, m, out []T, d int) {
 	n := len(a) / d
-	parallelRanges(evenBounds(n), len(a), func(lo, hi int) {
-		for i := lo * d; i < hi*d; i++ {
-			if grad {
-				if a[i] > 0 {
-					v := c[i]
-					if m != nil {
-						v *= m[i]
-					}
-					out[i] = v
-				}
-				continue
-			}
-			if v := a[i] + c[i%d]; v > 0 {
+	if len(a) < minParallelWork { // no closure: it would be allocated every call
+		biasActRows(grad, a, c, m, out, d, 0, n)
+		return
+	}
+	parallelRanges(evenBounds(n), len(a), func(lo, hi int) { biasActRows(grad, a, c, m, out, d, lo, hi) })
+}
+
+func biasActRows[T Float](grad bool, a, c, m, out []T, d, lo, hi int) {
+	for i := lo * d; i < hi*d; i++ {
+		if grad {
+			if a[i] > 0 {
+				v := c[i]
 				if m != nil {
 					v *= m[i]
 				}
 				out[i] = v
 			}
+			continue
 		}
-	})
+		if v := a[i] + c[i%d]; v > 0 {
+			if m != nil {
+				v *= m[i]
+			}
+			out[i] = v
+		}
+	}
 }
 
 func (op *biasActOp) WriteHash(h hash.Hash) {

@@ -98,6 +98,10 @@ func edgeSpMM[T Float](a *CSR, mode int, p, q, out []T, d int) {
 		})
 		return
 	}
+	if a.NNZ()*d < minParallelWork { // no closure: it would be allocated every call
+		edgeSpMMRows(a, mode, p, q, out, d, 0, a.Rows)
+		return
+	}
 	parallelRanges(nnzBounds(a), a.NNZ()*d, func(lo, hi int) { edgeSpMMRows(a, mode, p, q, out, d, lo, hi) })
 }
 

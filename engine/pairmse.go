@@ -65,6 +65,7 @@ type pairMSEOp struct {
 type gramState struct {
 	r32 [][]float32
 	r64 [][]float64
+	per []float64 // per-row sums of the forward pass
 }
 
 func (op *pairMSEOp) Arity() int {
@@ -162,7 +163,8 @@ func pairMSEForward[T Float](op *pairMSEOp, z []T, d int) float64 {
 		}
 		zb, r := z[b.Off*d:(b.Off+b.N)*d], rs[bi]
 		gemm(blas.NoTrans, blas.Trans, b.N, b.N, d, 1, zb, d, zb, d, 0, r, b.N)
-		per := make([]float64, b.N)
+		op.st.per = grow(op.st.per, b.N)
+		per := op.st.per
 		parallelRanges(evenBounds(b.N), b.N*b.N*4, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				ri, ci := r[i*b.N:(i+1)*b.N], b.C[i*b.N:(i+1)*b.N]

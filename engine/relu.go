@@ -62,6 +62,10 @@ func (op *reluOp) Do(in ...G.Value) (v G.Value, err error) {
 }
 
 func relu[T Float](x, g, out []T) {
+	if len(x) < minParallelWork { // no closure: it would be allocated every call
+		reluRange(x, g, out)
+		return
+	}
 	parallelRanges(evenBounds(len(x)), len(x), func(lo, hi int) {
 		var gs []T
 		if g != nil {

@@ -74,6 +74,10 @@ func (op *rowNormOp) Do(in ...G.Value) (v G.Value, err error) {
 // (g − ⟨g,y⟩y)/‖x‖. Norms accumulate in float64.
 func rowNorm[T Float](x, g []T, d int, out []T) {
 	n := len(x) / d
+	if len(x) < minParallelWork { // no closure: it would be allocated every call
+		rowNormRows(x, g, d, out, 0, n)
+		return
+	}
 	parallelRanges(evenBounds(n), len(x), func(lo, hi int) { rowNormRows(x, g, d, out, lo, hi) })
 }
 

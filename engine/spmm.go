@@ -60,6 +60,10 @@ func (op *spmmOp) Do(in ...G.Value) (v G.Value, err error) {
 // spmm computes y = A·x for row-major x (cols×d) and y (rows×d), over
 // fixed row ranges of equal non-zeros in parallel (see rowChunks).
 func spmm[T Float](a *CSR, val []T, x, y []T, d int) {
+	if a.NNZ()*d < minParallelWork { // no closure: it would be allocated every call
+		spmmRows(a, val, x, y, d, 0, a.Rows)
+		return
+	}
 	parallelRanges(nnzBounds(a), a.NNZ()*d, func(lo, hi int) { spmmRows(a, val, x, y, d, lo, hi) })
 }
 
