@@ -54,9 +54,9 @@ const (
 	bytesPerPair  = 72 // per MSE/BCE pair slot: index/value/weight buffers and tensors, scatter
 	paramCopies   = 4  // parameter, gradient, two Adam moments
 	denseStaging  = 8  // float64 copy of dense inputs beside the dtype copy
-	tauPairBytes  = 40 // τ sample: pair, distance, batch, cosines, sort scratch
+	tauPairBytes  = 36 // τ sample: pair, distance, batch, cosines, sort scratch
 	pgnnPerSlot   = 12 // P-GNN: per (node, anchor set, hidden) entry, forward and backward
-	gatPerEdgeAct = 10 // GAT: per edge and head: scores, softmax, gradients (× dtype bytes)
+	gatPerEdgeAct = 3  // GAT: per edge and head: scores, LeakyReLU, softmax and their gradients, shared by liveness (× dtype bytes)
 )
 
 // PlanMemory estimates the peak memory of a resolved run on ds before any
