@@ -37,7 +37,8 @@ type FitResult struct {
 	Best, Final Evaluation
 	Evals       []Evaluation
 	Seconds     float64 // wall time of the loop
-	StepSeconds float64 // time spent preparing inputs and stepping
+	StepSeconds float64   // time spent preparing inputs and stepping
+	StepTimes   []float64 // seconds per epoch run by this call, in order
 	Stopped     int     // the epoch early stopping ended the loop after; -1 when it ran every epoch
 }
 
@@ -77,7 +78,9 @@ func Fit(t *Trainer, cfg FitConfig, prepare func(epoch int) error, evaluate func
 			return res, fmt.Errorf("epoch %d: preparing inputs: %w", epoch, err)
 		}
 		step, err := t.Step()
-		res.StepSeconds += time.Since(t0).Seconds()
+		dt := time.Since(t0).Seconds()
+		res.StepSeconds += dt
+		res.StepTimes = append(res.StepTimes, dt)
 		if err != nil {
 			var de *DivergedError
 			if errors.As(err, &de) {

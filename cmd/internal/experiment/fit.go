@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime/debug"
+	"sort"
 	"time"
 
 	"github.com/ignn/ignn/engine"
@@ -102,7 +103,8 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	if fr.Stopped >= 0 {
 		res.StoppedEpoch, ran = fr.Stopped, fr.Stopped+1-l.start
 	}
-	res.MsPerEpoch = 1000 * fr.StepSeconds / float64(max(1, ran))
+	res.MsPerEpochMean = 1000 * fr.StepSeconds / float64(max(1, ran))
+	res.MsPerEpoch = 1000 * median(fr.StepTimes)
 	best := toMetrics(fr.Best)
 	res.BestEpoch, res.ValAUC, res.TestAUC, res.TestKendallTau, res.TauCI = best.Epoch, best.ValAUC, best.TestAUC, best.TestKendallTau, best.TauCI
 	res.Final = toMetrics(fr.Final)
@@ -228,4 +230,18 @@ func toMetrics(ev engine.Evaluation) Metrics {
 		m.TauCI = []Num{Num(lo), Num(ev.Metrics["tau_hi"])}
 	}
 	return m
+}
+
+// median of xs (0 for none); xs is not modified.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if n := len(s); n%2 == 1 {
+		return s[n/2]
+	} else {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
 }
