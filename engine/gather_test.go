@@ -8,7 +8,6 @@ import (
 	. "github.com/ignn/ignn/engine/enginetest"
 
 	G "gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 )
 
 // TestGatherGradient: finite differences through Gather with repeated,
@@ -35,35 +34,16 @@ func TestGatherMatchesByIndices(t *testing.T) {
 		idx[i] = (i*7919 + i*i) % 37
 	}
 	run := func(ours bool) (fwd, grad []float32) {
-		b := NewBuilder(NewParamStore(tensor.Float32, Stream(3, "init")), true)
-		x := b.Param("x", Glorot(1), 37, 1)
-		in := b.IntInput("idx", len(idx))
-		if err := LetInts(in, idx); err != nil {
-			t.Fatal(err)
-		}
-		var y *G.Node
-		if ours {
-			y = Gather(x, in)
-		} else {
-			y = G.Must(G.ByIndices(x, in, 0))
-		}
-		w := b.Param("w", Glorot(1), 1, 3)
-		loss := G.Must(G.Sum(MatMul(y, w)))
-		if _, err := G.Grad(loss, x); err != nil {
-			t.Fatal(err)
-		}
-		var yv G.Value
-		G.Read(y, &yv)
-		vm := G.NewTapeMachine(b.G, G.BindDualValues(x))
-		defer vm.Close()
-		if err := vm.RunAll(); err != nil {
-			t.Fatal(err)
-		}
-		gv, err := x.Grad()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return append([]float32(nil), yv.Data().([]float32)...), append([]float32(nil), gv.Data().([]float32)...)
+		return valueAndGrad32(t, 37, nil, func(b *Builder, x *G.Node) *G.Node {
+			in := b.IntInput("idx", len(idx))
+			if err := LetInts(in, idx); err != nil {
+				t.Fatal(err)
+			}
+			if ours {
+				return Gather(x, in)
+			}
+			return G.Must(G.ByIndices(x, in, 0))
+		})
 	}
 	f1, g1 := run(true)
 	f2, g2 := run(false)

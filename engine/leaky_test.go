@@ -29,32 +29,13 @@ func TestLeakyReLUMatchesGorgonia(t *testing.T) {
 		vals = append(vals, RandomValues(uint64(len(vals)), 1)[0]*10)
 	}
 	run := func(ours bool) (fwd, grad []float32) {
-		b := NewBuilder(NewParamStore(tensor.Float32, Stream(5, "init")), true)
-		x := b.Param("x", Glorot(1), len(vals), 1)
-		SetFloat64(x.Value().(*tensor.Dense), vals)
-		var y *G.Node
-		if ours {
-			y = LeakyReLU(x, 0.2)
-		} else {
-			y = G.Must(G.LeakyRelu(x, 0.2))
-		}
-		w := b.Param("w", Glorot(1), 1, 2)
-		loss := G.Must(G.Sum(MatMul(y, w)))
-		if _, err := G.Grad(loss, x); err != nil {
-			t.Fatal(err)
-		}
-		var yv G.Value
-		G.Read(y, &yv)
-		vm := G.NewTapeMachine(b.G, G.BindDualValues(x))
-		defer vm.Close()
-		if err := vm.RunAll(); err != nil {
-			t.Fatal(err)
-		}
-		gv, err := x.Grad()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return append([]float32(nil), yv.Data().([]float32)...), append([]float32(nil), gv.Data().([]float32)...)
+		set := func(b *Builder, x *G.Node) { SetFloat64(x.Value().(*tensor.Dense), vals) }
+		return valueAndGrad32(t, len(vals), set, func(b *Builder, x *G.Node) *G.Node {
+			if ours {
+				return LeakyReLU(x, 0.2)
+			}
+			return G.Must(G.LeakyRelu(x, 0.2))
+		})
 	}
 	f1, g1 := run(true)
 	f2, g2 := run(false)
