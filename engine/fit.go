@@ -36,10 +36,10 @@ type FitConfig struct {
 type FitResult struct {
 	Best, Final Evaluation
 	Evals       []Evaluation
-	Seconds     float64 // wall time of the loop
+	Seconds     float64   // wall time of the loop
 	StepSeconds float64   // time spent preparing inputs and stepping
 	StepTimes   []float64 // seconds per epoch run by this call, in order
-	Stopped     int     // the epoch early stopping ended the loop after; -1 when it ran every epoch
+	Stopped     int       // the epoch early stopping ended the loop after; -1 when it ran every epoch
 }
 
 // Fit runs the training loop: prepare(epoch) rebinds the epoch's inputs
