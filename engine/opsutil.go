@@ -113,14 +113,6 @@ func vals[T Float](d *tensor.Dense) []T {
 	return *(*[]T)(unsafe.Pointer(&s))
 }
 
-// intsOf is vals for int tensors.
-func intsOf(d *tensor.Dense) []int {
-	if d.Dtype() != tensor.Int {
-		panic(fmt.Sprintf("engine: tensor of dtype %v read as int", d.Dtype()))
-	}
-	return d.Ints()
-}
-
 // scalarOut is a scalar op's output, reused every run (G.NewF32 would
 // allocate one per run).
 type scalarOut struct {

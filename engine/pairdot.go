@@ -55,7 +55,7 @@ func pairDotGrad[T Float](z []T, I, J []int, g []T, d int, dz []T) {
 // pairChunks is the fixed number of pair ranges the pair kernels split work
 // into. The split depends only on the pair count, never on the number of
 // CPUs, so results are bit-identical whatever GOMAXPROCS is.
-const pairChunks = 4
+const pairChunks = rowChunks // the pair ops share the row ops' fixed partition (evenBounds)
 
 // minParallelWork is the P·D below which the ops stay single-threaded.
 const minParallelWork = 1 << 16
@@ -67,15 +67,7 @@ func parallelPairs(p, d int, f func(lo, hi int)) {
 		f(0, p)
 		return
 	}
-	runRanges(pairBounds(p), f)
-}
-
-// pairBounds are the fixed pair chunks' bounds.
-func pairBounds(p int) (b [pairChunks + 1]int) {
-	for c := range b {
-		b[c] = p * c / pairChunks
-	}
-	return b
+	runRanges(evenBounds(p), f)
 }
 
 // chunkOf returns the index of the chunk [lo, hi) of bounds b.
@@ -104,7 +96,7 @@ func pairDotGradChunked[T Float](z []T, I, J []int, g []T, d int, dz []T, buf fu
 	for c := 1; c < pairChunks; c++ {
 		bufs[c] = buf(c)
 	}
-	b := pairBounds(p)
+	b := evenBounds(p)
 	runRanges(b, func(lo, hi int) {
 		pairDotGrad(z, I[lo:hi], J[lo:hi], g[lo:hi], d, bufs[chunkOf(b, lo, hi)])
 	})

@@ -80,7 +80,10 @@ func NewTrainer(b *Builder, loss *G.Node, terms map[string]*G.Node, opt TrainOpt
 		t.termV = append(t.termV, v)
 	}
 	if !b.Params.PrivateBuffers {
-		pinned := append(G.Nodes{loss}, t.pinnedTerms(terms)...)
+		pinned := G.Nodes{loss}
+		for _, n := range terms {
+			pinned = append(pinned, n)
+		}
 		if t.Buffers, err = planBuffers(&b.Params.arena, b.G, pinned...); err != nil {
 			return nil, fmt.Errorf("engine: planning buffers: %w", err)
 		}
@@ -135,14 +138,6 @@ func (t *Trainer) Step() (StepResult, error) {
 		}
 	}
 	return res, nil
-}
-
-func (*Trainer) pinnedTerms(terms map[string]*G.Node) G.Nodes {
-	var ns G.Nodes
-	for _, n := range terms {
-		ns = append(ns, n)
-	}
-	return ns
 }
 
 // firstNonFinite returns the first NaN or ±Inf in d and false, or 0 and true
