@@ -13,7 +13,7 @@ import (
 // m ← β₁m + (1−β₁)g; v ← β₂v + (1−β₂)g²; w ← w − lr·m̂/(√v̂ + ε) with
 // m̂ = m/(1−β₁ᵗ), v̂ = v/(1−β₂ᵗ). Moments are kept in the parameters' dtype
 // and are exported by State, so a checkpoint resumes bit for bit (gorgonia's
-// AdamSolver keeps its moments private). Step zeroes the gradients.
+// AdamSolver keeps its moments private).
 type Adam struct {
 	LR, Beta1, Beta2, Eps, WeightDecay float64
 	T                                  int             // steps taken
@@ -25,10 +25,14 @@ func NewAdam(lr, weightDecay float64) *Adam {
 	return &Adam{LR: lr, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8, WeightDecay: weightDecay}
 }
 
-// Step updates every parameter node in place from its gradient (bound by
-// the TapeMachine's dual values) and zeroes the gradient. params must be
-// passed in the same order on every call.
-func (a *Adam) Step(params G.Nodes) error {
+// Step updates every parameter node in place from the value of its gradient
+// node (grads[i] = ∂loss/∂params[i], as G.Grad returns them) and leaves the
+// gradients as they are. params must be passed in the same order on every
+// call.
+func (a *Adam) Step(params, grads G.Nodes) error {
+	if len(grads) != len(params) {
+		return fmt.Errorf("engine: Adam: %d parameters, %d gradients", len(params), len(grads))
+	}
 	if a.M == nil {
 		for _, p := range params {
 			w := p.Value().(*tensor.Dense)
@@ -43,12 +47,11 @@ func (a *Adam) Step(params G.Nodes) error {
 	c1 := 1 - math.Pow(a.Beta1, float64(a.T))
 	c2 := 1 - math.Pow(a.Beta2, float64(a.T))
 	for i, p := range params {
-		gv, err := p.Grad()
-		if err != nil {
-			return fmt.Errorf("engine: no gradient for %s: %w", p.Name(), err)
-		}
-		g := gv.(*tensor.Dense)
+		g, ok := grads[i].Value().(*tensor.Dense)
 		w := p.Value().(*tensor.Dense)
+		if !ok || g.Dtype() != w.Dtype() || g.Shape().TotalSize() != w.Shape().TotalSize() {
+			return fmt.Errorf("engine: Adam: the gradient of %s is %v, want a %v tensor of %v", p.Name(), grads[i].Value(), w.Dtype(), w.Shape())
+		}
 		switch w.Dtype() {
 		case tensor.Float64:
 			wd := vals[float64](w)
@@ -72,6 +75,5 @@ func adamStep[T Float](a *Adam, w, g, m, v []T, c1, c2 float64) {
 		v[k] = b2*v[k] + (1-b2)*gk*gk
 		mh, vh := m[k]*ic1, v[k]*ic2
 		w[k] -= lr * mh / (T(math.Sqrt(float64(vh))) + eps)
-		g[k] = 0
 	}
 }

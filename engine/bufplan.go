@@ -133,6 +133,9 @@ func planBuffers(a *Arena, g *G.ExprGraph, pinned ...*G.Node) (BufferPlan, error
 	for i := n - 1; i >= 0; i-- {
 		nd := order[i]
 		last[i] = i
+		if isPinned[nd] {
+			last[i] = n // read after the run, with what it aliases
+		}
 		it := g.To(nd.ID())
 		for it != nil && it.Next() {
 			j, ok := idx[it.Node().(*G.Node)]

@@ -20,6 +20,13 @@ func TestEdgeOpsGradients(t *testing.T) {
 	}, 1e-6, 1e-7); err != nil {
 		t.Error("EdgeScores:", err)
 	}
+	// N×1 inputs (GAT's h·a, fed without a reshape): gradients are N×1 too.
+	if err := CheckGradient(func(b *Builder) (*G.Node, []*G.Node) {
+		h, ad, as := b.Param("h", Glorot(1), n, 3), b.Param("ad", Glorot(1), 3, 1), b.Param("as", Glorot(1), 3, 1)
+		return EdgeScores(a, MatMul(h, ad), MatMul(h, as)), []*G.Node{h, ad, as}
+	}, 1e-6, 1e-7); err != nil {
+		t.Error("EdgeScores of N×1 products:", err)
+	}
 	if err := CheckGradient(func(b *Builder) (*G.Node, []*G.Node) {
 		e := b.Param("e", Glorot(3), nnz)
 		return SegmentSoftmax(a, e), []*G.Node{e}

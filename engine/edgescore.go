@@ -11,25 +11,45 @@ import (
 
 // EdgeScores returns, for every stored entry k = (i, j) of a (row i =
 // destination, column j = source), the score dst[i] + src[j] (GAT's
-// unnormalised attention logit before LeakyReLU). dst and src are N-vectors;
-// the result has a.NNZ() entries in CSR order. Gradients are segment sums:
-// d dst[i] = Σ_{k in row i} g_k, d src[j] = Σ_{k: col k = j} g_k. O(nnz).
+// unnormalised attention logit before LeakyReLU). dst and src are N-vectors
+// or N×1 matrices (a product h·a, taken as it is: no reshape instruction on
+// the tape); the result has a.NNZ() entries in CSR order. Gradients are
+// segment sums, shaped as their input: d dst[i] = Σ_{k in row i} g_k,
+// d src[j] = Σ_{k: col k = j} g_k. O(nnz).
 func EdgeScores(a *CSR, dst, src *G.Node) *G.Node {
 	for _, n := range []*G.Node{dst, src} {
-		if n.Shape().TotalSize() != a.Rows || n.Dims() != 1 {
-			panic(fmt.Sprintf("engine: EdgeScores: input has shape %v, want a vector of %d", n.Shape(), a.Rows))
+		if !scoreShape(n.Shape(), a.Rows) {
+			panic(fmt.Sprintf("engine: EdgeScores: input has shape %v, want a vector of %d or a %d×1 matrix", n.Shape(), a.Rows, a.Rows))
 		}
 	}
-	return G.Must(G.ApplyOp(&edgeScoreOp{a: a}, dst, src))
+	if dst.Dims() != src.Dims() {
+		panic(fmt.Sprintf("engine: EdgeScores: inputs have shapes %v and %v, want the same rank", dst.Shape(), src.Shape()))
+	}
+	return G.Must(G.ApplyOp(&edgeScoreOp{a: a, dims: dst.Dims()}, dst, src))
+}
+
+// scoreShape: an n-vector or an n×1 matrix.
+func scoreShape(s tensor.Shape, n int) bool {
+	return (len(s) == 1 && s[0] == n) || (len(s) == 2 && s[0] == n && s[1] == 1)
 }
 
 // edgeScoreOp computes the scores (mode 0), or reduces an edge gradient to
-// rows (mode 1, d dst) or to columns (mode 2, d src).
+// rows (mode 1, d dst) or to columns (mode 2, d src). dims is the rank of
+// the score inputs (1 or 2), which the gradients take.
 type edgeScoreOp struct {
 	opBase
 
 	a    *CSR
 	mode int
+	dims int
+}
+
+// nodeShape is the shape of a per-node input or gradient.
+func (op *edgeScoreOp) nodeShape() []int {
+	if op.dims == 2 {
+		return []int{op.a.Rows, 1}
+	}
+	return []int{op.a.Rows}
 }
 
 func (op *edgeScoreOp) Arity() int {
@@ -41,15 +61,15 @@ func (op *edgeScoreOp) Arity() int {
 func (op *edgeScoreOp) Type() hm.Type {
 	a := hm.TypeVariable('a')
 	if op.mode == 0 {
-		return hm.NewFnType(tt(1, a), tt(1, a), tt(1, a))
+		return hm.NewFnType(tt(op.dims, a), tt(op.dims, a), tt(1, a))
 	}
-	return hm.NewFnType(tt(1, a), tt(1, a))
+	return hm.NewFnType(tt(1, a), tt(op.dims, a))
 }
 func (op *edgeScoreOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 	if op.mode == 0 {
 		return tensor.Shape{op.a.NNZ()}, nil
 	}
-	return tensor.Shape{op.a.Rows}, nil
+	return op.nodeShape(), nil
 }
 func (op *edgeScoreOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
@@ -61,24 +81,25 @@ func (op *edgeScoreOp) Do(in ...G.Value) (v G.Value, err error) {
 		if op.mode == 0 {
 			y = vals[float64](dense(op, in[1]))
 		}
-		return edgeScore(op.a, op.mode, xs, y, x.Dtype()), nil
+		return edgeScore(op, xs, y, x.Dtype()), nil
 	case tensor.Float32:
 		xs := vals[float32](x)
 		var y []float32
 		if op.mode == 0 {
 			y = vals[float32](dense(op, in[1]))
 		}
-		return edgeScore(op.a, op.mode, xs, y, x.Dtype()), nil
+		return edgeScore(op, xs, y, x.Dtype()), nil
 	}
 	return nil, fmt.Errorf("engine: %s: unsupported dtype %v", op, x.Dtype())
 }
 
-func edgeScore[T Float](a *CSR, mode int, x, y []T, dt tensor.Dtype) *tensor.Dense {
+func edgeScore[T Float](op *edgeScoreOp, x, y []T, dt tensor.Dtype) *tensor.Dense {
+	a, mode := op.a, op.mode
 	var out *tensor.Dense
 	if mode == 0 {
-		out = newDense(dt, a.NNZ())
+		out = op.outputRaw(dt, a.NNZ()) // every entry written
 	} else {
-		out = newDense(dt, a.Rows)
+		out = op.output(dt, op.nodeShape()...) // sums: zeroed
 	}
 	o := vals[T](out)
 	for r := 0; r < a.Rows; r++ {
@@ -97,7 +118,7 @@ func edgeScore[T Float](a *CSR, mode int, x, y []T, dt tensor.Dtype) *tensor.Den
 }
 
 func (op *edgeScoreOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "engine.EdgeScores{mode=%d %d×%d nnz=%d id=%016x}", op.mode, op.a.Rows, op.a.Cols, op.a.NNZ(), op.a.ID())
+	fmt.Fprintf(h, "engine.EdgeScores{mode=%d dims=%d %d×%d nnz=%d id=%016x}", op.mode, op.dims, op.a.Rows, op.a.Cols, op.a.NNZ(), op.a.ID())
 }
 func (op *edgeScoreOp) Hashcode() uint32 { return hashOf(op.WriteHash) }
 func (op *edgeScoreOp) String() string {
@@ -113,10 +134,10 @@ func (op *edgeScoreOp) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error) {
 	if op.mode != 0 {
 		return nil, fmt.Errorf("engine: %s is not differentiable", op)
 	}
-	dd, err := G.ApplyOp(&edgeScoreOp{a: op.a, mode: 1}, grad)
+	dd, err := G.ApplyOp(&edgeScoreOp{a: op.a, mode: 1, dims: op.dims}, grad)
 	if err != nil {
 		return nil, err
 	}
-	ds, err := G.ApplyOp(&edgeScoreOp{a: op.a, mode: 2}, grad)
+	ds, err := G.ApplyOp(&edgeScoreOp{a: op.a, mode: 2, dims: op.dims}, grad)
 	return G.Nodes{dd, ds}, err
 }

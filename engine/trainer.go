@@ -30,6 +30,7 @@ type Trainer struct {
 	vm     G.VM
 	Adam   *Adam
 	params G.Nodes
+	grads  G.Nodes // grads[i] = ∂loss/∂params[i], read after each run
 	rng    *rand.Rand
 	// Buffers is what sharing output buffers saved (zero when the store
 	// has PrivateBuffers).
@@ -63,10 +64,11 @@ func NewTrainer(b *Builder, loss *G.Node, terms map[string]*G.Node, opt TrainOpt
 	if len(params) == 0 {
 		return nil, fmt.Errorf("engine: the model has no parameters")
 	}
-	if _, err := G.Grad(loss, params...); err != nil {
+	grads, err := G.Grad(loss, params...)
+	if err != nil {
 		return nil, fmt.Errorf("engine: differentiating the loss: %w", err)
 	}
-	t = &Trainer{b: b, loss: loss, rng: rng}
+	t = &Trainer{b: b, loss: loss, rng: rng, params: params, grads: grads}
 	G.Read(loss, &t.lossV)
 	names := make([]string, 0, len(terms))
 	for k := range terms {
@@ -80,7 +82,7 @@ func NewTrainer(b *Builder, loss *G.Node, terms map[string]*G.Node, opt TrainOpt
 		t.termV = append(t.termV, v)
 	}
 	if !b.Params.PrivateBuffers {
-		pinned := G.Nodes{loss}
+		pinned := append(G.Nodes{loss}, grads...)
 		for _, n := range terms {
 			pinned = append(pinned, n)
 		}
@@ -88,9 +90,14 @@ func NewTrainer(b *Builder, loss *G.Node, terms map[string]*G.Node, opt TrainOpt
 			return nil, fmt.Errorf("engine: planning buffers: %w", err)
 		}
 	}
-	t.vm = G.NewTapeMachine(b.G, G.BindDualValues(params...))
+	// No BindDualValues: Adam reads the gradient nodes' values after the
+	// run. Binding dual values would add every gradient into a second
+	// buffer during the run (0 + g: the same numbers) at the cost of about
+	// five allocations per parameter per step inside gorgonia. The
+	// gradient nodes are roots of the graph, so gorgonia keeps their
+	// registers to the end of the run, and planBuffers pins them.
+	t.vm = G.NewTapeMachine(b.G)
 	t.Adam = NewAdam(opt.LR, opt.WeightDecay)
-	t.params = params
 	return t, nil
 }
 
@@ -127,7 +134,7 @@ func (t *Trainer) Step() (StepResult, error) {
 		}
 		return res, &DivergedError{Term: "loss", Value: res.Loss}
 	}
-	if err := t.Adam.Step(t.params); err != nil {
+	if err := t.Adam.Step(t.params, t.grads); err != nil {
 		return res, fmt.Errorf("engine: Adam step: %w", err)
 	}
 	// A finite loss can still leave non-finite parameters (an overflowing

@@ -33,15 +33,14 @@ func NewGAT(c Config) Model {
 
 func gatLayer(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out, heads int) Biased {
 	a := adj.WithSelfLoops()
-	n := adj.N
 	var sum *G.Node
 	for k := 0; k < heads; k++ {
 		hn := fmt.Sprintf("%s.head%d", name, k)
 		wh := transform(b, hn, h, x, in, out)
 		asrc := b.Param(hn+".att_src", engine.Glorot(1), out, 1)
 		adst := b.Param(hn+".att_dst", engine.Glorot(1), out, 1)
-		ss := G.Must(G.Reshape(engine.MatMul(wh, asrc), []int{n}))
-		sd := G.Must(G.Reshape(engine.MatMul(wh, adst), []int{n}))
+		ss := engine.MatMul(wh, asrc) // N×1
+		sd := engine.MatMul(wh, adst)
 		e := engine.LeakyReLU(engine.EdgeScores(a, sd, ss), 0.2)
 		alpha := engine.SegmentSoftmax(a, e)
 		y := engine.EdgeSpMM(a, alpha, wh)
