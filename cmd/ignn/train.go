@@ -113,6 +113,9 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 			fmt.Fprintf(stdout, "%s %s %s %s seed %d: best epoch %d  val AUC %s  test AUC %s  Kendall τ %s  (final epoch %d: AUC %s, τ %s)  %.1f ms/epoch\n",
 				res.Dataset, res.Task, res.Model, res.Variant, res.Seed, res.BestEpoch, f3(res.ValAUC), f3(res.TestAUC), f3(res.TestKendallTau),
 				res.Final.Epoch, f3(res.Final.TestAUC), f3(res.Final.TestKendallTau), res.MsPerEpoch)
+			if res.BestEpoch == 0 && res.Final.Epoch > 0 && !c.Bool("quiet") {
+				fmt.Fprintln(stderr, "note: the highest validation AUC came at epoch 0, after one training step; the best-epoch metrics describe a nearly untrained model — compare variants by the final epoch")
+			}
 			return nil
 		},
 	}
