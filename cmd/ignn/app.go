@@ -123,7 +123,7 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "distances", Value: d.Distances, Usage: "distance source: exact (all-pairs tables), sampled (BFS rows from seeded sources; for large graphs), or auto (exact while Σ n² ≤ 2.5·10⁷)"},
 		&cli.IntFlag{Name: "mse-sources", Value: d.MSESources, Usage: "sampled distances: BFS sources drawn per epoch for the MSE pairs"},
 		&cli.StringFlag{Name: "mse-sampling", Value: "uniform", Usage: "sampled distances: each source's MSE targets uniform over its graph (an unbiased sample of the all-pairs MSE), or stratified: equally many per hop distance"},
-		&cli.IntFlag{Name: "tau-sources", Value: d.TauSources, Usage: "sampled distances: BFS sources of the fixed τ sample"},
+		&cli.IntFlag{Name: "tau-sources", Value: d.TauSources, Usage: "sampled distances: BFS sources of the fixed τ sample (more sources, a narrower test_kendall_tau_ci)"},
 		&cli.IntFlag{Name: "tau-pairs", Value: d.TauPairs, Usage: "sampled distances: pairs in the fixed τ sample"},
 		&cli.IntFlag{Name: "patience", Value: 0, Usage: "stop after this many evaluations without a better validation AUC (0 = train every epoch, the paper's protocol)"},
 		&cli.StringFlag{Name: "max-memory", Value: "auto", Usage: "refuse runs whose memory plan exceeds this (e.g. 8G; auto = 75% of physical memory); also the garbage collector's soft limit"},

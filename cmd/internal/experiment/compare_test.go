@@ -197,7 +197,7 @@ func TestSampledPathAgreesWithExact(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Distances, cfg.MSEPairs, cfg.MSESources, cfg.TauPairs = DistSampled, 40_000, 16, 50_000
+	cfg.Distances, cfg.MSEPairs, cfg.MSESources, cfg.TauPairs, cfg.TauSources = DistSampled, 40_000, 16, 50_000, 64
 	var runs []*Result
 	for _, w := range []int{1, 3} {
 		cfg.Workers = w

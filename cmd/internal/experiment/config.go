@@ -90,7 +90,7 @@ func Default() Config {
 		Dataset: "communities", Task: data.TaskLink, Model: "gcn", Variant: Both, HashDim: -1,
 		LambdaBCE: 1, LambdaMSE: AutoLambdaMSE, Alpha: 1, Epochs: 200, LR: 0.01, WeightDec: 5e-4,
 		EvalEvery: 10, Seed: 1, DType: "float32", MSEPairs: 1 << 20,
-		Distances: DistAuto, MSESources: 64, TauSources: 64, TauPairs: 2_000_000,
+		Distances: DistAuto, MSESources: 64, TauSources: 512, TauPairs: 2_000_000,
 		Model_: mc,
 	}
 }

@@ -12,13 +12,19 @@ import (
 // tauBatches is the number of source groups of the τ interval.
 const tauBatches = 8
 
+// tauChunk is how many τ sources run their BFS at a time, and the most of
+// them kept (evenly spaced) as faithfulness queries with their rows: the
+// sample holds O(tauChunk·n) hop bytes whatever --tau-sources is.
+const tauChunk = 64
+
 // tauSample draws the sampled path's fixed τ pairs once, from the seeded
 // "tau-sample" stream: cfg.TauSources sources spread over the graphs in
 // proportion to their size (at least one per graph), each paired with
 // cfg.TauPairs/sources targets of its graph drawn uniformly with
 // replacement (all other nodes when that is fewer), distances from one BFS
-// per source. Every evaluation of the run scores the same pairs.
-// The sources with their rows are returned too, as faithfulness queries.
+// per source, tauChunk sources at a time. Every evaluation of the run
+// scores the same pairs. Up to tauChunk evenly spaced sources are returned
+// with their rows as faithfulness queries.
 func tauSample(p *Prepared, cfg Config) (*eval.PairSample, []eval.Query) {
 	rng := engine.NewSeeded(cfg.Seed, "tau-sample")
 	u := p.Union
@@ -35,11 +41,19 @@ func tauSample(p *Prepared, cfg Config) (*eval.PairSample, []eval.Query) {
 	}
 	ps.Sources = len(srcGraph)
 	per := max(1, cfg.TauPairs/max(1, ps.Sources))
-	rows := bfsRows(p.Adjs, srcGraph, srcLocal, cfg.Workers)
+	stride := max(1, (ps.Sources+tauChunk-1)/tauChunk) // every stride-th source is a query
 	var queries []eval.Query
+	var rows [][]uint16
 	for k, g := range srcGraph {
-		n, s, row := u.Graphs[g].N, srcLocal[k], rows[k]
-		queries = append(queries, eval.Query{Graph: g, Node: s, Row: row})
+		if k%tauChunk == 0 {
+			hi := min(k+tauChunk, len(srcGraph))
+			rows = bfsRows(p.Adjs, srcGraph[k:hi], srcLocal[k:hi], cfg.Workers, rows)
+		}
+		n, s, row := u.Graphs[g].N, srcLocal[k], rows[k%tauChunk]
+		if k%stride == 0 {
+			queries = append(queries, eval.Query{Graph: g, Node: s, Row: row})
+			rows[k%tauChunk] = nil // kept by the query: the next chunk allocates its own
+		}
 		add := func(j int) {
 			ps.I = append(ps.I, int32(u.Global(g, s)))
 			ps.J = append(ps.J, int32(u.Global(g, j)))
@@ -68,11 +82,16 @@ func tauSample(p *Prepared, cfg Config) (*eval.PairSample, []eval.Query) {
 
 // bfsRows runs one BFS per source (source k: node srcLocal[k] of graph
 // srcGraph[k]) on up to workers goroutines with a fixed assignment, so the
-// rows do not depend on workers.
-func bfsRows(adjs []*data.Adj, srcGraph, srcLocal []int, workers int) [][]uint16 {
-	rows := make([][]uint16, len(srcGraph))
+// rows do not depend on workers. reuse's rows are overwritten where their
+// length fits (nil entries are allocated).
+func bfsRows(adjs []*data.Adj, srcGraph, srcLocal []int, workers int, reuse [][]uint16) [][]uint16 {
+	rows := reuse[:0]
 	for k, g := range srcGraph {
-		rows[k] = make([]uint16, adjs[g].N)
+		if k < len(reuse) && reuse[k] != nil && len(reuse[k]) == adjs[g].N {
+			rows = append(rows, reuse[k])
+		} else {
+			rows = append(rows, make([]uint16, adjs[g].N))
+		}
 	}
 	if workers <= 0 {
 		workers = 2

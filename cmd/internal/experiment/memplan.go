@@ -135,7 +135,7 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 			add("MSE pairs per epoch", int64(cfg.MSEPairs)*bytesPerPair, "--mse-pairs")
 			add("MSE BFS rows (sources × N × 2 B)", int64(cfg.MSESources)*n*2, "--mse-sources")
 		}
-		add("τ sample", int64(cfg.TauPairs)*tauPairBytes+int64(cfg.TauSources)*n*2, "--tau-pairs")
+		add("τ sample", int64(cfg.TauPairs)*tauPairBytes+int64(min(cfg.TauSources, 2*tauChunk))*n*2, "--tau-pairs")
 	}
 	add("evaluation embeddings (float64)", n*int64(mc.Out)*8*2, "")
 	// Live heap → peak RSS: the collector's headroom.

@@ -28,8 +28,9 @@ type msePairs struct {
 	alpha                 float64
 	sources, per, workers int
 	stratified            bool
-	byDist                []int32 // stratified: a source's row's nodes sorted by distance
-	start                 []int32 // stratified: bucket starts in byDist
+	byDist                []int32    // stratified: a source's row's nodes sorted by distance
+	start                 []int32    // stratified: bucket starts in byDist
+	rows                  [][]uint16 // the epoch's BFS rows, reused (no fresh N-row pages per epoch)
 }
 
 func newMSEPairs(p *Prepared, cfg Config, rng *engine.Seeded) *msePairs {
@@ -110,7 +111,8 @@ func (m *msePairs) drawBFS() *objective.Pairs {
 		g := graphOf(u, r)
 		srcGraph[k], srcLocal[k] = g, r-u.Offsets[g]
 	}
-	rows := bfsRows(m.p.Adjs, srcGraph, srcLocal, m.workers)
+	m.rows = bfsRows(m.p.Adjs, srcGraph, srcLocal, m.workers, m.rows)
+	rows := m.rows
 	for k, g := range srcGraph {
 		n, s := u.Graphs[g].N, srcLocal[k]
 		if n < 2 {
