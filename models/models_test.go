@@ -296,7 +296,7 @@ func TestAnchorsByBFS(t *testing.T) {
 		}
 		withTable := &engine.GraphInput{Adj: adj, Blocks: []engine.Block{{Off: 0, N: 35, Hops: hops}}}
 		byBFS := &engine.GraphInput{Adj: adj, Blocks: []engine.Block{{Off: 0, N: 35}}}
-		lt, lb := layout(withTable, c.cutoff), layout(byBFS, c.cutoff)
+		lt, lb := layout(withTable, c.cutoff, 0), layout(byBFS, c.cutoff, 0)
 		lt.original, lb.original = c.original, c.original
 		if lb.maxHop < lt.maxHop {
 			t.Fatalf("BFS hop bound %d below the largest distance %d", lb.maxHop, lt.maxHop)
@@ -309,6 +309,48 @@ func TestAnchorsByBFS(t *testing.T) {
 			if !equalInts(at, ab) || !equalInts(dt, db) {
 				t.Fatalf("cutoff %d original %v seed %d: BFS draw differs from the table's", c.cutoff, c.original, seed)
 			}
+		}
+	}
+}
+
+// TestAnchorCopies: c (Config.AnchorCopies) sets how many anchor sets of each
+// size P-GNN draws — m·max(1, ⌊c·m⌋), m = ⌊log₂ n⌋; 0 and 1 are the
+// reference's m² — the layout and the draw agree with that count, set
+// sizes halve as in the reference, and Validate rejects c outside [0, 64].
+func TestAnchorCopies(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		c    float64
+		want int
+	}{{1000, 0, 81}, {1000, 1, 81}, {1000, 0.25, 18}, {1000, 0.01, 9}, {100_000, 0.25, 64}, {1, 0.5, 1}} {
+		if got := AnchorSets(c.n, c.c); got != c.want {
+			t.Errorf("AnchorSets(%d, %g) = %d, want %d", c.n, c.c, got, c.want)
+		}
+	}
+	var edges [][2]int
+	for i := 0; i+1 < 40; i++ {
+		edges = append(edges, [2]int{i, i + 1})
+	}
+	adj := engine.NewAdjacency(40, edges)
+	gi := &engine.GraphInput{Adj: adj, Blocks: []engine.Block{{Off: 0, N: 40}}}
+	l := layout(gi, 0, 0.5) // m = 5, 2 copies: 10 sets
+	if l.k[0] != 10 || l.slots != 40*10 {
+		t.Fatalf("layout: %d sets, %d slots; want 10, 400", l.k[0], l.slots)
+	}
+	arg, dist := make([]int, l.slots), make([]int, l.slots)
+	l.draw(engine.Stream(1, "anchors"), arg, dist)
+	for v := 0; v < 40; v++ { // every node reaches an anchor on a path graph
+		for s := 0; s < 10; s++ {
+			if dist[v*10+s] < 1 {
+				t.Fatalf("node %d set %d: no anchor reached", v, s)
+			}
+		}
+	}
+	for _, bad := range []float64{-1, 65, math.NaN()} {
+		cfg := DefaultConfig()
+		cfg.AnchorCopies = bad
+		if cfg.Validate() == nil {
+			t.Errorf("AnchorCopies %g accepted", bad)
 		}
 	}
 }

@@ -71,7 +71,7 @@ type pgnn struct {
 }
 
 func (m *pgnn) Forward(b *engine.Builder, gi *engine.GraphInput) *G.Node {
-	l := layout(gi, m.cutoff)
+	l := layout(gi, m.cutoff, m.cfg.AnchorCopies)
 	l.original = m.cfg.AnchorIndex == AnchorOriginal
 	if m.arg == nil || len(m.arg) != l.slots {
 		m.arg, m.dist = make([]int, l.slots), make([]int, l.slots)

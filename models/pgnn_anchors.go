@@ -30,6 +30,7 @@ type pgnnLayout struct {
 	// original: read the closest anchor's position in its set as a node id
 	// (Config.AnchorIndex).
 	original bool
+	copies float64 // Config.AnchorCopies
 	// BFS mode (blocks without hop tables): the adjacency, the hop cutoff,
 	// and per-set scratch.
 	adj        *engine.CSR
@@ -38,16 +39,28 @@ type pgnnLayout struct {
 	queue      []int32
 }
 
-func anchorSets(n int) int {
+// AnchorSets is how many anchor sets P-GNN draws for an n-node graph with
+// copies factor c (Config.AnchorCopies): m·anchorCopies(m, c) with
+// m = ⌊log₂ n⌋; 1 below two nodes.
+func AnchorSets(n int, c float64) int {
 	if n < 2 {
 		return 1
 	}
 	m := bits.Len(uint(n)) - 1
-	return m * m
+	return m * anchorCopies(m, c)
 }
 
-func layout(gi *engine.GraphInput, cutoff int) *pgnnLayout {
-	l := &pgnnLayout{blocks: gi.Blocks, adj: gi.Adj.A, cutoff: cutoff}
+// anchorCopies is the number of sets of each size: ⌊c·m⌋, at least 1; c = 0
+// means 1 (m copies, the reference's default).
+func anchorCopies(m int, c float64) int {
+	if c == 0 {
+		return m
+	}
+	return max(1, int(c*float64(m)))
+}
+
+func layout(gi *engine.GraphInput, cutoff int, copies float64) *pgnnLayout {
+	l := &pgnnLayout{blocks: gi.Blocks, adj: gi.Adj.A, cutoff: cutoff, copies: copies}
 	for _, b := range gi.Blocks {
 		if b.Hops == nil {
 			l.maxHop = max(l.maxHop, l.hopBound(b))
@@ -57,7 +70,7 @@ func layout(gi *engine.GraphInput, cutoff int) *pgnnLayout {
 				l.maxHop = max(l.maxHop, int(d))
 			}
 		}
-		k := anchorSets(b.N)
+		k := AnchorSets(b.N, copies)
 		l.k = append(l.k, k)
 		l.kmax = max(l.kmax, k)
 		l.slots += b.N * k
@@ -97,9 +110,10 @@ func (l *pgnnLayout) draw(rng *rand.Rand, arg []int, dist []int) {
 			perm[i] = i
 		}
 		sets := make([][]int, 0, l.k[bi])
+		copies := anchorCopies(m, l.copies)
 		for i := 0; i < m; i++ {
 			size := max(1, n>>(i+1))
-			for c := 0; c < m; c++ {
+			for c := 0; c < copies; c++ {
 				for t := 0; t < size; t++ { // partial Fisher–Yates
 					r := t + rng.IntN(n-t)
 					perm[t], perm[r] = perm[r], perm[t]

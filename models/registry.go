@@ -31,6 +31,13 @@ type Config struct {
 	// or "last": the last training draw, the reference code) or AnchorFresh
 	// (a new draw at every evaluation, from the evaluation stream).
 	AnchorEval string `json:",omitempty"`
+	// AnchorCopies is c of P-GNN's anchor sets (the reference code's
+	// get_random_anchorset(n, c)): for each of the m = ⌊log₂ n⌋ set sizes
+	// n/2, n/4, …, max(1, ⌊c·m⌋) random sets, m·max(1, ⌊c·m⌋) in all. 0
+	// means 1, the reference's default and the paper's m² sets. Memory and
+	// time grow with the set count (N × sets × hidden messages), so c < 1
+	// is what lets P-GNN run on 10⁵-node graphs.
+	AnchorCopies float64 `json:",omitempty"`
 }
 
 // When P-GNN draws anchors (Config.AnchorDraw, Config.AnchorEval).
@@ -71,6 +78,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("models: unknown P-GNN anchor draw %q (valid: step, once)", c.AnchorDraw)
 	case c.AnchorEval != "" && c.AnchorEval != AnchorLast && c.AnchorEval != AnchorFresh:
 		return fmt.Errorf("models: unknown P-GNN evaluation anchors %q (valid: last, fresh)", c.AnchorEval)
+	case !(c.AnchorCopies >= 0 && c.AnchorCopies <= 64):
+		return fmt.Errorf("models: P-GNN anchor copies c must be in [0, 64], got %g", c.AnchorCopies)
 	}
 	return nil
 }

@@ -113,6 +113,7 @@ func runFlags() []cli.Flag {
 		&cli.IntFlag{Name: "layers", Value: 0, Usage: "message-passing layers (0 = the model's default: 3, P-GNN 2)"},
 		&cli.IntFlag{Name: "heads", Value: d.Model_.Heads, Usage: "GAT attention heads"},
 		&cli.BoolFlag{Name: "gin-train-eps", Usage: "GIN: learn ε instead of fixing it at 0"},
+		&cli.Float64Flag{Name: "pgnn-anchor-copies", Value: 0, Usage: "P-GNN anchor sets: max(1, ⌊c·m⌋) random sets of each size n/2, n/4, … (m = ⌊log₂ n⌋ sizes; the reference's c). 0 = 1: m² sets, the paper's; c < 1 shrinks the N × sets × hidden messages for large graphs"},
 		&cli.StringFlag{Name: "pgnn-anchor-index", Value: "fixed", Usage: "P-GNN closest-anchor semantics: fixed (the reference code since its fix 9c1553d) or original (before it: the anchor's position in its set read as a node id, as the paper's runs probably had)"},
 		&cli.StringFlag{Name: "pgnn-anchors", Value: "step", Usage: "P-GNN anchor sets in training: step (redrawn every step, the reference) or once (one draw for the whole run)"},
 		&cli.StringFlag{Name: "pgnn-eval-anchors", Value: "last", Usage: "P-GNN anchor sets at evaluation: last (the last training draw, the reference) or fresh (a new draw each evaluation)"},
@@ -181,6 +182,7 @@ func configFrom(c *cli.Context) (experiment.Config, error) {
 	if v := c.String("pgnn-eval-anchors"); v != models.AnchorLast {
 		cfg.Model_.AnchorEval = v
 	}
+	cfg.Model_.AnchorCopies = c.Float64("pgnn-anchor-copies")
 	if v := c.String("pgnn-anchor-index"); v != models.AnchorFixed {
 		cfg.Model_.AnchorIndex = v // "fixed" stays implicit, so configs of every other model are unchanged
 	}

@@ -3,7 +3,6 @@ package experiment
 import (
 	"bufio"
 	"fmt"
-	"math/bits"
 	"os"
 	"sort"
 	"strconv"
@@ -115,10 +114,9 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 	if entry, err := models.Lookup(cfg.Model); err == nil && entry.NeedsHops {
 		var slots int64
 		for _, g := range ds.Graphs {
-			m := int64(bits.Len(uint(g.N)) - 1)
-			slots += int64(g.N) * max(1, m*m)
+			slots += int64(g.N) * int64(models.AnchorSets(g.N, cfg.Model_.AnchorCopies))
 		}
-		add("P-GNN anchor messages (N × anchor sets × hidden)", slots*h*bt*pgnnPerSlot, "--hidden")
+		add("P-GNN anchor messages (N × anchor sets × hidden)", slots*h*bt*pgnnPerSlot, "--pgnn-anchor-copies or --hidden")
 	}
 	add("BCE pairs", 2*e*bytesPerPair, "")
 	if cfg.Distances == DistExact {
