@@ -30,7 +30,7 @@ type pgnnLayout struct {
 	// original: read the closest anchor's position in its set as a node id
 	// (Config.AnchorIndex).
 	original bool
-	copies float64 // Config.AnchorCopies
+	copies   float64 // Config.AnchorCopies
 	// BFS mode (blocks without hop tables): the adjacency, the hop cutoff,
 	// and per-set scratch.
 	adj        *engine.CSR
