@@ -79,7 +79,7 @@ func (c Config) Validate() error {
 	case c.AnchorEval != "" && c.AnchorEval != AnchorLast && c.AnchorEval != AnchorFresh:
 		return fmt.Errorf("models: unknown P-GNN evaluation anchors %q (valid: last, fresh)", c.AnchorEval)
 	case !(c.AnchorCopies >= 0 && c.AnchorCopies <= 64):
-		return fmt.Errorf("models: P-GNN anchor copies c must be in [0, 64], got %g", c.AnchorCopies)
+		return fmt.Errorf("models: P-GNN anchor copies c (--pgnn-anchor-copies) must be in [0, 64], got %g", c.AnchorCopies)
 	}
 	return nil
 }
