@@ -27,7 +27,8 @@ import (
 // except through those inputs.
 //
 // Pinned nodes (values read after the run: the loss, logged terms, the
-// forward graph's output) keep private buffers, as do values that are
+// parameters' gradients Adam reads, the forward graph's output) keep private
+// buffers and stay live to the end with whatever they alias, as do values that are
 // small and nodes whose hash another node shares (gorgonia's common
 // subexpression elimination could then read one for the other).
 //
