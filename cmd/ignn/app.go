@@ -12,7 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/ignn/ignn/cmd/internal/experiment"
+	"github.com/ignn/ignn/cmd/internal/run"
 	"github.com/ignn/ignn/models"
 )
 
@@ -29,8 +29,8 @@ func exitCode(err error) int {
 	return 1
 }
 
-// run is the whole program, testable end to end.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+// execute is the whole program, testable end to end.
+func execute(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	app := &cli.App{
 		Name:      "ignn",
 		Usage:     "train and compare Isometric Graph Neural Networks (embeddings faithful to graph distance)",
@@ -89,7 +89,7 @@ func dataDirFlag() cli.Flag {
 
 // runFlags are the flags every training command shares, bound to a Config.
 func runFlags() []cli.Flag {
-	d := experiment.Default()
+	d := run.Default()
 	return []cli.Flag{
 		&cli.StringFlag{Name: "dataset", Value: d.Dataset, Usage: "communities, email, protein, or a path to an edge list"},
 		&cli.StringFlag{Name: "labels", Usage: "user graphs: \"node label\" file (needed by --task pair)"},
@@ -132,8 +132,8 @@ func runFlags() []cli.Flag {
 }
 
 // configFrom binds the shared flags.
-func configFrom(c *cli.Context) (experiment.Config, error) {
-	cfg := experiment.Default()
+func configFrom(c *cli.Context) (run.Config, error) {
+	cfg := run.Default()
 	cfg.Dataset = c.String("dataset")
 	cfg.DataDir = c.String("data-dir")
 	cfg.Labels = c.String("labels")
@@ -142,7 +142,7 @@ func configFrom(c *cli.Context) (experiment.Config, error) {
 	cfg.Task = c.String("task")
 	if hasFlag(c, "model") { // compare and sweep set these per cell
 		cfg.Model = c.String("model")
-		cfg.Variant = experiment.Variant(c.String("variant"))
+		cfg.Variant = run.Variant(c.String("variant"))
 		cfg.Seed = c.Uint64("seed")
 	}
 	if hasFlag(c, "position") { // compare sets it per cell (--positions)
@@ -165,7 +165,7 @@ func configFrom(c *cli.Context) (experiment.Config, error) {
 	cfg.TauSources = c.Int("tau-sources")
 	cfg.TauPairs = c.Int("tau-pairs")
 	cfg.Patience = c.Int("patience")
-	mm, err := experiment.ParseBytes(c.String("max-memory"))
+	mm, err := run.ParseBytes(c.String("max-memory"))
 	if err != nil {
 		return cfg, usagef("--max-memory %q: %v", c.String("max-memory"), err)
 	}
@@ -209,7 +209,7 @@ func checkWritableDir(dir string) error {
 	return os.Remove(f.Name())
 }
 
-func f3(n experiment.Num) string {
+func f3(n run.Num) string {
 	if math.IsNaN(float64(n)) {
 		return "undefined"
 	}

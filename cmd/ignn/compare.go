@@ -11,8 +11,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/ignn/ignn/cmd/internal/experiment"
+	"github.com/ignn/ignn/cmd/internal/grid"
 	"github.com/ignn/ignn/cmd/internal/report"
+	"github.com/ignn/ignn/cmd/internal/run"
 	"github.com/ignn/ignn/features"
 	"github.com/ignn/ignn/models"
 )
@@ -93,14 +94,14 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 			quiet := c.Bool("quiet")
 			if cc.Out != "" {
 				if c.Bool("fresh") {
-					if err := experiment.Fresh(cc.Out); err != nil {
+					if err := grid.Fresh(cc.Out); err != nil {
 						return err
 					}
 				}
 			}
 			var bar *progress
 			var mu sync.Mutex
-			hooks := experiment.CompareHooks{
+			hooks := grid.CompareHooks{
 				Start: func(total, done int) {
 					if quiet {
 						return
@@ -110,12 +111,12 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 					}
 					bar = newProgress(stderr, "cells", total, done)
 				},
-				Done: func(j experiment.Job, r *experiment.Result) {
+				Done: func(j grid.Job, r *run.Result) {
 					if bar != nil {
 						bar.add(1)
 					}
 				},
-				Warn: func(j experiment.Job, msg string) {
+				Warn: func(j grid.Job, msg string) {
 					if !quiet {
 						mu.Lock()
 						fmt.Fprintf(stderr, "\nwarning: %s: %s\n", j.Key(), msg)
@@ -123,7 +124,7 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 					}
 				},
 			}
-			res, err := experiment.Compare(c.Context, cc, hooks)
+			res, err := grid.Compare(c.Context, cc, hooks)
 			if bar != nil {
 				bar.finish()
 			}
@@ -167,7 +168,7 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 	}
 }
 
-func printTable(w io.Writer, res *experiment.Comparison, format string) error {
+func printTable(w io.Writer, res *grid.Comparison, format string) error {
 	switch format {
 	case "table":
 		_, err := io.WriteString(w, report.Text(res.TableRows()))
@@ -186,24 +187,24 @@ func printTable(w io.Writer, res *experiment.Comparison, format string) error {
 	return usagef("unknown format %q (valid: table, markdown, csv, json)", format)
 }
 
-func compareConfigFrom(c *cli.Context, sweep bool) (experiment.CompareConfig, string, error) {
-	var grids []experiment.SubGrid
+func compareConfigFrom(c *cli.Context, sweep bool) (grid.CompareConfig, string, error) {
+	var grids []grid.SubGrid
 	if path := c.String("grid"); path != "" {
 		var err error
 		if grids, err = applyGrid(c, path); err != nil {
-			return experiment.CompareConfig{}, "", err
+			return grid.CompareConfig{}, "", err
 		}
 	}
 	// Validate the shared flags against the first model.
 	base, err := configFrom(c)
 	if err != nil {
-		return experiment.CompareConfig{}, "", err
+		return grid.CompareConfig{}, "", err
 	}
-	cc := experiment.CompareConfig{Base: base, Models: splitList(c.String("models")),
+	cc := grid.CompareConfig{Base: base, Models: splitList(c.String("models")),
 		Repeats: c.Int("repeats"), Workers: c.Int("workers"), Out: c.String("out"), Sweep: sweep || c.Bool("sweep"),
 		RetryFailed: c.Bool("retry-failed")}
 	for _, v := range splitList(c.String("variants")) {
-		cc.Variants = append(cc.Variants, experiment.Variant(v))
+		cc.Variants = append(cc.Variants, run.Variant(v))
 	}
 	for _, p := range splitList(c.String("positions")) {
 		pos, err := features.ParsePosition(p)
@@ -216,7 +217,7 @@ func compareConfigFrom(c *cli.Context, sweep bool) (experiment.CompareConfig, st
 		if cc.Out == "" {
 			return cc, "", usagef("--shard needs --out (a directory every shard shares)")
 		}
-		if cc.Shard, err = experiment.ParseShard(sh, c.Int("shards")); err != nil {
+		if cc.Shard, err = grid.ParseShard(sh, c.Int("shards")); err != nil {
 			return cc, "", usageError{err}
 		}
 	}
@@ -265,7 +266,7 @@ func compareConfigFrom(c *cli.Context, sweep bool) (experiment.CompareConfig, st
 	return cc, format, nil
 }
 
-func printStatus(w io.Writer, cc experiment.CompareConfig) error {
+func printStatus(w io.Writer, cc grid.CompareConfig) error {
 	st, err := cc.Status()
 	if err != nil {
 		return usageError{err}

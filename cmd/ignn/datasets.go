@@ -8,7 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/ignn/ignn/cmd/internal/experiment"
+	"github.com/ignn/ignn/cmd/internal/run"
 	"github.com/ignn/ignn/data"
 )
 
@@ -23,10 +23,10 @@ func datasetsCommand(stdout io.Writer) *cli.Command {
 			w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(w, "dataset\tgraphs\tnodes\tedges\tfeature dim\tclasses\tdiameter\tgraph sizes")
 			var failed []string
-			for _, name := range experiment.BuiltinDatasets {
-				cfg := experiment.Default()
+			for _, name := range run.BuiltinDatasets {
+				cfg := run.Default()
 				cfg.Dataset, cfg.DataDir = name, c.String("data-dir")
-				ds, err := experiment.LoadDataset(cfg)
+				ds, err := run.LoadDataset(cfg)
 				if err != nil {
 					fmt.Fprintf(w, "%s\t%s\n", name, err)
 					failed = append(failed, name)

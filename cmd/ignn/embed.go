@@ -8,8 +8,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/ignn/ignn/cmd/internal/experiment"
 	"github.com/ignn/ignn/cmd/internal/report"
+	"github.com/ignn/ignn/cmd/internal/run"
 	"github.com/ignn/ignn/data"
 )
 
@@ -31,7 +31,7 @@ func embedCommand(stdout io.Writer) *cli.Command {
 			if ext != ".tsv" && ext != ".npy" {
 				return usagef("--out %s: the extension must be .tsv or .npy", out)
 			}
-			ck, err := experiment.LoadCheckpoint(c.String("checkpoint"))
+			ck, err := run.LoadCheckpoint(c.String("checkpoint"))
 			if err != nil {
 				return err
 			}
@@ -39,7 +39,7 @@ func embedCommand(stdout io.Writer) *cli.Command {
 			if d := c.String("data-dir"); d != "" {
 				cfg.DataDir = d
 			}
-			train, err := experiment.LoadDataset(cfg)
+			train, err := run.LoadDataset(cfg)
 			if err != nil {
 				return fmt.Errorf("loading the training data: %w", err)
 			}
@@ -49,19 +49,19 @@ func embedCommand(stdout io.Writer) *cli.Command {
 				if cfg.Features == "" && ck.Config.Features != "" {
 					cfg.Features = ck.Config.Features
 				}
-				if ds, err = experiment.LoadDataset(cfg); err != nil {
+				if ds, err = run.LoadDataset(cfg); err != nil {
 					return err
 				}
 			}
 			var z []float64
 			var d int
 			var ids []uint64
-			if experiment.Fingerprint(ds) == ck.Fingerprint {
-				if z, d, ids, err = experiment.Embed(ck, ds); err != nil {
+			if run.Fingerprint(ds) == ck.Fingerprint {
+				if z, d, ids, err = run.Embed(ck, ds); err != nil {
 					return err
 				}
 			} else {
-				in, err := experiment.EmbedInductive(ck, train, ds)
+				in, err := run.EmbedInductive(ck, train, ds)
 				if err != nil {
 					return err
 				}

@@ -12,7 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"gopkg.in/yaml.v3"
 
-	"github.com/ignn/ignn/cmd/internal/experiment"
+	"github.com/ignn/ignn/cmd/internal/grid"
 	"github.com/ignn/ignn/data"
 )
 
@@ -33,7 +33,7 @@ import (
 //	    lr: 0.001
 type gridFile struct {
 	Settings map[string]yaml.Node `yaml:"settings"`
-	Grids    []experiment.SubGrid `yaml:"grids"`
+	Grids    []grid.SubGrid       `yaml:"grids"`
 }
 
 // runControl are the compare flags that may accompany --grid: they steer
@@ -45,7 +45,7 @@ var runControl = map[string]bool{"grid": true, "out": true, "workers": true, "fo
 // applyGrid reads path and sets the command's flags from its settings;
 // it returns the sub-grids. Flags that define cells may not be given
 // beside --grid.
-func applyGrid(c *cli.Context, path string) ([]experiment.SubGrid, error) {
+func applyGrid(c *cli.Context, path string) ([]grid.SubGrid, error) {
 	for _, f := range c.Command.Flags {
 		if n := f.Names()[0]; c.IsSet(n) && !runControl[n] {
 			return nil, usagef("--%s cannot be combined with --grid: the grid file sets the cells (put it under settings)", n)
@@ -88,7 +88,7 @@ func applyGrid(c *cli.Context, path string) ([]experiment.SubGrid, error) {
 
 // gridYAML writes a grid file for cc: the non-default settings of its base
 // configuration and its blocks (one block for a flag-defined grid).
-func gridYAML(c *cli.Context, cc experiment.CompareConfig) string {
+func gridYAML(c *cli.Context, cc grid.CompareConfig) string {
 	var b strings.Builder
 	b.WriteString("# ignn grid file (ignn compare --grid FILE)\nsettings:\n")
 	for _, f := range gridFlags() {
@@ -101,7 +101,7 @@ func gridYAML(c *cli.Context, cc experiment.CompareConfig) string {
 	}
 	grids := cc.Grids
 	if len(grids) == 0 {
-		grids = []experiment.SubGrid{{Models: cc.Models, Variants: cc.Variants, Repeats: cc.Repeats, Positions: cc.Positions}}
+		grids = []grid.SubGrid{{Models: cc.Models, Variants: cc.Variants, Repeats: cc.Repeats, Positions: cc.Positions}}
 	}
 	out, _ := yaml.Marshal(map[string]any{"grids": grids})
 	b.Write(out)
@@ -109,7 +109,7 @@ func gridYAML(c *cli.Context, cc experiment.CompareConfig) string {
 }
 
 // dryRun lists the cells and writes nothing but the grid file to w.
-func dryRun(w io.Writer, c *cli.Context, cc experiment.CompareConfig) error {
+func dryRun(w io.Writer, c *cli.Context, cc grid.CompareConfig) error {
 	jobs := cc.Jobs()
 	for _, j := range jobs {
 		fmt.Fprintln(w, j.Key())
@@ -119,6 +119,6 @@ func dryRun(w io.Writer, c *cli.Context, cc experiment.CompareConfig) error {
 }
 
 // saveGrid stores the resolved grid beside the results.
-func saveGrid(c *cli.Context, cc experiment.CompareConfig) error {
+func saveGrid(c *cli.Context, cc grid.CompareConfig) error {
 	return data.WriteFileAtomic(filepath.Join(cc.Out, "grid.yaml"), []byte(gridYAML(c, cc)))
 }

@@ -12,7 +12,7 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args, os.Stdout, os.Stderr); err != nil {
+	if err := execute(ctx, os.Args, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "ignn:", err)
 		os.Exit(exitCode(err))
 	}

@@ -42,7 +42,7 @@ func tinyGraph(t *testing.T) (edges, labels string) {
 
 func runCLI(args ...string) (stdout, stderr string, err error) {
 	var o, e bytes.Buffer
-	err = run(context.Background(), append([]string{"ignn"}, args...), &o, &e)
+	err = execute(context.Background(), append([]string{"ignn"}, args...), &o, &e)
 	return o.String(), e.String(), err
 }
 

@@ -12,7 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/ignn/ignn/cmd/internal/experiment"
+	"github.com/ignn/ignn/cmd/internal/run"
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/eval"
 )
@@ -50,7 +50,7 @@ func neighborsCommand(stdout, stderr io.Writer) *cli.Command {
 			if err != nil {
 				return err
 			}
-			ck, err := experiment.LoadCheckpoint(c.String("checkpoint"))
+			ck, err := run.LoadCheckpoint(c.String("checkpoint"))
 			if err != nil {
 				return err
 			}
@@ -59,11 +59,11 @@ func neighborsCommand(stdout, stderr io.Writer) *cli.Command {
 				cfg.DataDir = d
 			}
 			t0 := time.Now()
-			ds, err := experiment.LoadDataset(cfg)
+			ds, err := run.LoadDataset(cfg)
 			if err != nil {
 				return err
 			}
-			z, d, rowIDs, err := experiment.Embed(ck, ds)
+			z, d, rowIDs, err := run.Embed(ck, ds)
 			if err != nil {
 				return err
 			}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ignn/ignn/cmd/internal/experiment"
+	"github.com/ignn/ignn/cmd/internal/grid"
 )
 
 // TestPositionsCLI: compare --positions puts each input's hash and both
@@ -62,7 +62,7 @@ func TestPositionsCLI(t *testing.T) {
 }
 
 // TestReportKeepsHandWrittenSections: `ignn report` regenerates
-// results.md and keeps everything from experiment.KeepMarker on.
+// results.md and keeps everything from grid.KeepMarker on.
 func TestReportKeepsHandWrittenSections(t *testing.T) {
 	root, docs := t.TempDir(), t.TempDir()
 	if _, stderr, err := runCLI("compare", "--dataset", "caveman:8x6", "--models", "gcn", "--variants", "base,both", "--repeats", "1",
@@ -70,7 +70,7 @@ func TestReportKeepsHandWrittenSections(t *testing.T) {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
 	hand := "## A study\n\nkept verbatim\n"
-	old := "# stale generated part\n\n" + experiment.KeepMarker + "\n\n" + hand
+	old := "# stale generated part\n\n" + grid.KeepMarker + "\n\n" + hand
 	if err := os.WriteFile(filepath.Join(docs, "results.md"), []byte(old), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestReportKeepsHandWrittenSections(t *testing.T) {
 	}
 	b, _ := os.ReadFile(filepath.Join(docs, "results.md"))
 	s := string(b)
-	if strings.Contains(s, "stale generated part") || !strings.HasSuffix(s, experiment.KeepMarker+"\n\n"+hand) || strings.Count(s, experiment.KeepMarker) != 1 {
+	if strings.Contains(s, "stale generated part") || !strings.HasSuffix(s, grid.KeepMarker+"\n\n"+hand) || strings.Count(s, grid.KeepMarker) != 1 {
 		t.Fatalf("results.md after report:\n%s", s)
 	}
 }

@@ -11,7 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/ignn/ignn/cmd/internal/experiment"
+	"github.com/ignn/ignn/cmd/internal/grid"
 	"github.com/ignn/ignn/data"
 )
 
@@ -27,7 +27,7 @@ func plotCommand(stdout io.Writer) *cli.Command {
 		},
 		Action: func(c *cli.Context) error {
 			dir := c.String("results")
-			cmp, err := experiment.LoadComparison(dir)
+			cmp, err := grid.LoadComparison(dir)
 			if err != nil {
 				return err
 			}
@@ -39,7 +39,7 @@ func plotCommand(stdout io.Writer) *cli.Command {
 				return err
 			}
 			if c.Bool("curves") {
-				f, err := experiment.PlotCurves(dir, cmp, fmt.Sprintf("%s, %s task", cmp.Dataset, cmp.Task), out+string(os.PathSeparator))
+				f, err := grid.PlotCurves(dir, cmp, fmt.Sprintf("%s, %s task", cmp.Dataset, cmp.Task), out+string(os.PathSeparator))
 				if err != nil {
 					return err
 				}
@@ -47,14 +47,14 @@ func plotCommand(stdout io.Writer) *cli.Command {
 				return nil
 			}
 			if c.Bool("distance") {
-				f, err := experiment.PlotDistance(cmp, fmt.Sprintf("%s, %s task", cmp.Dataset, cmp.Task), out+string(os.PathSeparator))
+				f, err := grid.PlotDistance(cmp, fmt.Sprintf("%s, %s task", cmp.Dataset, cmp.Task), out+string(os.PathSeparator))
 				if err != nil {
 					return err
 				}
 				fmt.Fprintln(stdout, "wrote", f, "(and .svg)")
 				return nil
 			}
-			files, err := experiment.Plot(cmp, fmt.Sprintf("%s, %s task", cmp.Dataset, cmp.Task), out+string(os.PathSeparator))
+			files, err := grid.Plot(cmp, fmt.Sprintf("%s, %s task", cmp.Dataset, cmp.Task), out+string(os.PathSeparator))
 			if err != nil {
 				return err
 			}
@@ -95,16 +95,16 @@ func reportCommand(stdout io.Writer) *cli.Command {
 				}
 				return len(order)
 			}
-			var secs []experiment.ReportSection
+			var secs []grid.ReportSection
 			for _, e := range entries {
 				if !e.IsDir() {
 					continue
 				}
-				cmp, err := experiment.LoadComparison(filepath.Join(root, e.Name()))
+				cmp, err := grid.LoadComparison(filepath.Join(root, e.Name()))
 				if err != nil {
 					continue
 				}
-				secs = append(secs, experiment.ReportSection{Name: e.Name(), C: cmp})
+				secs = append(secs, grid.ReportSection{Name: e.Name(), C: cmp})
 			}
 			if len(secs) == 0 {
 				return fmt.Errorf("%s: no comparison results found", root)
@@ -116,7 +116,7 @@ func reportCommand(stdout io.Writer) *cli.Command {
 				return err
 			}
 			for _, s := range secs {
-				if _, err := experiment.Plot(s.C, strings.Replace(s.Name, "-", ", ", 1)+" task", filepath.Join(plots, s.Name+"-")); err != nil {
+				if _, err := grid.Plot(s.C, strings.Replace(s.Name, "-", ", ", 1)+" task", filepath.Join(plots, s.Name+"-")); err != nil {
 					return err
 				}
 			}
@@ -124,22 +124,22 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			if b, err := os.ReadFile(filepath.Join(root, "wall_seconds")); err == nil {
 				wall, _ = strconv.Atoi(strings.TrimSpace(string(b)))
 			}
-			md := experiment.Report(secs, wall, c.String("command"), "plots", c.Bool("selection"))
+			md := grid.Report(secs, wall, c.String("command"), "plots", c.Bool("selection"))
 			if sw := c.String("sweep"); sw != "" {
-				cmp, err := experiment.LoadComparison(sw)
+				cmp, err := grid.LoadComparison(sw)
 				if err != nil {
 					return err
 				}
 				name := "sweep-" + cmp.Dataset + "-" + cmp.Task
-				files, err := experiment.Plot(cmp, cmp.Dataset+", "+cmp.Task+" task", filepath.Join(plots, name+"-"))
+				files, err := grid.Plot(cmp, cmp.Dataset+", "+cmp.Task+" task", filepath.Join(plots, name+"-"))
 				if err != nil {
 					return err
 				}
-				md += experiment.SweepSection(cmp, sw, "plots/"+name+"-tau-lambda.png", len(files) > 1)
+				md += grid.SweepSection(cmp, sw, "plots/"+name+"-tau-lambda.png", len(files) > 1)
 			}
 			// Hand-written sections below KeepMarker survive a regeneration.
 			if old, err := os.ReadFile(filepath.Join(out, "results.md")); err == nil {
-				if i := strings.Index(string(old), experiment.KeepMarker); i >= 0 {
+				if i := strings.Index(string(old), grid.KeepMarker); i >= 0 {
 					md += "\n" + string(old[i:])
 				}
 			}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/ignn/ignn/cmd/internal/experiment"
+	"github.com/ignn/ignn/cmd/internal/grid"
 	"github.com/ignn/ignn/data"
 )
 
@@ -30,7 +30,7 @@ func slurmScript(bin, out string, shards, workers int, memMB int64, extra []stri
 
 // submitSlurm writes the grid and the array job into --out and submits it
 // (unless --dry-run); with --wait it blocks until the job ends.
-func submitSlurm(c *cli.Context, cc experiment.CompareConfig, stdout io.Writer) error {
+func submitSlurm(c *cli.Context, cc grid.CompareConfig, stdout io.Writer) error {
 	if cc.Out == "" {
 		return usagef("--slurm needs --out on a filesystem every node shares")
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/ignn/ignn/cmd/internal/experiment"
+	"github.com/ignn/ignn/cmd/internal/run"
 )
 
 func trainCommand(stdout, stderr io.Writer) *cli.Command {
@@ -29,7 +29,7 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 			&cli.StringFlag{Name: "memprofile", Usage: "write a Go heap profile to this file after every evaluation, while the model and its buffers are live (go tool pprof)"},
 		),
 		Action: func(c *cli.Context) error {
-			var cfg experiment.Config
+			var cfg run.Config
 			var err error
 			resume := c.String("resume")
 			if resume != "" {
@@ -38,7 +38,7 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 						return usagef("--resume uses the checkpoint's configuration; --%s cannot be combined with it", n)
 					}
 				}
-				ck, err := experiment.LoadCheckpoint(resume)
+				ck, err := run.LoadCheckpoint(resume)
 				if err != nil {
 					return err
 				}
@@ -67,12 +67,12 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 			}
 			defer stopProfile()
 			start := time.Now()
-			runFn := func(h experiment.Hooks) (*experiment.Result, error) { return experiment.Run(c.Context, cfg, h) }
+			runFn := func(h run.Hooks) (*run.Result, error) { return run.Run(c.Context, cfg, h) }
 			if resume != "" {
-				runFn = func(h experiment.Hooks) (*experiment.Result, error) { return experiment.Resume(c.Context, resume, h) }
+				runFn = func(h run.Hooks) (*run.Result, error) { return run.Resume(c.Context, resume, h) }
 			}
-			res, err := runFn(experiment.Hooks{
-				Epoch: func(epoch int, loss float64, m *experiment.Metrics) {
+			res, err := runFn(run.Hooks{
+				Epoch: func(epoch int, loss float64, m *run.Metrics) {
 					if m != nil && c.String("memprofile") != "" {
 						if err := writeHeapProfile(c.String("memprofile")); err != nil {
 							log.Warn("heap profile", "err", err)
@@ -93,7 +93,7 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 						fmt.Fprintf(stderr, "[%6.1fs] %s\n", time.Since(start).Seconds(), msg)
 					}
 				},
-				Resolved: func(eff experiment.Config) {
+				Resolved: func(eff run.Config) {
 					if c.Bool("verbose") && !c.Bool("quiet") {
 						b, _ := json.MarshalIndent(eff, "", "  ")
 						fmt.Fprintf(stderr, "effective configuration:\n%s\n", b)
@@ -104,7 +104,7 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 				return err
 			}
 			if cfg.Save != "" && !c.Bool("quiet") {
-				fmt.Fprintf(stderr, "wrote %s\n", filepath.Join(cfg.Save, experiment.CheckpointFile))
+				fmt.Fprintf(stderr, "wrote %s\n", filepath.Join(cfg.Save, run.CheckpointFile))
 			}
 			if c.Bool("json") {
 				enc := json.NewEncoder(stdout)

@@ -1,0 +1,158 @@
+package grid
+
+import (
+	"math"
+
+	"github.com/ignn/ignn/cmd/internal/report"
+	"github.com/ignn/ignn/cmd/internal/run"
+	"github.com/ignn/ignn/eval"
+)
+
+func aggregate(cc CompareConfig, jobs []Job, results []*run.Result) *Comparison {
+	c := &Comparison{Dataset: cc.Base.Dataset, Task: cc.Base.Task, Epochs: cc.Base.Epochs, Repeats: cc.Repeats, HashDim: cc.Base.HashDim,
+		Selection: "per run: test metrics at the first epoch with the best validation AUC; 'final' = last epoch; mean ± sample std (n − 1) over seeds, 95% Student-t intervals; vs_base: paired differences from the model's base variant on the same seeds (paired t and exact sign-flip permutation p-values)"}
+	if cc.Sweep {
+		c.Selection += "; sweep: per model and variant, the (lr, λ_BCE, λ_MSE) with the highest mean validation AUC over seeds"
+	}
+	type group struct {
+		setting Job
+		cells   []CellMetrics
+	}
+	groups := map[string]*group{}
+	var order []string
+	var done []*run.Result
+	for _, r := range results {
+		if r != nil {
+			done = append(done, r)
+		}
+	}
+	c.Provenance = gridProvenance(done)
+	for i, j := range jobs {
+		r := results[i]
+		if r == nil {
+			continue // failed: listed in Comparison.Failures
+		}
+		var byD []run.Bucket
+		if r.Faithfulness != nil {
+			byD = r.Faithfulness.Buckets
+		}
+		cm := CellMetrics{Job: j, ByDistance: byD, BestEpoch: r.BestEpoch, StoppedEpoch: r.StoppedEpoch, PrecisionAt10: faith(r, true), DistortionMean: faith(r, false), ValAUC: r.ValAUC, TestAUC: r.TestAUC, Tau: r.TestKendallTau, Final: r.Final}
+		c.Cells = append(c.Cells, cm)
+		s := j
+		s.Seed = 0
+		if _, ok := groups[s.Key()]; !ok {
+			groups[s.Key()] = &group{setting: s}
+			order = append(order, s.Key())
+		}
+		groups[s.Key()].cells = append(groups[s.Key()].cells, cm)
+	}
+	// Choose one setting per model/variant: the best mean validation AUC.
+	chosen := map[string]*group{}
+	var mv []string
+	for _, k := range order {
+		g := groups[k]
+		key := g.setting.Model + "/" + g.setting.Label()
+		var vals []float64
+		for _, x := range g.cells {
+			vals = append(vals, float64(x.ValAUC))
+		}
+		m := eval.Summarise(vals).Mean
+		if prev, ok := chosen[key]; !ok {
+			chosen[key] = g
+			mv = append(mv, key)
+		} else {
+			var pv []float64
+			for _, x := range prev.cells {
+				pv = append(pv, float64(x.ValAUC))
+			}
+			if pm := eval.Summarise(pv).Mean; m > pm || (math.IsNaN(pm) && !math.IsNaN(m)) {
+				chosen[key] = g
+			}
+		}
+	}
+	for _, key := range mv {
+		g := chosen[key]
+		var auc, tau, fauc, ftau, fp10, fap []float64
+		for _, x := range g.cells {
+			auc, tau = append(auc, float64(x.TestAUC)), append(tau, float64(x.Tau))
+			fauc, ftau = append(fauc, float64(x.Final.TestAUC)), append(ftau, float64(x.Final.TestKendallTau))
+			fp10, fap = append(fp10, float64(x.PrecisionAt10)), append(fap, float64(x.Final.TestAP))
+		}
+		c.rows = append(c.rows, report.Row{Model: g.setting.Model, Variant: g.setting.Label(), Runs: len(g.cells),
+			AUC: eval.Summarise(auc), Tau: eval.Summarise(tau), FinalAUC: eval.Summarise(fauc), FinalTau: eval.Summarise(ftau),
+			FinalP10: eval.Summarise(fp10), FinalAP: eval.Summarise(fap)})
+		if cc.Sweep {
+			c.Chosen = append(c.Chosen, g.setting)
+		}
+	}
+	report.MarkBest(c.rows)
+	for i, r := range c.rows {
+		base, ok := chosen[r.Model+"/"+string(run.Base)]
+		if !ok || r.Variant == string(run.Base) {
+			continue
+		}
+		var vt, bt, vf, bf, va, ba []float64
+		bySeed := map[uint64]CellMetrics{}
+		for _, x := range base.cells {
+			bySeed[x.Seed] = x
+		}
+		for _, x := range chosen[r.Model+"/"+r.Variant].cells {
+			if b, ok := bySeed[x.Seed]; ok {
+				vt, bt = append(vt, float64(x.Tau)), append(bt, float64(b.Tau))
+				vf, bf = append(vf, float64(x.Final.TestKendallTau)), append(bf, float64(b.Final.TestKendallTau))
+				va, ba = append(va, float64(x.TestAUC)), append(ba, float64(b.TestAUC))
+			}
+		}
+		c.rows[i].HasBase = true
+		c.rows[i].DTau, c.rows[i].DFinalTau = eval.PairedTest(vt, bt), eval.PairedTest(vf, bf)
+		c.rows[i].DAUC = eval.PairedTest(va, ba)
+	}
+	for i, r := range c.rows {
+		s := chosen[r.Model+"/"+r.Variant].setting
+		rj := RowJSON{Model: r.Model, Variant: r.Variant, Runs: r.Runs,
+			AUCMean: run.Num(r.AUC.Mean), AUCStd: run.Num(r.AUC.Std), TauMean: run.Num(r.Tau.Mean), TauStd: run.Num(r.Tau.Std),
+			FAUCMean: run.Num(r.FinalAUC.Mean), FAUCStd: run.Num(r.FinalAUC.Std), FTauMean: run.Num(r.FinalTau.Mean), FTauStd: run.Num(r.FinalTau.Std),
+			BestTau: c.rows[i].BestTau, LR: s.LR, LambdaBCE: s.LambdaBCE, LambdaMSE: s.LambdaMSE,
+			AUCCI: ci(r.AUC), TauCI: ci(r.Tau), FAUCCI: ci(r.FinalAUC), FTauCI: ci(r.FinalTau),
+			FP10Mean: run.Num(r.FinalP10.Mean), FP10Std: run.Num(r.FinalP10.Std), FAPMean: run.Num(r.FinalAP.Mean)}
+		if r.HasBase {
+			rj.VsBase = &VsBase{Tau: pairedJSON(r.DTau), FinalTau: pairedJSON(r.DFinalTau), AUC: pairedJSON(r.DAUC)}
+		}
+		c.Rows = append(c.Rows, rj)
+	}
+	return c
+}
+
+func ci(s eval.Summary) [2]run.Num { return [2]run.Num{run.Num(s.Lo), run.Num(s.Hi)} }
+
+// VsBase holds a row's paired differences from its model's base variant.
+type VsBase struct {
+	Tau      PairedJSON `json:"tau"`
+	FinalTau PairedJSON `json:"final_tau"`
+	AUC      PairedJSON `json:"auc"`
+}
+
+// PairedJSON is eval.Paired in results.json.
+type PairedJSON struct {
+	N           int        `json:"n"`
+	Mean        run.Num    `json:"mean_diff"`
+	CI          [2]run.Num `json:"ci95"`
+	PairedT     run.Num    `json:"p_paired_t"`
+	Permutation run.Num    `json:"p_permutation"`
+	Significant bool       `json:"significant"`
+}
+
+func pairedJSON(p eval.Paired) PairedJSON {
+	return PairedJSON{N: p.N, Mean: run.Num(p.Mean), CI: [2]run.Num{run.Num(p.Lo), run.Num(p.Hi)}, PairedT: run.Num(p.PT), Permutation: run.Num(p.PPerm), Significant: report.Significant(p)}
+}
+
+// faith returns a result's final precision@10 (p10) or mean distortion.
+func faith(r *run.Result, p10 bool) run.Num {
+	if r.Faithfulness == nil {
+		return run.Num(math.NaN())
+	}
+	if p10 {
+		return run.Num(r.Faithfulness.PrecisionAtK)
+	}
+	return run.Num(r.Faithfulness.DistortionMean)
+}

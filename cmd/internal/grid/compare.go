@@ -1,0 +1,219 @@
+package grid
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"github.com/ignn/ignn/cmd/internal/run"
+	"github.com/ignn/ignn/data"
+)
+
+// CompareConfig is a grid: models × variants × seeds 1..Repeats, optionally
+// × the sweep's learning rates and λ pairs.
+type CompareConfig struct {
+	Base     run.Config
+	Models   []string
+	Variants []run.Variant
+	Repeats  int
+	Workers  int
+	Out      string // "" = keep nothing on disk
+	Sweep    bool
+	// Grids, when set, replace Models × Variants × Repeats by the join of
+	// these blocks (grid files).
+	Grids []SubGrid
+	// Shard restricts the run to its part of the grid (Shard.N = 0: all);
+	// the result then holds only that part's cells and no table.
+	Shard Shard
+	// RetryFailed runs cells whose earlier attempt failed again (otherwise
+	// they stay listed as failed).
+	RetryFailed bool
+	// Positions lists the positional inputs the hash and both variants run
+	// with, one row each ("hash", "lap:16", …; empty: Base.Position only).
+	// When set, the table gains a reference row per input: the raw input's
+	// own AUC and τ, untrained (InputReference).
+	Positions []string
+	LRs       []float64 // sweep grid (defaults: 1e-4, 1e-3, 1e-2)
+	Lambdas   []float64 // sweep grid for λ_BCE and λ_MSE (defaults: 0, 0.1, 1, 10)
+}
+
+// CompareHooks observe a grid.
+type CompareHooks struct {
+	Start func(total, done int)      // before running, with the cells already on disk
+	Done  func(j Job, r *run.Result) // after each cell that ran
+	Warn  func(j Job, msg string)
+}
+
+// cellFile is what each cell writes: its full result (with timings).
+func (cc CompareConfig) cellPath(j Job) string {
+	return filepath.Join(cc.Out, "cells", j.Key()+".json")
+}
+
+// Compare runs every job not already finished under Out (resume), Workers
+// at a time, and aggregates. Cells are deterministic, so the aggregate does
+// not depend on Workers or on interruptions.
+func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Comparison, error) {
+	if cc.Repeats < 1 && len(cc.Grids) == 0 {
+		return nil, fmt.Errorf("--repeats must be ≥ 1, got %d", cc.Repeats)
+	}
+	if cc.Workers < 1 {
+		cc.Workers = 1
+	}
+	jobs := cc.Jobs()
+	for _, j := range jobs {
+		if err := cc.config(j).Validate(); err != nil {
+			return nil, err
+		}
+	}
+	if cc.Out != "" {
+		if err := os.MkdirAll(filepath.Join(cc.Out, "cells"), 0o755); err != nil {
+			return nil, fmt.Errorf("cannot write --out: %w", err)
+		}
+	}
+	results := make([]*run.Result, len(jobs))
+	var todo []int
+	var failures []Failure
+	mine := cc.inShard(jobs, cc.Shard)
+	if cc.Out != "" {
+		want, err := cc.expectations(jobs)
+		if err != nil {
+			return nil, err
+		}
+		for i, j := range jobs {
+			r, err := cc.loadCell(j, want[i])
+			if err != nil {
+				return nil, err
+			}
+			if r != nil {
+				results[i] = r
+				continue
+			}
+			if !mine[i] {
+				continue
+			}
+			if f, ok := cc.loadFailure(j); ok {
+				if !cc.RetryFailed {
+					failures = append(failures, f)
+					continue
+				}
+				os.Remove(cc.failurePath(j))
+			}
+			todo = append(todo, i)
+		}
+		if err := WriteJSON(filepath.Join(cc.Out, "config.json"), cc.Base); err != nil {
+			return nil, err
+		}
+	} else {
+		for i := range jobs {
+			if mine[i] {
+				todo = append(todo, i)
+			}
+		}
+	}
+	if hooks.Start != nil {
+		hooks.Start(len(jobs), len(jobs)-len(todo))
+	}
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	ch := make(chan int)
+	for w := 0; w < cc.Workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range ch {
+				j := jobs[i]
+				if cc.Out != "" {
+					cc.mark(j)
+				}
+				r, err := run.Run(ctx, cc.config(j), run.Hooks{Warn: func(msg string) {
+					if hooks.Warn != nil {
+						hooks.Warn(j, msg)
+					}
+				}})
+				if err == nil && cc.Out != "" {
+					var b []byte
+					if b, err = json.MarshalIndent(r, "", "  "); err == nil {
+						err = data.WriteFileAtomic(cc.cellPath(j), append(b, '\n'))
+					}
+				}
+				var f *Failure
+				if err != nil && ctx.Err() == nil {
+					// A failed cell (divergence, memory plan, a crash) is
+					// recorded and the grid goes on.
+					f = &Failure{Job: j, Error: err.Error()}
+					if cc.Out != "" {
+						err = WriteJSON(cc.failurePath(j), f)
+					} else {
+						err = nil
+					}
+				}
+				if cc.Out != "" {
+					cc.unmark(j)
+				}
+				mu.Lock()
+				if f != nil {
+					failures = append(failures, *f)
+				}
+				if err != nil && firstErr == nil {
+					firstErr = fmt.Errorf("%s: %w", j.Key(), err)
+				}
+				results[i] = r
+				if err == nil && hooks.Done != nil {
+					hooks.Done(j, r)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for _, i := range todo {
+		mu.Lock()
+		stop := firstErr != nil
+		mu.Unlock()
+		if stop || ctx.Err() != nil {
+			break
+		}
+		ch <- i
+	}
+	close(ch)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		// An interrupted cell reports "nothing kept" for itself; the grid's
+		// finished cells are kept all the same.
+		if cc.Out == "" {
+			return nil, fmt.Errorf("comparison interrupted: %w; no --out, so nothing was kept", err)
+		}
+		return nil, fmt.Errorf("comparison interrupted: %w; finished cells are kept under %s — re-run the same command to resume", err, cc.Out)
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if cc.Shard.N > 0 {
+		// One shard's part: no table until every shard is done.
+		done := 0
+		for i, r := range results {
+			if r != nil && mine[i] {
+				done++
+			}
+		}
+		return &Comparison{Dataset: cc.Base.Dataset, Task: cc.Base.Task, Epochs: cc.Base.Epochs, Repeats: cc.Repeats,
+			ShardDone: done, ShardCells: countTrue(mine), Failures: failures}, nil
+	}
+	c := aggregate(cc, jobs, results)
+	if len(cc.Positions) > 0 {
+		in, rows, err := cc.inputReferences()
+		if err != nil {
+			return nil, err
+		}
+		c.Inputs, c.rows = in, append(c.rows, rows...)
+	}
+	sort.Slice(failures, func(a, b int) bool { return failures[a].Job.Key() < failures[b].Job.Key() })
+	c.Failures = failures
+	return c, nil
+}

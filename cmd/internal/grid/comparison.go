@@ -1,0 +1,101 @@
+package grid
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+
+	"github.com/ignn/ignn/cmd/internal/report"
+	"github.com/ignn/ignn/cmd/internal/run"
+	"github.com/ignn/ignn/data"
+)
+
+// The outcome of a grid: its cells, table rows and files.
+
+// CellMetrics is a job's outcome without timings (so results.json is
+// byte-identical whatever the worker count).
+type CellMetrics struct {
+	Job
+	BestEpoch    int         `json:"best_epoch"`
+	StoppedEpoch int         `json:"stopped_epoch,omitempty"`
+	ValAUC       run.Num     `json:"val_auc"`
+	TestAUC      run.Num     `json:"test_auc"`
+	Tau          run.Num     `json:"test_kendall_tau"`
+	Final        run.Metrics `json:"final"`
+	// Faithfulness of the final embeddings (see Result.Faithfulness).
+	PrecisionAt10  run.Num      `json:"final_precision_at_10"`
+	DistortionMean run.Num      `json:"final_distortion_mean"`
+	ByDistance     []run.Bucket `json:"final_by_distance,omitempty"`
+}
+
+// Comparison is the outcome of a grid.
+type Comparison struct {
+	Dataset   string        `json:"dataset"`
+	Task      string        `json:"task"`
+	Epochs    int           `json:"epochs"`
+	Repeats   int           `json:"repeats"`
+	HashDim   int           `json:"hash_dim_setting"`
+	Selection string        `json:"selection"`
+	Rows      []RowJSON     `json:"rows"`
+	Chosen    []Job         `json:"chosen,omitempty"` // sweep: selected settings per model/variant (seed 0)
+	Cells     []CellMetrics `json:"cells"`
+	// Inputs are the reference rows of compare --positions: each
+	// positional input's own scores, untrained (InputReference).
+	Inputs   []InputRow `json:"inputs,omitempty"`
+	Failures []Failure  `json:"failures,omitempty"`
+	// ShardDone of ShardCells cells of this shard are finished (shard runs
+	// only; Rows and Cells are then empty).
+	ShardDone  int            `json:"shard_done,omitempty"`
+	ShardCells int            `json:"shard_cells,omitempty"`
+	Provenance GridProvenance `json:"provenance"`
+	rows       []report.Row
+}
+
+// RowJSON is a table row in results.json.
+type RowJSON struct {
+	Model     string     `json:"model"`
+	Variant   string     `json:"variant"`
+	Runs      int        `json:"runs"`
+	AUCMean   run.Num    `json:"auc_mean"`
+	AUCStd    run.Num    `json:"auc_std"`
+	TauMean   run.Num    `json:"tau_mean"`
+	TauStd    run.Num    `json:"tau_std"`
+	FAUCMean  run.Num    `json:"final_auc_mean"`
+	FAUCStd   run.Num    `json:"final_auc_std"`
+	FTauMean  run.Num    `json:"final_tau_mean"`
+	FTauStd   run.Num    `json:"final_tau_std"`
+	BestTau   bool       `json:"best_tau"`
+	AUCCI     [2]run.Num `json:"auc_ci95"`
+	TauCI     [2]run.Num `json:"tau_ci95"`
+	FAUCCI    [2]run.Num `json:"final_auc_ci95"`
+	FTauCI    [2]run.Num `json:"final_tau_ci95"`
+	VsBase    *VsBase    `json:"vs_base,omitempty"`
+	FP10Mean  run.Num    `json:"final_precision_at_10_mean"`
+	FP10Std   run.Num    `json:"final_precision_at_10_std"`
+	FAPMean   run.Num    `json:"final_ap_mean"`
+	LR        float64    `json:"lr"`
+	LambdaBCE float64    `json:"lambda_bce"`
+	LambdaMSE float64    `json:"lambda_mse"`
+}
+
+// TableRows returns the table rows.
+func (c *Comparison) TableRows() []report.Row { return c.rows }
+
+// Write stores results.json, results.csv and results.md under dir.
+func (c *Comparison) Write(dir string) error {
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return err
+	}
+	files := map[string]string{
+		"results.json": string(b) + "\n",
+		"results.csv":  report.CSV(c.rows),
+		"results.md":   fmt.Sprintf("%s, %s task, %d epochs, %d seeds\n\n", c.Dataset, c.Task, c.Epochs, c.Repeats) + report.Markdown(c.rows) + "\n" + report.Legend + "\n\n" + c.Provenance.Footer() + "\n",
+	}
+	for _, name := range []string{"results.json", "results.csv", "results.md"} {
+		if err := data.WriteFileAtomic(filepath.Join(dir, name), []byte(files[name])); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,166 @@
+package grid
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ignn/ignn/cmd/internal/run"
+)
+
+// Job is one cell of a comparison grid.
+type Job struct {
+	Model     string      `json:"model"`
+	Variant   run.Variant `json:"variant"`
+	Position  string      `json:"position,omitempty"` // the positional input ("" = hash; only for hash and both)
+	Seed      uint64      `json:"seed"`
+	LR        float64     `json:"lr"`
+	LambdaBCE float64     `json:"lambda_bce"`
+	LambdaMSE float64     `json:"lambda_mse"`
+}
+
+// Key names the job's result file.
+func (j Job) Key() string {
+	v := string(j.Variant)
+	if j.Position != "" {
+		v += "-" + strings.ReplaceAll(j.Position, ":", "")
+	}
+	return fmt.Sprintf("%s_%s_lr%g_bce%g_mse%g_seed%d", j.Model, v, j.LR, j.LambdaBCE, j.LambdaMSE, j.Seed)
+}
+
+// Label is the job's row name in tables: the variant, with its positional
+// input when that is not the hash ("both[lap:16]").
+func (j Job) Label() string {
+	if j.Position == "" {
+		return string(j.Variant)
+	}
+	return fmt.Sprintf("%s[%s]", j.Variant, j.Position)
+}
+
+// SubGrid is one block of a grid file: its models × variants × seeds at one
+// learning rate and λ pair (zero values: the base configuration's).
+type SubGrid struct {
+	Models    []string      `json:"models" yaml:"models"`
+	Variants  []run.Variant `json:"variants" yaml:"variants"`
+	Repeats   int           `json:"repeats" yaml:"repeats"`
+	LR        float64       `json:"lr,omitempty" yaml:"lr,omitempty"`
+	LambdaBCE float64       `json:"lambda_bce,omitempty" yaml:"lambda-bce,omitempty"`
+	LambdaMSE float64       `json:"lambda_mse,omitempty" yaml:"lambda-mse,omitempty"`
+	// Positions are the positional inputs of its hash and both variants
+	// (empty: the grid's).
+	Positions []string `json:"positions,omitempty" yaml:"positions,omitempty"`
+}
+
+// Jobs lists the grid in a fixed order: models, then variants, then
+// settings, then seeds. λ_MSE is the resolved one (the model's default
+// unless set; 0 for variants without the MSE). With sub-grids, their jobs
+// are joined in file order (a cell named twice runs once).
+func (cc CompareConfig) Jobs() []Job {
+	if len(cc.Grids) == 0 {
+		return cc.gridJobs()
+	}
+	var jobs []Job
+	seen := map[string]bool{}
+	for _, g := range cc.Grids {
+		sub := cc
+		sub.Grids, sub.Models, sub.Variants, sub.Repeats = nil, g.Models, g.Variants, g.Repeats
+		if len(g.Positions) > 0 {
+			sub.Positions = g.Positions
+		}
+		if g.LR != 0 {
+			sub.Base.LR = g.LR
+		}
+		if g.LambdaBCE != 0 {
+			sub.Base.LambdaBCE = g.LambdaBCE
+		}
+		if g.LambdaMSE != 0 {
+			sub.Base.LambdaMSE = g.LambdaMSE
+		}
+		for _, j := range sub.gridJobs() {
+			if !seen[j.Key()] {
+				seen[j.Key()] = true
+				jobs = append(jobs, j)
+			}
+		}
+	}
+	return jobs
+}
+
+func (cc CompareConfig) gridJobs() []Job {
+	lrs, lams := cc.LRs, cc.Lambdas
+	if len(lrs) == 0 {
+		lrs = []float64{1e-4, 1e-3, 1e-2}
+	}
+	if len(lams) == 0 {
+		lams = []float64{0, 0.1, 1, 10}
+	}
+	var jobs []Job
+	seen := map[string]bool{} // sweep grids repeat settings once λ_MSE folds to 0
+	for _, m := range cc.Models {
+		for _, v := range cc.Variants {
+			settings := []Job{{LR: cc.Base.LR, LambdaBCE: cc.Base.LambdaBCE, LambdaMSE: cc.Base.LambdaMSE}}
+			if cc.Sweep {
+				settings = nil
+				for _, lr := range lrs {
+					if !v.MSE() {
+						settings = append(settings, Job{LR: lr, LambdaBCE: cc.Base.LambdaBCE, LambdaMSE: cc.Base.LambdaMSE})
+						continue
+					}
+					for _, lb := range lams {
+						for _, lm := range lams {
+							if lb != 0 || lm != 0 {
+								settings = append(settings, Job{LR: lr, LambdaBCE: lb, LambdaMSE: lm})
+							}
+						}
+					}
+				}
+			}
+			positions := []string{""}
+			if v.Hash() {
+				positions = cc.positions()
+			}
+			for _, s := range settings {
+				for _, pos := range positions {
+					for seed := uint64(1); seed <= uint64(cc.Repeats); seed++ {
+						j := s
+						j.Model, j.Variant, j.Seed, j.Position = m, v, seed, pos
+						if !v.MSE() && j.LambdaBCE == 0 {
+							j.LambdaBCE = 1
+						}
+						j.LambdaMSE = cc.config(j).LambdaMSE
+						if !seen[j.Key()] {
+							seen[j.Key()] = true
+							jobs = append(jobs, j)
+						}
+					}
+				}
+			}
+		}
+	}
+	return jobs
+}
+
+// positions is the grid's list of positional inputs in canonical form
+// ("" for the hash): Positions, or the base configuration's one.
+func (cc CompareConfig) positions() []string {
+	list := cc.Positions
+	if len(list) == 0 {
+		list = []string{cc.Base.Position}
+	}
+	out := make([]string, len(list))
+	for i, p := range list {
+		if p == "hash" {
+			p = ""
+		}
+		out[i] = p
+	}
+	return out
+}
+
+// config is a job's configuration, with every data-independent default
+// applied (Config.withDefaults).
+func (cc CompareConfig) config(j Job) run.Config {
+	c := cc.Base
+	c.Model, c.Variant, c.Seed, c.LR, c.LambdaBCE, c.LambdaMSE = j.Model, j.Variant, j.Seed, j.LR, j.LambdaBCE, j.LambdaMSE
+	c.Position = j.Position
+	return c.WithDefaults()
+}

@@ -1,0 +1,217 @@
+package run
+
+import (
+	"fmt"
+	"math"
+
+	"gorgonia.org/tensor"
+
+	"github.com/ignn/ignn/engine"
+	"github.com/ignn/ignn/eval"
+	"github.com/ignn/ignn/features"
+	"github.com/ignn/ignn/models"
+	"github.com/ignn/ignn/objective"
+)
+
+// Cell is the third stage, a built run: the training graph (model +
+// objective) and a forward-only evaluation graph over shared parameters,
+// the trainer, and the seeded streams and pair sets each epoch draws from.
+type Cell struct {
+	p    *Prepared
+	cfg  Config
+	ps   *engine.ParamStore
+	tr   *engine.Trainer
+	fwd  *engine.Forward
+	loss *objective.Loss
+
+	negRN, dropRN, evalRN *engine.Seeded
+	mseRN                 *engine.Seeded // kept (and checkpointed) even without the MSE
+	signRN                *engine.Seeded // LapPE sign flips (drawn only with a lap input)
+	lapK                  int            // width of a Laplacian input (0: none)
+	signs                 []float64
+	bce                   objective.Pairs // this epoch's BCE pairs
+	mse                   *msePairs       // nil without the MSE term
+	scorer                eval.Evaluator
+}
+
+// privateBuffers turns the engine's buffer sharing off (tests compare).
+var privateBuffers bool
+
+// Build constructs the graphs and the trainer for a resolved cfg.
+func Build(p *Prepared, cfg Config) (*Cell, error) {
+	entry, err := models.Lookup(cfg.Model)
+	if err != nil {
+		return nil, err
+	}
+	dt := tensor.Float32
+	if cfg.DType == "float64" {
+		dt = tensor.Float64
+	}
+	c := &Cell{p: p, cfg: cfg, ps: engine.NewParamStore(dt, engine.Stream(cfg.Seed, "init")),
+		negRN: engine.NewSeeded(cfg.Seed, "negatives"), evalRN: engine.NewSeeded(cfg.Seed, "eval"),
+		dropRN: engine.NewSeeded(cfg.Seed, "dropout"), mseRN: engine.NewSeeded(cfg.Seed, "mse-pairs"),
+		signRN: engine.NewSeeded(cfg.Seed, "lap-signs")}
+	c.ps.PrivateBuffers = privateBuffers
+	if pos, _ := features.ParsePosition(cfg.Position); pos.Kind == features.PosLap {
+		c.lapK, c.signs = pos.K, make([]float64, pos.K)
+	}
+	model := entry.New(cfg.Model_)
+	bTrain := engine.NewBuilder(c.ps, true)
+	z, err := models.Build(model, bTrain, p.Input)
+	if err != nil {
+		return nil, err
+	}
+	nTrain := 0
+	for _, s := range p.Splits {
+		nTrain += len(s.Train)
+	}
+	obj := cfg.Objective()
+	var mseIn objective.MSEInput
+	if obj.LambdaMSE > 0 {
+		c.mse = newMSEPairs(p, cfg, c.mseRN)
+		mseIn.Slots = c.mse.slots
+		if c.mse.fixed {
+			mseIn.All, mseIn.AllPairs = c.mse.blocks, c.mse.total
+		}
+	}
+	if c.loss, err = objective.Build(bTrain, z, obj, 2*nTrain, mseIn); err != nil {
+		return nil, err
+	}
+	c.tr, err = engine.NewTrainer(bTrain, c.loss.Total, c.loss.Terms,
+		engine.TrainOptions{LR: cfg.LR, WeightDecay: cfg.WeightDec}, c.dropRN.Rand)
+	if err != nil {
+		return nil, err
+	}
+	bEval := engine.NewBuilder(c.ps, false)
+	ze, err := models.Build(model, bEval, p.Input)
+	if err != nil {
+		return nil, err
+	}
+	if c.fwd, err = engine.NewForward(bEval, ze); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// MSEMode says which MSE pairs the run trains on ("" without the term).
+func (c *Cell) MSEMode() string {
+	if c.mse == nil {
+		return ""
+	}
+	return c.mse.mode
+}
+
+// Feed draws the epoch's inputs and binds them: the training positives
+// with freshly drawn negatives (as many, per graph), the MSE sample when
+// the pairs do not fit, and random signs for Laplacian eigenvector inputs
+// (an eigenvector's sign is arbitrary; evaluation uses the stored signs).
+func (c *Cell) Feed(epoch int) error {
+	if c.lapK > 0 {
+		for j := range c.signs {
+			c.signs[j] = float64(1 - 2*c.signRN.IntN(2))
+		}
+		c.p.Input.X.SetColumnSigns(c.p.EncodingCol, c.signs)
+		if c.p.Input.Skip != nil {
+			c.p.Input.Skip.SetColumnSigns(0, c.signs)
+		}
+	}
+	if c.loss.BCE != nil {
+		c.bce.Reset()
+		u := c.p.Union
+		for g, s := range c.p.Splits {
+			for _, q := range s.Train {
+				i, j := u.GlobalPair(g, q)
+				c.bce.Add(i, j, 1)
+			}
+			for _, q := range s.SampleTrainNegatives(c.negRN.Rand, len(s.Train)) {
+				i, j := u.GlobalPair(g, q)
+				c.bce.Add(i, j, 0)
+			}
+		}
+		if err := c.loss.BCE.Bind(&c.bce); err != nil {
+			return err
+		}
+	}
+	if c.mse != nil {
+		if pairs := c.mse.draw(); pairs != nil {
+			return c.loss.MSE.Bind(pairs)
+		}
+	}
+	return nil
+}
+
+// Embeddings runs the evaluation graph and returns the N×D embeddings.
+func (c *Cell) Embeddings() ([]float64, int, error) {
+	if c.lapK > 0 {
+		for j := range c.signs {
+			c.signs[j] = 1
+		}
+		c.p.Input.X.SetColumnSigns(c.p.EncodingCol, c.signs)
+		if c.p.Input.Skip != nil {
+			c.p.Input.Skip.SetColumnSigns(0, c.signs)
+		}
+	}
+	z, shape, err := c.fwd.Run(c.evalRN.Rand)
+	if err != nil {
+		return nil, 0, err
+	}
+	return z, shape[1], nil
+}
+
+// Evaluate scores the current embeddings (eval.GraphMetrics). Non-finite
+// embeddings are an error.
+func (c *Cell) Evaluate() (eval.Scores, []string, error) {
+	z, d, err := c.Embeddings()
+	if err != nil {
+		return eval.Scores{}, nil, err
+	}
+	for _, v := range z {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return eval.Scores{}, nil, fmt.Errorf("training diverged: the embeddings contain %v (lower --lr or the λ weights)", v)
+		}
+	}
+	if !c.p.Exact() {
+		s, warns := c.scorer.SampledMetrics(z, d, c.p.Splits, c.p.Union, c.p.TauSample)
+		return s, warns, nil
+	}
+	s, warns := c.scorer.GraphMetrics(z, d, c.p.Splits, c.p.Union)
+	return s, warns, nil
+}
+
+// Close releases the machines.
+func (c *Cell) Close() {
+	if c.tr != nil {
+		c.tr.Close()
+	}
+	if c.fwd != nil {
+		c.fwd.Close()
+	}
+}
+
+// FaithfulnessK is the k of the reported precision@k.
+const FaithfulnessK = 10
+
+// maxQueries bounds the exact path's faithfulness queries (every node of
+// small graphs; evenly spaced nodes beyond).
+const maxQueries = 2000
+
+// Faithfulness scores the current embeddings' faithfulness to hop distance
+// (eval.FaithfulnessOf) around the run's query nodes.
+func (c *Cell) Faithfulness() (*Faithfulness, error) {
+	z, d, err := c.Embeddings()
+	if err != nil {
+		return nil, err
+	}
+	qs := c.p.Queries
+	if c.p.Exact() {
+		u := c.p.Union
+		step := max(1, (u.N+maxQueries-1)/maxQueries)
+		qs = nil
+		for r := 0; r < u.N; r += step {
+			g := graphOf(u, r)
+			s, i := c.p.Splits[g], r-u.Offsets[g]
+			qs = append(qs, eval.Query{Graph: g, Node: i, Row: s.Dist.D[i*s.Graph.N : (i+1)*s.Graph.N]})
+		}
+	}
+	return faithJSON(eval.FaithfulnessOf(z, d, c.p.Union, qs, FaithfulnessK)), nil
+}

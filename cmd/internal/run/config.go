@@ -1,0 +1,194 @@
+package run
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strings"
+
+	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/features"
+	"github.com/ignn/ignn/models"
+	"github.com/ignn/ignn/objective"
+)
+
+// Config is one run's complete configuration; the CLI binds its flags here
+// and writes it beside every result. Defaults are in Default. Three fields
+// may hold "decide for me" values that Resolve replaces: HashDim −1,
+// LambdaMSE −1 (AutoLambdaMSE) and Model_.Layers 0. A resolved Config holds
+// none of them and is what is logged, stored in checkpoints and reported.
+type Config struct {
+	Dataset string `json:"dataset"`
+	DataDir string `json:"data_dir,omitempty"`
+	// Side files of a user's edge list (--dataset PATH).
+	Labels     string  `json:"labels,omitempty"`
+	Features   string  `json:"features,omitempty"`
+	GraphIndex string  `json:"graph_index,omitempty"`
+	Task       string  `json:"task"`
+	Model      string  `json:"model"`
+	Variant    Variant `json:"variant"`
+	HashDim    int     `json:"hash_dim"` // -1 = the paper's rule (see features.DefaultHashDim); 0 when the variant has no hash
+	// Position is the positional input of the hash and both variants:
+	// "" (the paper's hash; "hash" resolves to ""), "lap:K", "rw:K" or
+	// "landmark:L" (features.ParsePosition); "" for the other variants.
+	Position string `json:"position,omitempty"`
+	// PositionSkip adds a linear map of the positional input to the
+	// embedding before it is normalised (GCN, SAGE, GAT, GIN).
+	PositionSkip bool    `json:"position_skip,omitempty"`
+	LambdaBCE    float64 `json:"lambda_bce"`
+	LambdaMSE    float64 `json:"lambda_mse"` // -1 = the model's default; 0 when the variant has no MSE
+	Alpha        float64 `json:"alpha"`
+	Epochs       int     `json:"epochs"`
+	LR           float64 `json:"lr"`
+	WeightDec    float64 `json:"weight_decay"`
+	EvalEvery    int     `json:"eval_every"`
+	Seed         uint64  `json:"seed"`
+	DType        string  `json:"dtype"`
+	MSEPairs     int     `json:"mse_pairs"` // cap on MSE pairs per epoch; all pairs when they fit
+	// Distances picks the distance source: exact (all-pairs tables), sampled
+	// (BFS rows from seeded sources), or auto (exact while the tables fit
+	// ExactDistanceLimit); Resolve replaces auto.
+	Distances  string `json:"distances"`
+	MSESources int    `json:"mse_sources"` // sampled: BFS sources per epoch for the MSE pairs
+	// MSESampling picks the sampled path's MSE targets per BFS source:
+	// "" (uniform over the source's graph: an unbiased sample of the
+	// all-pairs MSE) or "stratified" (equally many per hop distance, so
+	// near pairs are not drowned by the far majority).
+	MSESampling string `json:"mse_sampling,omitempty"`
+	TauSources  int    `json:"tau_sources"` // sampled: BFS sources of the fixed τ sample
+	TauPairs    int    `json:"tau_pairs"`   // sampled: size of the fixed τ sample
+	// Patience > 0 stops training after that many evaluations without a
+	// better validation AUC (0: every epoch, the paper's protocol).
+	Patience  int    `json:"patience,omitempty"`
+	Workers   int    `json:"-"` // BFS goroutines; never changes results
+	MaxMemory int64  `json:"-"` // refuse runs whose memory plan exceeds it (0 = no limit)
+	Save      string `json:"-"` // checkpoint directory ("" = none)
+
+	Model_ models.Config `json:"model_config"`
+}
+
+// The sampled path's MSE target choices (Config.MSESampling).
+const (
+	MSEUniform    = "uniform"
+	MSEStratified = "stratified"
+)
+
+// AutoLambdaMSE asks Resolve for the model's default λ_MSE.
+const AutoLambdaMSE = -1
+
+// DefaultLambdaMSE is λ_MSE for models that do not register their own.
+const DefaultLambdaMSE = 10
+
+// Default returns the documented defaults: the paper's sizes (each model's
+// own depth), Adam lr 0.01 with weight decay 5e-4, λ_BCE = 1, λ_MSE = the
+// model's default (10; P-GNN 1), α = 1, 200 epochs evaluated every 10,
+// float32.
+func Default() Config {
+	mc := models.DefaultConfig()
+	mc.Layers = 0
+	return Config{
+		Dataset: "communities", Task: data.TaskLink, Model: "gcn", Variant: Both, HashDim: -1,
+		LambdaBCE: 1, LambdaMSE: AutoLambdaMSE, Alpha: 1, Epochs: 200, LR: 0.01, WeightDec: 5e-4,
+		EvalEvery: 10, Seed: 1, DType: "float32", MSEPairs: 1 << 20,
+		Distances: DistAuto, MSESources: 64, TauSources: 512, TauPairs: 2_000_000,
+		Model_: mc,
+	}
+}
+
+// Objective is the loss configuration of a resolved Config.
+func (c Config) Objective() objective.Config {
+	return objective.Config{LambdaBCE: c.LambdaBCE, LambdaMSE: c.LambdaMSE, Alpha: c.Alpha}
+}
+
+// Validate checks everything that can be checked before loading data, with
+// one clear message per problem; "decide for me" values are accepted.
+func (c Config) Validate() error {
+	if _, err := models.Lookup(c.Model); err != nil {
+		return err
+	}
+	return c.WithDefaults().validate()
+}
+
+func (c Config) validate() error {
+	if !contains(BuiltinDatasets, c.Dataset) && !data.IsGenerated(c.Dataset) && !IsPath(c.Dataset) {
+		return unknownDataset(c.Dataset)
+	}
+	if err := c.Variant.Validate(); err != nil {
+		return err
+	}
+	if c.Task != data.TaskLink && c.Task != data.TaskPair {
+		return fmt.Errorf("unknown task %q (valid: link, pair)", c.Task)
+	}
+	if c.DType != "float32" && c.DType != "float64" {
+		return fmt.Errorf("unknown dtype %q (valid: float32, float64)", c.DType)
+	}
+	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+	switch {
+	case c.Epochs < 1:
+		return fmt.Errorf("--epochs must be ≥ 1, got %d", c.Epochs)
+	case c.EvalEvery < 1:
+		return fmt.Errorf("--eval-every must be ≥ 1, got %d", c.EvalEvery)
+	case c.EvalEvery > c.Epochs:
+		return fmt.Errorf("--eval-every (%d) exceeds --epochs (%d)", c.EvalEvery, c.Epochs)
+	case !(c.LR > 0) || !finite(c.LR):
+		return fmt.Errorf("--lr must be a finite number > 0, got %g", c.LR)
+	case !(c.WeightDec >= 0) || !finite(c.WeightDec):
+		return fmt.Errorf("--weight-decay must be a finite number ≥ 0, got %g", c.WeightDec)
+	case !(c.LambdaBCE >= 0) || !finite(c.LambdaBCE):
+		return fmt.Errorf("--lambda-bce must be a finite number ≥ 0, got %g", c.LambdaBCE)
+	case !(c.LambdaMSE >= 0) || !finite(c.LambdaMSE):
+		return fmt.Errorf("--lambda-mse must be a finite number ≥ 0 (or -1 for the model's default), got %g", c.LambdaMSE)
+	case !(c.Alpha > 0) || !finite(c.Alpha):
+		return fmt.Errorf("--alpha must be a finite number > 0, got %g", c.Alpha)
+	case !(c.Model_.Dropout >= 0 && c.Model_.Dropout < 1):
+		return fmt.Errorf("--dropout must be in [0, 1), got %g", c.Model_.Dropout)
+	case c.HashDim > 1<<20 || c.Model_.Hidden > 1<<16 || c.Model_.Heads > 1024 || c.Model_.Layers > 64 || c.MSEPairs > 1<<30:
+		return fmt.Errorf("a size flag is beyond any sensible run (limits: --hash-dim 2²⁰, --hidden 65536, --heads 1024, --layers 64, --mse-pairs 2³⁰)")
+	case c.HashDim < -1:
+		return fmt.Errorf("--hash-dim must be ≥ 1, or -1 for the paper's rule, got %d", c.HashDim)
+	case c.HashDim == 0 && c.Variant.Hash() && (c.Position == "" || c.Position == features.PosHash):
+		return fmt.Errorf("--hash-dim 0 with variant %s: the hash variants need a dimension ≥ 1 (or -1 for the paper's rule)", c.Variant)
+	case c.MSEPairs < 1:
+		return fmt.Errorf("--mse-pairs must be ≥ 1, got %d", c.MSEPairs)
+	case c.Distances != DistAuto && c.Distances != DistExact && c.Distances != DistSampled:
+		return fmt.Errorf("unknown --distances %q (valid: auto, exact, sampled)", c.Distances)
+	case c.MSESampling != "" && c.MSESampling != MSEUniform && c.MSESampling != MSEStratified:
+		return fmt.Errorf("unknown --mse-sampling %q (valid: uniform, stratified)", c.MSESampling)
+	case c.MSESources < 1 || c.TauSources < 1:
+		return fmt.Errorf("--mse-sources and --tau-sources must be ≥ 1, got %d and %d", c.MSESources, c.TauSources)
+	case c.Patience < 0:
+		return fmt.Errorf("--patience must be ≥ 0, got %d", c.Patience)
+	case c.TauPairs < 2:
+		return fmt.Errorf("--tau-pairs must be ≥ 2, got %d", c.TauPairs)
+	}
+	if _, err := features.ParsePosition(c.Position); err != nil {
+		return fmt.Errorf("--position: %v", err)
+	}
+	if err := c.Objective().Validate(); err != nil {
+		return err
+	}
+	return c.Model_.Validate()
+}
+
+// IsPath reports whether a --dataset value names a file rather than a
+// built-in dataset: it is not a built-in name, and it looks like a path or
+// an existing file has that name.
+func IsPath(name string) bool {
+	if contains(BuiltinDatasets, name) || data.IsGenerated(name) {
+		return false
+	}
+	if strings.ContainsAny(name, "/.\\") {
+		return true
+	}
+	_, err := os.Stat(name)
+	return err == nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

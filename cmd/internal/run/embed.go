@@ -1,0 +1,115 @@
+package run
+
+import (
+	"fmt"
+
+	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/eval"
+)
+
+// Inductive is an embedding of a graph the model was not trained on.
+type Inductive struct {
+	Z        []float64
+	D        int
+	IDs      []uint64
+	Union    *data.Union
+	NewRows  []int // rows of nodes absent from the training data
+	Training int   // nodes of the training data
+}
+
+// EmbedInductive embeds ds — a changed or grown version of the training
+// graph, or another graph — with the checkpoint's trained parameters.
+// Nodes keep their ids, and so their hash vectors; new nodes get theirs
+// (and their attributes, if the data has them). Identity inputs are
+// refused: a one-hot column exists only for nodes seen in training; so are
+// graph encodings (Config.Position lap/rw/landmark), which depend on the
+// whole graph.
+func EmbedInductive(ck *Checkpoint, train, ds *data.Dataset) (*Inductive, error) {
+	if pos := ck.Config.Position; pos != "" {
+		return nil, fmt.Errorf("embed: the model was trained with the positional input %s, which is computed from the whole training graph "+
+			"(eigenvectors, walks or landmark distances all change when the graph grows); only the hash input (the default) gives a new node its input "+
+			"without recomputing everyone's — embed grown graphs with a model trained with --position hash", pos)
+	}
+	if ds.Identity || train.Identity {
+		return nil, fmt.Errorf("embed: the model was trained on one-hot identity inputs, which have no column for nodes it has not seen; " +
+			"embed other graphs with a model trained on hashed (variant hash or both, --features constant) or attribute inputs")
+	}
+	cfg, err := ck.Config.Resolve(ds)
+	if err != nil {
+		return nil, err
+	}
+	cfg.HashDim = ck.Config.HashDim // keep the trained width, whatever the new data's rule says
+	p, err := Prepare(ds, cfg)
+	if err != nil {
+		return nil, err
+	}
+	cell, err := Build(p, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer cell.Close()
+	if err := cell.restoreOn(ck, true); err != nil {
+		return nil, fmt.Errorf("embed: the new graph does not fit the trained model: %w", err)
+	}
+	z, d, err := cell.Embeddings()
+	if err != nil {
+		return nil, err
+	}
+	seen := map[uint64]bool{}
+	for _, g := range train.Graphs {
+		for _, id := range g.IDs {
+			seen[id] = true
+		}
+	}
+	in := &Inductive{Z: z, D: d, IDs: p.Union.IDs(), Union: p.Union, Training: len(seen)}
+	for r, id := range in.IDs {
+		if !seen[id] {
+			in.NewRows = append(in.NewRows, r)
+		}
+	}
+	return in, nil
+}
+
+// NewNodeScores are the faithfulness of the new nodes' embeddings: τ-b
+// between hop distance and cosine over every pair (new node, other node of
+// its graph) at finite distance, and precision@10 with the new nodes as
+// queries (eval.FaithfulnessOf), on the full graph.
+type NewNodeScores struct {
+	Queries       int
+	Tau           float64
+	PrecisionAt10 float64
+}
+
+// ScoreNew scores up to maxQ new nodes (evenly spaced).
+func (in *Inductive) ScoreNew(maxQ int) NewNodeScores {
+	u := in.Union
+	adjs := make([]*data.Adj, len(u.Graphs))
+	for g, gr := range u.Graphs {
+		adjs[g] = data.NewAdj(gr.N, gr.Edges)
+	}
+	step := max(1, (len(in.NewRows)+maxQ-1)/maxQ)
+	var qs []eval.Query
+	var dist []uint16
+	var cos []float64
+	for k := 0; k < len(in.NewRows); k += step {
+		r := in.NewRows[k]
+		g := graphOf(u, r)
+		i := r - u.Offsets[g]
+		row := make([]uint16, u.Graphs[g].N)
+		adjs[g].BFS(i, 0, row, nil)
+		qs = append(qs, eval.Query{Graph: g, Node: i, Row: row})
+		for j, h := range row {
+			if j == i || h == data.Unreachable {
+				continue
+			}
+			var c float64
+			a, b := in.Z[r*in.D:(r+1)*in.D], in.Z[u.Global(g, j)*in.D:(u.Global(g, j)+1)*in.D]
+			for x := range a {
+				c += a[x] * b[x]
+			}
+			dist, cos = append(dist, h), append(cos, -c)
+		}
+	}
+	f := eval.FaithfulnessOf(in.Z, in.D, u, qs, 10)
+	return NewNodeScores{Queries: len(qs), Tau: eval.KendallTauBInts(dist, cos), PrecisionAt10: f.PrecisionAtK}
+}

@@ -1,0 +1,71 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestMemoryPlanMatchesPeak runs real trainings in child processes and
+// compares each one's peak RSS (getrusage) with its memory plan: within
+// ±30%, as the plan promises.
+func TestMemoryPlanMatchesPeak(t *testing.T) {
+	if spec := os.Getenv("IGNN_MEMPLAN_CHILD"); spec != "" {
+		f := strings.Fields(spec)
+		cfg := Default()
+		cfg.Dataset, cfg.Model, cfg.Variant, cfg.Epochs, cfg.EvalEvery = f[0], f[1], Variant(f[2]), 3, 3
+		r, err := Run(context.Background(), cfg, Hooks{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Printf("ESTIMATE %d\n", r.MemoryEstimate)
+		return
+	}
+	if testing.Short() {
+		t.Skip("trains three 20k-node graphs")
+	}
+	for _, spec := range []string{"caveman:1000x20 gcn both", "caveman:1000x20 gat base", "grid:150x150 sage both"} {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestMemoryPlanMatchesPeak$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "IGNN_MEMPLAN_CHILD="+spec)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", spec, err, out)
+		}
+		var est int64
+		for _, l := range strings.Split(string(out), "\n") {
+			if v, ok := strings.CutPrefix(l, "ESTIMATE "); ok {
+				est, _ = strconv.ParseInt(v, 10, 64)
+			}
+		}
+		peak := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss * 1024
+		ratio := float64(est) / float64(peak)
+		t.Logf("%s: plan %s, peak RSS %s (ratio %.2f)", spec, FormatBytes(est), FormatBytes(peak), ratio)
+		if ratio < 0.7 || ratio > 1.3 {
+			t.Errorf("%s: plan %s is %.2f× the measured peak %s", spec, FormatBytes(est), ratio, FormatBytes(peak))
+		}
+	}
+}
+
+// TestMemoryPlanRefuses: absurd size flags are refused before any
+// allocation, naming the flag that lowers the largest part.
+func TestMemoryPlanRefuses(t *testing.T) {
+	cfg := Default()
+	cfg.Dataset, cfg.HashDim, cfg.MaxMemory = "caveman:5000x20", 100_000, 8<<30
+	_, err := Run(context.Background(), cfg, Hooks{})
+	if err == nil || !strings.Contains(err.Error(), "hash vectors (N × hash dim)") || !strings.Contains(err.Error(), "lower with --hash-dim") {
+		t.Fatalf("error %v", err)
+	}
+	if _, err := ParseBytes("12G"); err != nil {
+		t.Error(err)
+	}
+	for _, bad := range []string{"12X", "-1G", "NaN"} {
+		if _, err := ParseBytes(bad); err == nil {
+			t.Errorf("ParseBytes(%q) accepted", bad)
+		}
+	}
+}

@@ -1,0 +1,211 @@
+package run
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/engine"
+)
+
+// TestPositionRuns trains both with each graph encoding: the configuration
+// records it, no hash is built, the encoding is described, the history has
+// every evaluation with both losses, and a lap run interrupted and resumed
+// (its sign-flip stream is checkpointed) ends exactly like the full run.
+func TestPositionRuns(t *testing.T) {
+	for _, pos := range []string{"lap:8", "rw:8", "landmark:8"} {
+		cfg := shortRun("gcn")
+		cfg.Epochs, cfg.EvalEvery, cfg.Position = 10, 5, pos
+		full, err := Run(context.Background(), cfg, Hooks{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if full.Config.Position != pos || full.HashDim != 0 || len(full.Encoding) != 1 || full.EncodingSeconds <= 0 {
+			t.Fatalf("%s: config position %q, hash dim %d, encoding %+v", pos, full.Config.Position, full.HashDim, full.Encoding)
+		}
+		if len(full.History) != 3 || full.History[2].Epoch != 9 || !(full.History[0].BCELoss > 0) || !(full.History[0].MSELoss > 0) {
+			t.Fatalf("%s: history %+v", pos, full.History)
+		}
+		if pos != "lap:8" {
+			continue
+		}
+		if e := full.Encoding[0]; e.Method != "dense" || e.MaxResidual > 1e-8 || len(e.Eigenvalues) != 8 {
+			t.Fatalf("lap encoding %+v", e)
+		}
+		dir := t.TempDir()
+		cfg.Save = dir
+		interruptAfter(t, cfg, 6)
+		resumed, err := Resume(context.Background(), dir, Hooks{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(full.Final, resumed.Final) || !reflect.DeepEqual(full.History, resumed.History) {
+			t.Fatalf("resumed lap run differs:\nfull    %+v\nresumed %+v", full.History, resumed.History)
+		}
+	}
+}
+
+// TestHashPositionIsTheDefault: --position hash is the run without the
+// flag, bit for bit, and resolves to the same configuration.
+func TestHashPositionIsTheDefault(t *testing.T) {
+	a, b := shortRun("gcn"), shortRun("gcn")
+	a.Epochs, a.EvalEvery, b.Epochs, b.EvalEvery = 5, 5, 5, 5
+	b.Position = "hash"
+	ra, err := Run(context.Background(), a, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb, err := Run(context.Background(), b, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rb.Config.Position != "" || !reflect.DeepEqual(ra.Final, rb.Final) || ra.HashDim != 400 {
+		t.Fatalf("--position hash differs from the default: %q %+v %+v", rb.Config.Position, ra.Final, rb.Final)
+	}
+}
+
+func TestEmbedRefusesGraphEncodings(t *testing.T) {
+	ck := &Checkpoint{Config: Config{Position: "lap:16"}}
+	_, err := EmbedInductive(ck, nil, nil)
+	if err == nil || !strings.Contains(err.Error(), "lap:16") || !strings.Contains(err.Error(), "--position hash") {
+		t.Fatalf("embed with a lap model: %v", err)
+	}
+}
+
+func TestPositionValidation(t *testing.T) {
+	for _, p := range []string{"lap", "lap:0", "pca:3", "rw:99999"} {
+		cfg := Default()
+		cfg.Position = p
+		if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "--position") {
+			t.Errorf("position %q: %v", p, err)
+		}
+	}
+}
+
+// TestPositionSkip: --position-skip adds the skip weights for the stack
+// models (the parameter count grows by K × out) and is refused for P-GNN.
+func TestPositionSkip(t *testing.T) {
+	cfg := shortRun("gcn")
+	cfg.Epochs, cfg.EvalEvery, cfg.Position = 5, 5, "landmark:8"
+	plain, err := Run(context.Background(), cfg, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.PositionSkip = true
+	skip, err := Run(context.Background(), cfg, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if skip.Params != plain.Params+8*cfg.Model_.Hidden || !skip.Config.PositionSkip {
+		t.Fatalf("params %d → %d with the skip path (want +%d)", plain.Params, skip.Params, 8*cfg.Model_.Hidden)
+	}
+	p := shortRun("pgnn-e")
+	p.Position, p.PositionSkip = "landmark:8", true
+	if _, err := Run(context.Background(), p, Hooks{}); err == nil || !strings.Contains(err.Error(), "no skip path") {
+		t.Fatalf("P-GNN with --position-skip: %v", err)
+	}
+}
+
+// TestStratifiedMSEPairs: with --mse-sampling stratified each source's
+// targets take the distances present in its BFS row in turn (counts per
+// distance differ by at most one), and the config is refused on the exact
+// path.
+func TestStratifiedMSEPairs(t *testing.T) {
+	cfg := Default()
+	cfg.Dataset, cfg.Distances, cfg.MSESampling, cfg.MSEPairs, cfg.MSESources = "caveman:20x10", DistSampled, MSEStratified, 4*60, 4
+	cfg, ds, p := prepared(t, cfg)
+	m := newMSEPairs(p, cfg, engine.NewSeeded(1, "mse-pairs"))
+	pairs := m.draw()
+	if pairs.Len() != 240 || !strings.Contains(m.mode, "stratified") {
+		t.Fatalf("%d pairs, mode %q", pairs.Len(), m.mode)
+	}
+	row := make([]uint16, p.Union.N)
+	for src := 0; src < 4; src++ {
+		s := pairs.I[src*60]
+		p.Adjs[0].BFS(s, 0, row, nil)
+		count := map[uint16]int{}
+		for k := src * 60; k < (src+1)*60; k++ {
+			if pairs.I[k] != s {
+				t.Fatalf("pair %d does not start at its source", k)
+			}
+			count[row[pairs.J[k]]]++
+		}
+		present := map[uint16]bool{}
+		for j, d := range row {
+			if j != s {
+				present[d] = true
+			}
+		}
+		lo, hi := 1<<30, 0
+		for d := range present {
+			lo, hi = min(lo, count[d]), max(hi, count[d])
+		}
+		if len(count) != len(present) || hi-lo > 1 {
+			t.Fatalf("source %d: counts per distance %v over %d distances", s, count, len(present))
+		}
+	}
+	cfg.Distances = DistExact
+	if _, err := cfg.Resolve(ds); err == nil || !strings.Contains(err.Error(), "--distances sampled") {
+		t.Fatalf("stratified on the exact path: %v", err)
+	}
+}
+
+// prepared loads, resolves and prepares cfg's dataset.
+func prepared(t *testing.T, cfg Config) (Config, *data.Dataset, *Prepared) {
+	t.Helper()
+	ds, err := LoadDataset(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg, err = cfg.Resolve(ds); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Prepare(ds, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg, ds, p
+}
+
+// interruptAfter runs cfg (with Save set) and cancels it after epoch,
+// checking that it stops with an InterruptedError naming its directory.
+func interruptAfter(t *testing.T, cfg Config, epoch int) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, err := Run(ctx, cfg, Hooks{Epoch: func(e int, _ float64, _ *Metrics) {
+		if e == epoch {
+			cancel()
+		}
+	}})
+	var ie *InterruptedError
+	if !errors.As(err, &ie) || ie.Epoch != epoch || ie.Dir != cfg.Save {
+		t.Fatalf("interrupted run returned %v", err)
+	}
+	if !strings.Contains(err.Error(), "ignn train --resume "+cfg.Save) {
+		t.Errorf("message does not say how to resume: %v", err)
+	}
+}
+
+// TestPGNNSampledPath: P-GNN runs on the sampled distance path (anchors
+// by BFS, no hop table), and its embeddings there are those of the exact
+// path: the same seeds give the same AUC.
+func TestPGNNSampledPath(t *testing.T) {
+	cfg := shortRun("pgnn-f")
+	cfg.Dataset, cfg.Epochs, cfg.EvalEvery, cfg.Variant = "caveman:12x8", 6, 3, Base
+	exact, err := Run(context.Background(), cfg, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Distances = DistSampled
+	sampled, err := Run(context.Background(), cfg, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sampled.Distances != DistSampled || sampled.TestAUC != exact.TestAUC || sampled.Final.TestAUC != exact.Final.TestAUC {
+		t.Fatalf("sampled path %q: AUC %v/%v, exact %v/%v", sampled.Distances, sampled.TestAUC, sampled.Final.TestAUC, exact.TestAUC, exact.Final.TestAUC)
+	}
+}

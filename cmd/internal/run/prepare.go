@@ -1,0 +1,164 @@
+package run
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/engine"
+	"github.com/ignn/ignn/eval"
+	"github.com/ignn/ignn/features"
+	"github.com/ignn/ignn/models"
+)
+
+// Prepared is a dataset made ready for one resolved configuration: the
+// union of its graphs, per-graph splits with hop distances on the
+// message-passing edges, and the model input (union adjacency, features,
+// per-graph hop blocks for models that need them).
+type Prepared struct {
+	DS          *data.Dataset
+	Union       *data.Union
+	Splits      []*data.Split // one per graph, in union order
+	Input       *engine.GraphInput
+	Warnings    []string
+	Fingerprint string
+	// Sampled distances: each graph's BFS adjacency (message-passing
+	// edges) and the fixed τ sample; Split.Dist is nil then.
+	Adjs      []*data.Adj
+	TauSample *eval.PairSample
+	Queries   []eval.Query // the τ sample's sources with their BFS rows
+	// The positional encoding (Config.Position other than the hash): per
+	// graph how it was computed, its first dense input column, and the
+	// seconds it took.
+	Encoding        []features.EncodingInfo
+	EncodingCol     int
+	EncodingSeconds float64
+}
+
+// Exact reports whether the run has all-pairs distance tables.
+func (p *Prepared) Exact() bool { return p.Adjs == nil }
+
+// Prepare is the second stage: cfg must be resolved (Config.Resolve).
+func Prepare(ds *data.Dataset, cfg Config) (*Prepared, error) { return PrepareWith(ds, cfg, nil) }
+
+// PrepareWith is Prepare announcing its slow parts (splits and distances,
+// the positional encoding, the features) to stage, when not nil.
+func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, error) {
+	if stage == nil {
+		stage = func(string) {}
+	}
+	stage(fmt.Sprintf("splits and %s distances (%d nodes, %d edges)", cfg.Distances, ds.NumNodes(), ds.NumEdges()))
+	entry, err := models.Lookup(cfg.Model)
+	if err != nil {
+		return nil, err
+	}
+	p := &Prepared{Fingerprint: Fingerprint(ds), Warnings: append([]string(nil), ds.Notes...)}
+	splitRNG := engine.Stream(cfg.Seed, "split")
+	kept := &data.Dataset{Name: ds.Name, Identity: ds.Identity}
+	for g, gr := range ds.Graphs {
+		s, err := data.NewSplit(gr, cfg.Task, splitRNG)
+		if errors.Is(err, data.ErrTooSmall) && len(ds.Graphs) > 1 {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("graph %s skipped: %v", gr.Name, err))
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if cfg.Distances == DistExact {
+			if s.Dist, err = data.HopDistances(gr.N, s.MP, 0, cfg.Workers); err != nil {
+				return nil, err
+			}
+		} else {
+			p.Adjs = append(p.Adjs, data.NewAdj(gr.N, s.MP))
+		}
+		p.Splits = append(p.Splits, s)
+		kept.Graphs = append(kept.Graphs, gr)
+		if ds.Identity {
+			kept.Perm = append(kept.Perm, ds.Perm[g])
+		}
+	}
+	if len(kept.Graphs) == 0 {
+		return nil, fmt.Errorf("data: %s: no graph is large enough for task %s (each needs ≥ 10 positive pairs)", ds.Name, cfg.Task)
+	}
+	if len(kept.Graphs) == len(ds.Graphs) {
+		kept = ds
+	}
+	u := kept.Union()
+	p.DS, p.Union = kept, u
+	var mp [][2]int
+	for g, s := range p.Splits {
+		mp = u.AppendEdges(mp, g, s.MP)
+	}
+	var loops, dups int
+	for _, g := range kept.Graphs {
+		loops, dups = loops+g.Removed.SelfLoops, dups+g.Removed.Duplicates
+	}
+	if loops+dups > 0 && IsPath(cfg.Dataset) { // built-in Email collapses directed mail: expected, documented
+		p.Warnings = append(p.Warnings, fmt.Sprintf("input cleaned: removed %d self-loops and %d duplicate edges", loops, dups))
+	}
+	fo := features.Options{Hash: cfg.Variant.Hash() && cfg.Position == "", HashDim: cfg.HashDim, Float32: cfg.DType == "float32"}
+	if cfg.Position != "" {
+		stage("positional encoding " + cfg.Position)
+		if err := p.encode(cfg, &fo); err != nil {
+			return nil, err
+		}
+	}
+	stage("input features")
+	x, err := features.Build(kept, fo)
+	if err != nil {
+		return nil, err
+	}
+	p.Input = &engine.GraphInput{Adj: engine.NewAdjacency(u.N, mp), X: x}
+	p.EncodingCol = x.DenseDim - fo.EncodingDim
+	if cfg.PositionSkip {
+		if entry.NeedsHops {
+			return nil, fmt.Errorf("--position-skip: %s has no skip path (GCN, SAGE, GAT and GIN have)", cfg.Model)
+		}
+		k := fo.EncodingDim
+		if cfg.Position == "" {
+			k, p.EncodingCol = cfg.HashDim, x.DenseDim-cfg.HashDim
+		}
+		sk := &engine.Features{N: x.N, DenseDim: k, Dense: make([]float64, x.N*k)}
+		for r := 0; r < x.N; r++ {
+			copy(sk.Dense[r*k:(r+1)*k], x.Dense[r*x.DenseDim+p.EncodingCol:])
+		}
+		p.Input.Skip = sk
+	}
+	if !p.Exact() {
+		p.TauSample, p.Queries = tauSample(p, cfg)
+	}
+	for g, s := range p.Splits {
+		b := engine.Block{Off: u.Offsets[g], N: s.Graph.N}
+		// P-GNN gets no hop table: it finds each drawn set's closest
+		// anchors by multi-source BFS on the same edges, on both distance
+		// paths (same draws as the table, tested; faster and O(n) memory).
+		p.Input.Blocks = append(p.Input.Blocks, b)
+	}
+	return p, nil
+}
+
+// encode computes cfg.Position's encoding of every kept graph on its
+// message-passing edges (never the held-out ones) into fo.
+func (p *Prepared) encode(cfg Config, fo *features.Options) error {
+	pos, err := features.ParsePosition(cfg.Position)
+	if err != nil {
+		return err
+	}
+	t0 := time.Now()
+	fo.EncodingDim = pos.K
+	for g, s := range p.Splits {
+		a := data.NewAdj(s.Graph.N, s.MP)
+		if p.Adjs != nil {
+			a = p.Adjs[g]
+		}
+		v, info, err := features.Encode(pos, a, cfg.Seed, g, cfg.Workers)
+		if err != nil {
+			return fmt.Errorf("%s: graph %s: %w", pos, s.Graph.Name, err)
+		}
+		fo.Encodings = append(fo.Encodings, v)
+		p.Encoding = append(p.Encoding, info)
+	}
+	p.EncodingSeconds = time.Since(t0).Seconds()
+	return nil
+}

@@ -1,0 +1,146 @@
+package run
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/features"
+	"github.com/ignn/ignn/models"
+)
+
+// Variant is one of the IGNN prescription's four variants.
+type Variant string
+
+// The variants: neither change, the hash input, the distance MSE, both.
+const (
+	Base Variant = "base"
+	Hash Variant = "hash"
+	MSE  Variant = "mse"
+	Both Variant = "both"
+)
+
+// Variants lists them in table order.
+var Variants = []Variant{Base, Hash, MSE, Both}
+
+// Hash reports whether the variant concatenates hash vectors to the input.
+func (v Variant) Hash() bool { return v == Hash || v == Both }
+
+// MSE reports whether the variant trains the distance term.
+func (v Variant) MSE() bool { return v == MSE || v == Both }
+
+// Validate rejects unknown names, listing the valid ones.
+func (v Variant) Validate() error {
+	for _, x := range Variants {
+		if v == x {
+			return nil
+		}
+	}
+	names := make([]string, len(Variants))
+	for i, x := range Variants {
+		names[i] = string(x)
+	}
+	return fmt.Errorf("unknown variant %q (valid: %s)", v, strings.Join(names, ", "))
+}
+
+// withDefaults applies every data-independent decision, once: the model's
+// depth when Layers is 0, the model's λ_MSE when LambdaMSE is
+// AutoLambdaMSE, and λ_MSE = 0 for variants without the MSE. An unknown
+// model is left for validate to report.
+func (c Config) WithDefaults() Config {
+	e, err := models.Lookup(c.Model)
+	if err != nil {
+		return c
+	}
+	if c.Model_.Layers == 0 {
+		mc := models.DefaultConfig()
+		if e.Defaults != nil {
+			e.Defaults(&mc)
+		}
+		c.Model_.Layers = mc.Layers
+	}
+	if c.LambdaMSE == AutoLambdaMSE {
+		c.LambdaMSE = DefaultLambdaMSE
+		if e.LambdaMSE > 0 {
+			c.LambdaMSE = e.LambdaMSE
+		}
+	}
+	if !c.Variant.MSE() {
+		c.LambdaMSE = 0
+	}
+	// Settings added after version 1 of the checkpoint format: zero means
+	// "not set" in configurations written before they existed.
+	d := Default()
+	if c.Distances == "" {
+		c.Distances = d.Distances
+	}
+	if c.MSESources == 0 {
+		c.MSESources = d.MSESources
+	}
+	if c.TauSources == 0 {
+		c.TauSources = d.TauSources
+	}
+	if c.TauPairs == 0 {
+		c.TauPairs = d.TauPairs
+	}
+	return c
+}
+
+// Resolve returns the effective configuration of a run on ds: the
+// data-independent defaults (see Default) plus the input rule — HashDim −1
+// becomes the paper's n (features.DefaultHashDim); variants without a
+// positional input, and runs whose input is a graph encoding
+// (Position lap/rw/landmark), get HashDim 0; Position "hash" and the
+// Position of variants without the input become "". It is idempotent, so a stored configuration resolves to
+// itself, and it validates the result.
+func (c Config) Resolve(ds *data.Dataset) (Config, error) {
+	if _, err := models.Lookup(c.Model); err != nil {
+		return c, err
+	}
+	c = c.WithDefaults()
+	if c.Position == features.PosHash || !c.Variant.Hash() {
+		c.Position = ""
+	}
+	if !c.Variant.Hash() {
+		c.PositionSkip = false
+	}
+	switch {
+	case !c.Variant.Hash() || c.Position != "":
+		c.HashDim = 0
+	case c.HashDim == -1:
+		c.HashDim = features.DefaultHashDim(ds)
+	}
+	if c.Distances == DistAuto || c.Distances == "" {
+		c.Distances = DistExact
+		if exactEntries(ds) > ExactDistanceLimit {
+			c.Distances = DistSampled
+		}
+	}
+	if c.MSESampling == MSEUniform || !c.Variant.MSE() {
+		c.MSESampling = ""
+	}
+	if c.MSESampling == MSEStratified && c.Distances != DistSampled {
+		return c, fmt.Errorf("--mse-sampling stratified draws from BFS rows: it needs --distances sampled (this run resolved to %s)", c.Distances)
+	}
+	return c, c.validate()
+}
+
+// The distance sources.
+const (
+	DistAuto    = "auto"
+	DistExact   = "exact"   // all-pairs hop tables per graph; τ over every pair
+	DistSampled = "sampled" // BFS rows from seeded sources; τ over a fixed sample
+)
+
+// ExactDistanceLimit is the largest Σ n_g² (table entries, 2 bytes each:
+// 50 MB) auto resolves to exact distances; the paper's datasets (Σ n_g² ≤
+// 1.8·10⁶) are far below it.
+const ExactDistanceLimit = 25_000_000
+
+func exactEntries(ds *data.Dataset) int64 {
+	var s int64
+	for _, g := range ds.Graphs {
+		s += int64(g.N) * int64(g.N)
+	}
+	return s
+}

@@ -1,0 +1,165 @@
+package run
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"github.com/ignn/ignn/eval"
+	"github.com/ignn/ignn/features"
+)
+
+// Num is a float that marshals NaN (an undefined metric) as JSON null.
+type Num float64
+
+// MarshalJSON implements json.Marshaler.
+func (n Num) MarshalJSON() ([]byte, error) {
+	if math.IsNaN(float64(n)) || math.IsInf(float64(n), 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(n))
+}
+
+// UnmarshalJSON implements json.Unmarshaler (null → NaN).
+func (n *Num) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*n = Num(math.NaN())
+		return nil
+	}
+	var f float64
+	err := json.Unmarshal(b, &f)
+	*n = Num(f)
+	return err
+}
+
+// Metrics are the numbers reported at one evaluated epoch.
+type Metrics struct {
+	Epoch          int `json:"epoch"`
+	ValAUC         Num `json:"val_auc"`
+	TestAUC        Num `json:"test_auc"`
+	TestKendallTau Num `json:"test_kendall_tau"`
+	// TauCI is τ's 95% interval [lo, hi] on the sampled path (absent on the
+	// exact path, where τ covers every pair).
+	TauCI []Num `json:"test_kendall_tau_ci,omitempty"`
+	// Rankings of the test split beside AUC (PyG/OGB conventions).
+	TestAP     Num `json:"test_ap"`
+	TestHits20 Num `json:"test_hits@20"`
+	TestHits50 Num `json:"test_hits@50"`
+	// The training losses (unweighted means) of this epoch's step; absent
+	// for a term the run does not train.
+	BCELoss Num `json:"bce_loss,omitempty"`
+	MSELoss Num `json:"mse_loss,omitempty"`
+}
+
+// Result is one run's outcome; its JSON form is the CLI's --json output.
+type Result struct {
+	Dataset        string  `json:"dataset"`
+	Task           string  `json:"task"`
+	Model          string  `json:"model"`
+	Variant        Variant `json:"variant"`
+	Seed           uint64  `json:"seed"`
+	Epochs         int     `json:"epochs"`
+	HashDim        int     `json:"hash_dim"`
+	BestEpoch      int     `json:"best_epoch"`
+	StoppedEpoch   int     `json:"stopped_epoch,omitempty"` // early stopping (--patience) ended training after this epoch
+	ValAUC         Num     `json:"val_auc"`
+	TestAUC        Num     `json:"test_auc"`
+	TestKendallTau Num     `json:"test_kendall_tau"`
+	TauCI          []Num   `json:"test_kendall_tau_ci,omitempty"`
+	Final          Metrics `json:"final"`
+	Selection      string  `json:"selection"`
+	TauPairs       string  `json:"tau_pairs"`
+	Distances      string  `json:"distances,omitempty"`      // sampled path only: "sampled"
+	TauPairCount   int     `json:"tau_pair_count,omitempty"` // sampled path only
+	MSEPairs       string  `json:"mse_pairs,omitempty"`
+	Graphs         int     `json:"graphs"`
+	Nodes          int     `json:"nodes"`
+	Params         int     `json:"params"`
+	MemoryEstimate int64   `json:"memory_estimate_bytes"`
+	TrainSeconds   float64 `json:"train_seconds"`
+	// MsPerEpoch is the median epoch's step time (inputs + forward +
+	// backward + Adam), as PyTorch Geometric comparisons take the median
+	// epoch: a fresh process's first epochs (allocating every buffer,
+	// faulting its pages in) do not count. MsPerEpochMean is the mean,
+	// warm-up included. After a resume both cover the epochs this process ran.
+	MsPerEpoch     float64    `json:"ms_per_epoch"`
+	MsPerEpochMean float64    `json:"ms_per_epoch_mean"`
+	Warnings       []string   `json:"warnings,omitempty"`
+	Config         Config     `json:"config"`
+	Fingerprint    string     `json:"dataset_fingerprint"`
+	Provenance     Provenance `json:"provenance"`
+	// Faithfulness of the final embeddings to hop distance around the
+	// query nodes (every node up to 2,000 on the exact path; the τ sample's
+	// BFS sources on the sampled path).
+	Faithfulness *Faithfulness `json:"faithfulness,omitempty"`
+	// History is every evaluation of the run in epoch order (losses, AUC,
+	// τ), kept across resumes; `ignn plot --curves` draws it.
+	History []Metrics `json:"history"`
+	// Encoding describes the positional encoding per graph (Config.Position
+	// lap/rw/landmark): method, residuals or error bound, landmarks.
+	Encoding        []features.EncodingInfo `json:"encoding,omitempty"`
+	EncodingSeconds float64                 `json:"encoding_seconds,omitempty"`
+}
+
+// Hooks observe a run (all optional).
+type Hooks struct {
+	// Epoch is called after every epoch; ev is nil on unevaluated epochs.
+	Epoch func(epoch int, loss float64, ev *Metrics)
+	// Warn reports a non-fatal problem (also kept in Result.Warnings).
+	Warn func(msg string)
+	// Resolved is called once with the effective configuration, before
+	// any training work.
+	Resolved func(cfg Config)
+	// Stage announces each slow phase before the first epoch (loading,
+	// distances, encodings, features, building) for graphs of at least
+	// StageNodes nodes; small runs stay quiet.
+	Stage func(msg string)
+}
+
+// StageNodes is the graph size from which Hooks.Stage is called.
+const StageNodes = 10_000
+
+// InterruptedError reports a run stopped by its context after finishing an
+// epoch; Dir holds the checkpoint to resume from ("" if none was saved).
+type InterruptedError struct {
+	Epoch int
+	Dir   string
+	Err   error
+}
+
+func (e *InterruptedError) Error() string {
+	if e.Dir == "" {
+		return fmt.Sprintf("interrupted after epoch %d: %v (no --save directory, nothing kept)", e.Epoch, e.Err)
+	}
+	return fmt.Sprintf("interrupted after epoch %d: %v; checkpoint saved in %s — resume with `ignn train --resume %s`", e.Epoch, e.Err, e.Dir, e.Dir)
+}
+
+func (e *InterruptedError) Unwrap() error { return e.Err }
+
+// Faithfulness is eval.Faithfulness in JSON (undefined values as null).
+type Faithfulness struct {
+	K              int      `json:"k"`
+	Queries        int      `json:"queries"`
+	PrecisionAtK   Num      `json:"precision_at_k"`
+	DistortionMean Num      `json:"distortion_mean"`
+	DistortionMax  Num      `json:"distortion_max"`
+	Buckets        []Bucket `json:"by_distance"`
+}
+
+// Bucket is eval.Bucket in JSON (d = 0: unreachable pairs).
+type Bucket struct {
+	D         int        `json:"d"`
+	Pairs     int        `json:"pairs"`
+	MeanCos   Num        `json:"mean_cos"`
+	TauNext   Num        `json:"tau_next"`
+	Quantiles [5]float64 `json:"cos_quantiles"` // 5, 25, 50, 75, 95%
+}
+
+func faithJSON(f eval.Faithfulness) *Faithfulness {
+	out := &Faithfulness{K: f.K, Queries: f.Queries, PrecisionAtK: Num(f.PrecisionAtK),
+		DistortionMean: Num(f.DistortionMean), DistortionMax: Num(f.DistortionMax)}
+	for _, b := range f.Buckets {
+		out.Buckets = append(out.Buckets, Bucket{D: b.D, Pairs: b.Pairs, MeanCos: Num(b.MeanCos), TauNext: Num(b.TauNext), Quantiles: b.Quantiles})
+	}
+	return out
+}

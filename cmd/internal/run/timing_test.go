@@ -1,0 +1,34 @@
+package run
+
+import (
+	"context"
+	"testing"
+)
+
+// TestMedianStepTime: ms_per_epoch is the median of the epochs' step times
+// (odd, even, empty), and a run reports both it and the mean.
+func TestMedianStepTime(t *testing.T) {
+	for _, c := range []struct {
+		xs   []float64
+		want float64
+	}{{nil, 0}, {[]float64{3}, 3}, {[]float64{5, 1, 4}, 4}, {[]float64{9, 1, 2, 7}, 4.5}} {
+		in := append([]float64(nil), c.xs...)
+		if got := median(c.xs); got != c.want {
+			t.Errorf("median(%v) = %v, want %v", c.xs, got, c.want)
+		}
+		for i := range in {
+			if in[i] != c.xs[i] {
+				t.Fatalf("median reordered its input: %v", c.xs)
+			}
+		}
+	}
+	cfg := Default()
+	cfg.Epochs, cfg.EvalEvery = 12, 6
+	r, err := Run(context.Background(), cfg, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(r.MsPerEpoch > 0) || !(r.MsPerEpochMean > 0) || r.MsPerEpochMean*12 > 1000*r.TrainSeconds {
+		t.Fatalf("ms_per_epoch %v, mean %v, train seconds %v", r.MsPerEpoch, r.MsPerEpochMean, r.TrainSeconds)
+	}
+}
