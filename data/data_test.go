@@ -82,7 +82,7 @@ func TestHopDistancesAgainstFloydWarshall(t *testing.T) {
 func TestSplitIsLeakFree(t *testing.T) {
 	ds, _ := Communities(DefaultCommunities, rand.New(rand.NewPCG(3, 3)))
 	g := ds.Graphs[0]
-	for _, task := range []string{TaskLink, TaskPair} {
+	for _, task := range []Task{TaskLink, TaskPair} {
 		s, err := NewSplit(g, task, rand.New(rand.NewPCG(4, 4)))
 		if err != nil {
 			t.Fatal(err)

@@ -7,11 +7,22 @@ import (
 	"sort"
 )
 
-// Task names.
+// Task is a training task: which node pairs are positive.
+type Task string
+
+// The tasks.
 const (
-	TaskLink = "link" // link prediction
-	TaskPair = "pair" // pairwise node classification (same label)
+	TaskLink Task = "link" // link prediction
+	TaskPair Task = "pair" // pairwise node classification (same label)
 )
+
+// ParseTask reads a task name, naming the valid ones when it is not one.
+func ParseTask(s string) (Task, error) {
+	if t := Task(s); t == TaskLink || t == TaskPair {
+		return t, nil
+	}
+	return "", fmt.Errorf("unknown task %q (valid: link, pair)", s)
+}
 
 // Pair is an unordered node pair of one graph, I < J.
 type Pair struct{ I, J int32 }
@@ -49,7 +60,7 @@ type Split struct {
 // int(0.8P), int(0.9P) as P-GNN does. Validation and test negatives (as many
 // as positives) are drawn once, disjoint from every positive in either
 // orientation and from each other.
-func NewSplit(g *Graph, task string, rng *rand.Rand) (*Split, error) {
+func NewSplit(g *Graph, task Task, rng *rand.Rand) (*Split, error) {
 	s := &Split{Graph: g, pos: map[uint64]bool{}, fixedNeg: map[uint64]bool{}}
 	var pos []Pair
 	switch task {

@@ -12,7 +12,12 @@ import (
 
 // Position names the positional input that the hash and both variants
 // concatenate to the node features: the paper's hash vector, or an encoding
-// computed from the graph's message-passing edges.
+// computed from the graph's message-passing edges. The zero Position is the
+// hash, so a configuration without one means the paper's input.
+//
+// It is text-marshalled in its flag form ("hash", "lap:16"), so JSON and
+// YAML hold the string a user types; with `json:",omitzero"` the hash is
+// left out, as an empty string was before the type existed.
 type Position struct {
 	Kind string // PosHash, PosLap, PosRW or PosLandmark
 	K    int    // width: eigenvectors, walk lengths or landmarks (0 for the hash)
@@ -29,10 +34,11 @@ const (
 // MaxPositionK bounds an encoding's width (the memory plan counts N·K).
 const MaxPositionK = 1024
 
-// ParsePosition reads "hash", "lap:K", "rw:K" or "landmark:L"; "" is the hash.
+// ParsePosition reads "hash", "lap:K", "rw:K" or "landmark:L"; "" is the
+// hash. The hash is returned as the zero Position.
 func ParsePosition(s string) (Position, error) {
 	if s == "" || s == PosHash {
-		return Position{Kind: PosHash}, nil
+		return Position{}, nil
 	}
 	kind, ks, ok := strings.Cut(s, ":")
 	switch kind {
@@ -60,6 +66,24 @@ func (p Position) String() string {
 
 // IsHash reports whether p is the paper's hash input.
 func (p Position) IsHash() bool { return p.Kind == PosHash || p.Kind == "" }
+
+// IsZero reports whether p is the hash (the zero value's meaning), so
+// `omitzero` leaves it out of JSON.
+func (p Position) IsZero() bool { return p.IsHash() }
+
+// MarshalText writes the flag form (String).
+func (p Position) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// UnmarshalText reads the flag form (ParsePosition): "" and "hash" give the
+// zero Position.
+func (p *Position) UnmarshalText(b []byte) error {
+	q, err := ParsePosition(string(b))
+	if err != nil {
+		return err
+	}
+	*p = q
+	return nil
+}
 
 // Inductive reports whether a new node's input can be computed without the
 // graph it joins: true only for the hash (a function of the node id). The

@@ -13,6 +13,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ignn/ignn/cmd/internal/run"
+	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/models"
 )
 
@@ -96,7 +97,7 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "features", Usage: "user graphs: identity (default: a one-hot input per node, as a PyG user gives x = I), constant (input 1 for every node), or a \"node v1 … vF\" file"},
 		&cli.StringFlag{Name: "graph-index", Usage: "user graphs: \"node graph\" file splitting the nodes into several graphs"},
 		dataDirFlag(),
-		&cli.StringFlag{Name: "task", Value: d.Task, Usage: "link (link prediction) or pair (pairwise node classification)"},
+		&cli.StringFlag{Name: "task", Value: string(d.Task), Usage: "link (link prediction) or pair (pairwise node classification)"},
 		&cli.StringFlag{Name: "model", Value: d.Model, Usage: "architecture: gcn, sage, gat, gin, pgnn-f, pgnn-e, graphconv (ignn models lists them)"},
 		&cli.StringFlag{Name: "variant", Value: string(d.Variant), Usage: "base, hash, mse or both"},
 		&cli.StringFlag{Name: "position", Value: "hash", Usage: "positional input of the hash and both variants: hash (the paper's), lap:K (Laplacian eigenvectors), rw:K (random-walk return probabilities) or landmark:L (1/(1+d) to L seeded landmarks)"},
@@ -119,9 +120,9 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "pgnn-eval-anchors", Value: "last", Usage: "P-GNN anchor sets at evaluation: last (the last training draw, the reference) or fresh (a new draw each evaluation)"},
 		&cli.IntFlag{Name: "eval-every", Value: d.EvalEvery, Usage: "evaluate every K epochs"},
 		&cli.Uint64Flag{Name: "seed", Value: d.Seed, Usage: "random seed (split, negatives, init, dropout)"},
-		&cli.StringFlag{Name: "dtype", Value: d.DType, Usage: "float32 or float64"},
+		&cli.StringFlag{Name: "dtype", Value: string(d.DType), Usage: "float32 or float64"},
 		&cli.IntFlag{Name: "mse-pairs", Value: d.MSEPairs, Usage: "max MSE pairs per epoch (all intra-graph pairs when they fit)"},
-		&cli.StringFlag{Name: "distances", Value: d.Distances, Usage: "distance source: exact (all-pairs tables), sampled (BFS rows from seeded sources; for large graphs), or auto (exact while Σ n² ≤ 2.5·10⁷)"},
+		&cli.StringFlag{Name: "distances", Value: string(d.Distances), Usage: "distance source: exact (all-pairs tables), sampled (BFS rows from seeded sources; for large graphs), or auto (exact while Σ n² ≤ 2.5·10⁷)"},
 		&cli.IntFlag{Name: "mse-sources", Value: d.MSESources, Usage: "sampled distances: BFS sources drawn per epoch for the MSE pairs"},
 		&cli.StringFlag{Name: "mse-sampling", Value: "uniform", Usage: "sampled distances: each source's MSE targets uniform over its graph (an unbiased sample of the all-pairs MSE), or stratified: equally many per hop distance"},
 		&cli.IntFlag{Name: "tau-sources", Value: d.TauSources, Usage: "sampled distances: BFS sources of the fixed τ sample (more sources, a narrower test_kendall_tau_ci)"},
@@ -139,14 +140,25 @@ func configFrom(c *cli.Context) (run.Config, error) {
 	cfg.Labels = c.String("labels")
 	cfg.Features = c.String("features")
 	cfg.GraphIndex = c.String("graph-index")
-	cfg.Task = c.String("task")
+	var err error
+	if cfg.Task, err = data.ParseTask(c.String("task")); err != nil {
+		return cfg, usagef("--task: %v", err)
+	}
 	if hasFlag(c, "model") { // compare and sweep set these per cell
 		cfg.Model = c.String("model")
 		cfg.Variant = run.Variant(c.String("variant"))
 		cfg.Seed = c.Uint64("seed")
 	}
 	if hasFlag(c, "position") { // compare sets it per cell (--positions)
-		cfg.Position = c.String("position")
+		pos, err := positions("position", c.String("position"))
+		switch {
+		case err != nil:
+			return cfg, err
+		case len(pos) > 1:
+			return cfg, usagef("--position takes one positional input (compare and sweep take a list with --positions), got %q", c.String("position"))
+		case len(pos) == 1:
+			cfg.Position = pos[0]
+		}
 	}
 	cfg.PositionSkip = c.Bool("position-skip")
 	cfg.HashDim = c.Int("hash-dim")
@@ -157,11 +169,19 @@ func configFrom(c *cli.Context) (run.Config, error) {
 	cfg.LR = c.Float64("lr")
 	cfg.WeightDec = c.Float64("weight-decay")
 	cfg.EvalEvery = c.Int("eval-every")
-	cfg.DType = c.String("dtype")
+	if cfg.DType, err = run.ParseDType(c.String("dtype")); err != nil {
+		return cfg, usagef("--dtype: %v", err)
+	}
 	cfg.MSEPairs = c.Int("mse-pairs")
-	cfg.Distances = c.String("distances")
+	if cfg.Distances, err = run.ParseDistanceSource(c.String("distances")); err != nil {
+		return cfg, usagef("%v", err)
+	}
 	cfg.MSESources = c.Int("mse-sources")
-	cfg.MSESampling = c.String("mse-sampling")
+	if s := c.String("mse-sampling"); s != "" {
+		if cfg.MSESampling, err = run.ParseMSESampling(s); err != nil {
+			return cfg, usagef("%v", err)
+		}
+	}
 	cfg.TauSources = c.Int("tau-sources")
 	cfg.TauPairs = c.Int("tau-pairs")
 	cfg.Patience = c.Int("patience")

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/ignn/ignn/features"
 )
 
 // interspersed moves the options that follow a command's positional
@@ -64,4 +66,19 @@ func interspersed(cmds []*cli.Command, args []string) []string {
 		out = append(append(out, "--"), pos...)
 	}
 	return out
+}
+
+// positions reads a --position or --positions value (a comma-separated
+// list): the one place the CLI turns positional-input text into
+// features.Position; everything after it holds the typed value.
+func positions(flag, v string) ([]features.Position, error) {
+	var out []features.Position
+	for _, s := range splitList(v) {
+		p, err := features.ParsePosition(s)
+		if err != nil {
+			return nil, usagef("--%s: %v", flag, err)
+		}
+		out = append(out, p)
+	}
+	return out, nil
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/ignn/ignn/cmd/internal/grid"
 	"github.com/ignn/ignn/cmd/internal/report"
 	"github.com/ignn/ignn/cmd/internal/run"
-	"github.com/ignn/ignn/features"
 	"github.com/ignn/ignn/models"
 )
 
@@ -206,12 +205,8 @@ func compareConfigFrom(c *cli.Context, sweep bool) (grid.CompareConfig, string, 
 	for _, v := range splitList(c.String("variants")) {
 		cc.Variants = append(cc.Variants, run.Variant(v))
 	}
-	for _, p := range splitList(c.String("positions")) {
-		pos, err := features.ParsePosition(p)
-		if err != nil {
-			return cc, "", usagef("--positions: %v", err)
-		}
-		cc.Positions = append(cc.Positions, pos.String())
+	if cc.Positions, err = positions("positions", c.String("positions")); err != nil {
+		return cc, "", err
 	}
 	if sh := c.String("shard"); sh != "" {
 		if cc.Out == "" {

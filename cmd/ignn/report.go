@@ -130,8 +130,8 @@ func reportCommand(stdout io.Writer) *cli.Command {
 				if err != nil {
 					return err
 				}
-				name := "sweep-" + cmp.Dataset + "-" + cmp.Task
-				files, err := grid.Plot(cmp, cmp.Dataset+", "+cmp.Task+" task", filepath.Join(plots, name+"-"))
+				name := "sweep-" + cmp.Dataset + "-" + string(cmp.Task)
+				files, err := grid.Plot(cmp, cmp.Dataset+", "+string(cmp.Task)+" task", filepath.Join(plots, name+"-"))
 				if err != nil {
 					return err
 				}

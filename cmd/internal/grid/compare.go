@@ -11,6 +11,7 @@ import (
 
 	"github.com/ignn/ignn/cmd/internal/run"
 	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/features"
 )
 
 // CompareConfig is a grid: models × variants × seeds 1..Repeats, optionally
@@ -36,7 +37,7 @@ type CompareConfig struct {
 	// with, one row each ("hash", "lap:16", …; empty: Base.Position only).
 	// When set, the table gains a reference row per input: the raw input's
 	// own AUC and τ, untrained (InputReference).
-	Positions []string
+	Positions []features.Position
 	LRs       []float64 // sweep grid (defaults: 1e-4, 1e-3, 1e-2)
 	Lambdas   []float64 // sweep grid for λ_BCE and λ_MSE (defaults: 0, 0.1, 1, 10)
 }

@@ -31,7 +31,7 @@ type CellMetrics struct {
 // Comparison is the outcome of a grid.
 type Comparison struct {
 	Dataset   string        `json:"dataset"`
-	Task      string        `json:"task"`
+	Task      data.Task     `json:"task"`
 	Epochs    int           `json:"epochs"`
 	Repeats   int           `json:"repeats"`
 	HashDim   int           `json:"hash_dim_setting"`

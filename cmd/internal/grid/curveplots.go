@@ -52,7 +52,7 @@ func meanCurve(dir string, c *Comparison, model string, v run.Variant) (report.C
 	by := map[int]*acc{}
 	for _, cm := range c.Cells {
 		j := cm.Job
-		if j.Model != model || j.Variant != v || j.Position != "" || j.LR != row.LR || j.LambdaBCE != row.LambdaBCE || j.LambdaMSE != row.LambdaMSE {
+		if j.Model != model || j.Variant != v || !j.Position.IsHash() || j.LR != row.LR || j.LambdaBCE != row.LambdaBCE || j.LambdaMSE != row.LambdaMSE {
 			continue
 		}
 		path := filepath.Join(dir, "cells", j.Key()+".json")

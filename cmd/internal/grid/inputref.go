@@ -95,22 +95,15 @@ func (cc CompareConfig) inputReferences() ([]InputRow, []report.Row, error) {
 			cfg.Position, cfg.Seed, cfg.Model = pos, seed, cc.Models[0]
 			s, err := InputReference(cfg)
 			if err != nil {
-				return nil, nil, fmt.Errorf("reference row for input %s: %w", posName(pos), err)
+				return nil, nil, fmt.Errorf("reference row for input %s: %w", pos.String(), err)
 			}
 			auc, tau = append(auc, s.TestAUC), append(tau, s.Tau)
 		}
 		a, t := eval.Summarise(auc), eval.Summarise(tau)
-		rows = append(rows, InputRow{Position: posName(pos), Runs: len(tau), AUCMean: run.Num(a.Mean), AUCStd: run.Num(a.Std),
+		rows = append(rows, InputRow{Position: pos.String(), Runs: len(tau), AUCMean: run.Num(a.Mean), AUCStd: run.Num(a.Std),
 			TauMean: run.Num(t.Mean), TauStd: run.Num(t.Std), TauCI: ci(t)})
 		nan := eval.Summarise(nil)
-		trows = append(trows, report.Row{Model: "(input)", Variant: posName(pos), Runs: len(tau), AUC: a, Tau: t, FinalAUC: a, FinalTau: t, FinalP10: nan, FinalAP: nan})
+		trows = append(trows, report.Row{Model: "(input)", Variant: pos.String(), Runs: len(tau), AUC: a, Tau: t, FinalAUC: a, FinalTau: t, FinalP10: nan, FinalAP: nan})
 	}
 	return rows, trows, nil
-}
-
-func posName(pos string) string {
-	if pos == "" {
-		return "hash"
-	}
-	return pos
 }

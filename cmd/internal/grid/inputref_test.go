@@ -5,13 +5,15 @@ import (
 	"testing"
 
 	"github.com/ignn/ignn/cmd/internal/run"
+	"github.com/ignn/ignn/features"
 )
 
 // TestInputRowsCosine: inputRows' dot products are the cosines of the full
 // input rows, one-hot identity included, by brute force.
 func TestInputRowsCosine(t *testing.T) {
 	cfg := run.Default()
-	cfg.Variant, cfg.Position, cfg.Dataset = run.Hash, "landmark:6", "caveman:6x5"
+	cfg.Variant, cfg.Dataset = run.Hash, "caveman:6x5"
+	cfg.Position, _ = features.ParsePosition("landmark:6")
 	ds, err := run.LoadDataset(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -5,24 +5,25 @@ import (
 	"strings"
 
 	"github.com/ignn/ignn/cmd/internal/run"
+	"github.com/ignn/ignn/features"
 )
 
 // Job is one cell of a comparison grid.
 type Job struct {
-	Model     string      `json:"model"`
-	Variant   run.Variant `json:"variant"`
-	Position  string      `json:"position,omitempty"` // the positional input ("" = hash; only for hash and both)
-	Seed      uint64      `json:"seed"`
-	LR        float64     `json:"lr"`
-	LambdaBCE float64     `json:"lambda_bce"`
-	LambdaMSE float64     `json:"lambda_mse"`
+	Model     string            `json:"model"`
+	Variant   run.Variant       `json:"variant"`
+	Position  features.Position `json:"position,omitzero"` // the positional input (zero = hash; only for hash and both)
+	Seed      uint64            `json:"seed"`
+	LR        float64           `json:"lr"`
+	LambdaBCE float64           `json:"lambda_bce"`
+	LambdaMSE float64           `json:"lambda_mse"`
 }
 
 // Key names the job's result file.
 func (j Job) Key() string {
 	v := string(j.Variant)
-	if j.Position != "" {
-		v += "-" + strings.ReplaceAll(j.Position, ":", "")
+	if !j.Position.IsHash() {
+		v += "-" + strings.ReplaceAll(j.Position.String(), ":", "")
 	}
 	return fmt.Sprintf("%s_%s_lr%g_bce%g_mse%g_seed%d", j.Model, v, j.LR, j.LambdaBCE, j.LambdaMSE, j.Seed)
 }
@@ -30,7 +31,7 @@ func (j Job) Key() string {
 // Label is the job's row name in tables: the variant, with its positional
 // input when that is not the hash ("both[lap:16]").
 func (j Job) Label() string {
-	if j.Position == "" {
+	if j.Position.IsHash() {
 		return string(j.Variant)
 	}
 	return fmt.Sprintf("%s[%s]", j.Variant, j.Position)
@@ -47,7 +48,7 @@ type SubGrid struct {
 	LambdaMSE float64       `json:"lambda_mse,omitempty" yaml:"lambda-mse,omitempty"`
 	// Positions are the positional inputs of its hash and both variants
 	// (empty: the grid's).
-	Positions []string `json:"positions,omitempty" yaml:"positions,omitempty"`
+	Positions []features.Position `json:"positions,omitempty" yaml:"positions,omitempty"`
 }
 
 // Jobs lists the grid in a fixed order: models, then variants, then
@@ -114,7 +115,7 @@ func (cc CompareConfig) gridJobs() []Job {
 					}
 				}
 			}
-			positions := []string{""}
+			positions := []features.Position{{}}
 			if v.Hash() {
 				positions = cc.positions()
 			}
@@ -139,21 +140,13 @@ func (cc CompareConfig) gridJobs() []Job {
 	return jobs
 }
 
-// positions is the grid's list of positional inputs in canonical form
-// ("" for the hash): Positions, or the base configuration's one.
-func (cc CompareConfig) positions() []string {
-	list := cc.Positions
-	if len(list) == 0 {
-		list = []string{cc.Base.Position}
+// positions is the grid's list of positional inputs: Positions, or the
+// base configuration's one.
+func (cc CompareConfig) positions() []features.Position {
+	if len(cc.Positions) == 0 {
+		return []features.Position{cc.Base.Position}
 	}
-	out := make([]string, len(list))
-	for i, p := range list {
-		if p == "hash" {
-			p = ""
-		}
-		out[i] = p
-	}
-	return out
+	return cc.Positions
 }
 
 // config is a job's configuration, with every data-independent default

@@ -83,7 +83,7 @@ func PlotDistance(c *Comparison, title, outBase string) (string, error) {
 		sum := map[int][5]float64{}
 		n := map[int]int{}
 		for _, cm := range c.Cells {
-			if cm.Model != model || cm.Variant != v || cm.Position != "" {
+			if cm.Model != model || cm.Variant != v || !cm.Position.IsHash() {
 				continue
 			}
 			for _, b := range cm.ByDistance {

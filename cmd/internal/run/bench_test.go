@@ -8,7 +8,7 @@ import (
 )
 
 // benchCell builds a Communities link cell for model/variant/dtype.
-func benchCell(b *testing.B, model string, variant Variant, dtype string) *Cell {
+func benchCell(b *testing.B, model string, variant Variant, dtype DType) *Cell {
 	b.Helper()
 	cfg := Default()
 	cfg.Model, cfg.Variant, cfg.DType = model, variant, dtype
@@ -42,8 +42,8 @@ func benchCellOf(b testing.TB, cfg Config) *Cell {
 func BenchmarkEpoch(b *testing.B) {
 	for _, m := range models.Names() {
 		for _, v := range []Variant{Base, Both} {
-			for _, dt := range []string{"float32", "float64"} {
-				if dt == "float64" && m != "gcn" {
+			for _, dt := range []DType{Float32, Float64} {
+				if dt == Float64 && m != "gcn" {
 					continue
 				}
 				b.Run(fmt.Sprintf("%s/%s/%s", m, v, dt), func(b *testing.B) {

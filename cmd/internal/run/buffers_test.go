@@ -15,7 +15,7 @@ import (
 func TestSharedBuffersBitIdentical(t *testing.T) {
 	defer func() { privateBuffers = false }()
 	for _, m := range models.Names() {
-		for _, dt := range []string{"float32", "float64"} {
+		for _, dt := range []DType{Float32, Float64} {
 			if dt == "float64" && m != "gcn" && m != "gat" {
 				continue
 			}

@@ -44,7 +44,7 @@ func Build(p *Prepared, cfg Config) (*Cell, error) {
 		return nil, err
 	}
 	dt := tensor.Float32
-	if cfg.DType == "float64" {
+	if cfg.DType == Float64 {
 		dt = tensor.Float64
 	}
 	c := &Cell{p: p, cfg: cfg, ps: engine.NewParamStore(dt, engine.Stream(cfg.Seed, "init")),
@@ -52,7 +52,7 @@ func Build(p *Prepared, cfg Config) (*Cell, error) {
 		dropRN: engine.NewSeeded(cfg.Seed, "dropout"), mseRN: engine.NewSeeded(cfg.Seed, "mse-pairs"),
 		signRN: engine.NewSeeded(cfg.Seed, "lap-signs")}
 	c.ps.PrivateBuffers = privateBuffers
-	if pos, _ := features.ParsePosition(cfg.Position); pos.Kind == features.PosLap {
+	if pos := cfg.Position; pos.Kind == features.PosLap {
 		c.lapK, c.signs = pos.K, make([]float64, pos.K)
 	}
 	model := entry.New(cfg.Model_)

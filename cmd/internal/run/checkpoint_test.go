@@ -159,8 +159,8 @@ func TestExtensionExampleTrains(t *testing.T) {
 // TestFloat32MatchesFloat64: the float32 default trains like float64 (the
 // gradient checks run in float64; this ties the two precisions together).
 func TestFloat32MatchesFloat64(t *testing.T) {
-	res := map[string]*Result{}
-	for _, dt := range []string{"float32", "float64"} {
+	res := map[DType]*Result{}
+	for _, dt := range []DType{Float32, Float64} {
 		cfg := shortRun("gcn")
 		cfg.DType = dt
 		r, err := Run(context.Background(), cfg, Hooks{})
@@ -169,7 +169,7 @@ func TestFloat32MatchesFloat64(t *testing.T) {
 		}
 		res[dt] = r
 	}
-	a, b := res["float32"], res["float64"]
+	a, b := res[Float32], res[Float64]
 	if math.Abs(float64(a.Final.TestAUC-b.Final.TestAUC)) > 0.01 || math.Abs(float64(a.Final.TestKendallTau-b.Final.TestKendallTau)) > 0.02 {
 		t.Errorf("float32 final AUC %.4f τ %.4f, float64 AUC %.4f τ %.4f", a.Final.TestAUC, a.Final.TestKendallTau, b.Final.TestAUC, b.Final.TestKendallTau)
 	}

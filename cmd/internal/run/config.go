@@ -21,17 +21,18 @@ type Config struct {
 	Dataset string `json:"dataset"`
 	DataDir string `json:"data_dir,omitempty"`
 	// Side files of a user's edge list (--dataset PATH).
-	Labels     string  `json:"labels,omitempty"`
-	Features   string  `json:"features,omitempty"`
-	GraphIndex string  `json:"graph_index,omitempty"`
-	Task       string  `json:"task"`
-	Model      string  `json:"model"`
-	Variant    Variant `json:"variant"`
-	HashDim    int     `json:"hash_dim"` // -1 = the paper's rule (see features.DefaultHashDim); 0 when the variant has no hash
-	// Position is the positional input of the hash and both variants:
-	// "" (the paper's hash; "hash" resolves to ""), "lap:K", "rw:K" or
-	// "landmark:L" (features.ParsePosition); "" for the other variants.
-	Position string `json:"position,omitempty"`
+	Labels     string    `json:"labels,omitempty"`
+	Features   string    `json:"features,omitempty"`
+	GraphIndex string    `json:"graph_index,omitempty"`
+	Task       data.Task `json:"task"`
+	Model      string    `json:"model"`
+	Variant    Variant   `json:"variant"`
+	HashDim    int       `json:"hash_dim"` // -1 = the paper's rule (see features.DefaultHashDim); 0 when the variant has no hash
+	// Position is the positional input of the hash and both variants: the
+	// zero value (the paper's hash), lap:K, rw:K or landmark:L, parsed once
+	// where it enters (features.ParsePosition); the hash for the other
+	// variants. Text-marshalled: JSON holds "lap:16", and leaves the hash out.
+	Position features.Position `json:"position,omitzero"`
 	// PositionSkip adds a linear map of the positional input to the
 	// embedding before it is normalised (GCN, SAGE, GAT, GIN).
 	PositionSkip bool    `json:"position_skip,omitempty"`
@@ -43,20 +44,20 @@ type Config struct {
 	WeightDec    float64 `json:"weight_decay"`
 	EvalEvery    int     `json:"eval_every"`
 	Seed         uint64  `json:"seed"`
-	DType        string  `json:"dtype"`
+	DType        DType   `json:"dtype"`
 	MSEPairs     int     `json:"mse_pairs"` // cap on MSE pairs per epoch; all pairs when they fit
 	// Distances picks the distance source: exact (all-pairs tables), sampled
 	// (BFS rows from seeded sources), or auto (exact while the tables fit
 	// ExactDistanceLimit); Resolve replaces auto.
-	Distances  string `json:"distances"`
-	MSESources int    `json:"mse_sources"` // sampled: BFS sources per epoch for the MSE pairs
+	Distances  DistanceSource `json:"distances"`
+	MSESources int            `json:"mse_sources"` // sampled: BFS sources per epoch for the MSE pairs
 	// MSESampling picks the sampled path's MSE targets per BFS source:
 	// "" (uniform over the source's graph: an unbiased sample of the
 	// all-pairs MSE) or "stratified" (equally many per hop distance, so
 	// near pairs are not drowned by the far majority).
-	MSESampling string `json:"mse_sampling,omitempty"`
-	TauSources  int    `json:"tau_sources"` // sampled: BFS sources of the fixed τ sample
-	TauPairs    int    `json:"tau_pairs"`   // sampled: size of the fixed τ sample
+	MSESampling MSESampling `json:"mse_sampling,omitempty"`
+	TauSources  int         `json:"tau_sources"` // sampled: BFS sources of the fixed τ sample
+	TauPairs    int         `json:"tau_pairs"`   // sampled: size of the fixed τ sample
 	// Patience > 0 stops training after that many evaluations without a
 	// better validation AUC (0: every epoch, the paper's protocol).
 	Patience  int    `json:"patience,omitempty"`
@@ -67,10 +68,23 @@ type Config struct {
 	Model_ models.Config `json:"model_config"`
 }
 
-// The sampled path's MSE target choices (Config.MSESampling).
+// MSESampling is the sampled path's choice of MSE targets per BFS source
+// (Config.MSESampling); a resolved Config holds "" for uniform.
+type MSESampling string
+
+// The sampled path's MSE target choices.
 const (
-	MSEUniform    = "uniform"
-	MSEStratified = "stratified"
+	MSEUniform    MSESampling = "uniform"
+	MSEStratified MSESampling = "stratified"
+)
+
+// DType is the element type of a run's tensors.
+type DType string
+
+// The element types.
+const (
+	Float32 DType = "float32"
+	Float64 DType = "float64"
 )
 
 // AutoLambdaMSE asks Resolve for the model's default λ_MSE.
@@ -89,7 +103,7 @@ func Default() Config {
 	return Config{
 		Dataset: "communities", Task: data.TaskLink, Model: "gcn", Variant: Both, HashDim: -1,
 		LambdaBCE: 1, LambdaMSE: AutoLambdaMSE, Alpha: 1, Epochs: 200, LR: 0.01, WeightDec: 5e-4,
-		EvalEvery: 10, Seed: 1, DType: "float32", MSEPairs: 1 << 20,
+		EvalEvery: 10, Seed: 1, DType: Float32, MSEPairs: 1 << 20,
 		Distances: DistAuto, MSESources: 64, TauSources: 512, TauPairs: 2_000_000,
 		Model_: mc,
 	}
@@ -116,11 +130,11 @@ func (c Config) validate() error {
 	if err := c.Variant.Validate(); err != nil {
 		return err
 	}
-	if c.Task != data.TaskLink && c.Task != data.TaskPair {
-		return fmt.Errorf("unknown task %q (valid: link, pair)", c.Task)
+	if _, err := data.ParseTask(string(c.Task)); err != nil {
+		return err
 	}
-	if c.DType != "float32" && c.DType != "float64" {
-		return fmt.Errorf("unknown dtype %q (valid: float32, float64)", c.DType)
+	if _, err := ParseDType(string(c.DType)); err != nil {
+		return err
 	}
 	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 	switch {
@@ -146,14 +160,10 @@ func (c Config) validate() error {
 		return fmt.Errorf("a size flag is beyond any sensible run (limits: --hash-dim 2²⁰, --hidden 65536, --heads 1024, --layers 64, --mse-pairs 2³⁰)")
 	case c.HashDim < -1:
 		return fmt.Errorf("--hash-dim must be ≥ 1, or -1 for the paper's rule, got %d", c.HashDim)
-	case c.HashDim == 0 && c.Variant.Hash() && (c.Position == "" || c.Position == features.PosHash):
+	case c.HashDim == 0 && c.Variant.Hash() && c.Position.IsHash():
 		return fmt.Errorf("--hash-dim 0 with variant %s: the hash variants need a dimension ≥ 1 (or -1 for the paper's rule)", c.Variant)
 	case c.MSEPairs < 1:
 		return fmt.Errorf("--mse-pairs must be ≥ 1, got %d", c.MSEPairs)
-	case c.Distances != DistAuto && c.Distances != DistExact && c.Distances != DistSampled:
-		return fmt.Errorf("unknown --distances %q (valid: auto, exact, sampled)", c.Distances)
-	case c.MSESampling != "" && c.MSESampling != MSEUniform && c.MSESampling != MSEStratified:
-		return fmt.Errorf("unknown --mse-sampling %q (valid: uniform, stratified)", c.MSESampling)
 	case c.MSESources < 1 || c.TauSources < 1:
 		return fmt.Errorf("--mse-sources and --tau-sources must be ≥ 1, got %d and %d", c.MSESources, c.TauSources)
 	case c.Patience < 0:
@@ -161,8 +171,13 @@ func (c Config) validate() error {
 	case c.TauPairs < 2:
 		return fmt.Errorf("--tau-pairs must be ≥ 2, got %d", c.TauPairs)
 	}
-	if _, err := features.ParsePosition(c.Position); err != nil {
-		return fmt.Errorf("--position: %v", err)
+	if _, err := ParseDistanceSource(string(c.Distances)); err != nil {
+		return err
+	}
+	if c.MSESampling != "" {
+		if _, err := ParseMSESampling(string(c.MSESampling)); err != nil {
+			return err
+		}
 	}
 	if err := c.Objective().Validate(); err != nil {
 		return err

@@ -25,7 +25,7 @@ type Inductive struct {
 // graph encodings (Config.Position lap/rw/landmark), which depend on the
 // whole graph.
 func EmbedInductive(ck *Checkpoint, train, ds *data.Dataset) (*Inductive, error) {
-	if pos := ck.Config.Position; pos != "" {
+	if pos := ck.Config.Position; !pos.IsHash() {
 		return nil, fmt.Errorf("embed: the model was trained with the positional input %s, which is computed from the whole training graph "+
 			"(eigenvectors, walks or landmark distances all change when the graph grows); only the hash input (the default) gives a new node its input "+
 			"without recomputing everyone's — embed grown graphs with a model trained with --position hash", pos)

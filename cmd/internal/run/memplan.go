@@ -72,7 +72,7 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 	}
 	n, e := int64(ds.NumNodes()), int64(ds.NumEdges())
 	bt := int64(4)
-	if cfg.DType == "float64" {
+	if cfg.DType == Float64 {
 		bt = 8
 	}
 	mc := cfg.Model_
@@ -84,11 +84,11 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 	if !ds.Identity {
 		dense = in
 	}
-	if cfg.Variant.Hash() && cfg.Position == "" {
+	if cfg.Variant.Hash() && cfg.Position.IsHash() {
 		dense += int64(cfg.HashDim)
 		add("hash vectors (N × hash dim)", n*int64(cfg.HashDim)*(bt+denseStaging), "--hash-dim")
 	}
-	if pos, err := features.ParsePosition(cfg.Position); err == nil && !pos.IsHash() && cfg.Variant.Hash() {
+	if pos := cfg.Position; !pos.IsHash() && cfg.Variant.Hash() {
 		k := int64(pos.K)
 		dense += k
 		// The encoding's N×K values, staged and copied, plus its solver's

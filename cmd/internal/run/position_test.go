@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"reflect"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
+	"github.com/ignn/ignn/features"
 )
 
 // TestPositionRuns trains both with each graph encoding: the configuration
@@ -18,12 +20,12 @@ import (
 func TestPositionRuns(t *testing.T) {
 	for _, pos := range []string{"lap:8", "rw:8", "landmark:8"} {
 		cfg := shortRun("gcn")
-		cfg.Epochs, cfg.EvalEvery, cfg.Position = 10, 5, pos
+		cfg.Epochs, cfg.EvalEvery, cfg.Position = 10, 5, position(t, pos)
 		full, err := Run(context.Background(), cfg, Hooks{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if full.Config.Position != pos || full.HashDim != 0 || len(full.Encoding) != 1 || full.EncodingSeconds <= 0 {
+		if full.Config.Position.String() != pos || full.HashDim != 0 || len(full.Encoding) != 1 || full.EncodingSeconds <= 0 {
 			t.Fatalf("%s: config position %q, hash dim %d, encoding %+v", pos, full.Config.Position, full.HashDim, full.Encoding)
 		}
 		if len(full.History) != 3 || full.History[2].Epoch != 9 || !(full.History[0].BCELoss > 0) || !(full.History[0].MSELoss > 0) {
@@ -53,7 +55,7 @@ func TestPositionRuns(t *testing.T) {
 func TestHashPositionIsTheDefault(t *testing.T) {
 	a, b := shortRun("gcn"), shortRun("gcn")
 	a.Epochs, a.EvalEvery, b.Epochs, b.EvalEvery = 5, 5, 5, 5
-	b.Position = "hash"
+	b.Position = position(t, "hash")
 	ra, err := Run(context.Background(), a, Hooks{})
 	if err != nil {
 		t.Fatal(err)
@@ -62,34 +64,60 @@ func TestHashPositionIsTheDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rb.Config.Position != "" || !reflect.DeepEqual(ra.Final, rb.Final) || ra.HashDim != 400 {
+	if rb.Config.Position != (features.Position{}) || !reflect.DeepEqual(ra.Final, rb.Final) || ra.HashDim != 400 {
 		t.Fatalf("--position hash differs from the default: %q %+v %+v", rb.Config.Position, ra.Final, rb.Final)
 	}
 }
 
 func TestEmbedRefusesGraphEncodings(t *testing.T) {
-	ck := &Checkpoint{Config: Config{Position: "lap:16"}}
+	ck := &Checkpoint{Config: Config{Position: position(t, "lap:16")}}
 	_, err := EmbedInductive(ck, nil, nil)
 	if err == nil || !strings.Contains(err.Error(), "lap:16") || !strings.Contains(err.Error(), "--position hash") {
 		t.Fatalf("embed with a lap model: %v", err)
 	}
 }
 
+// TestPositionValidation: a stored configuration (a checkpoint, a cell
+// file) with a position that does not parse is refused when it is read;
+// one that parses round-trips to the same JSON.
 func TestPositionValidation(t *testing.T) {
 	for _, p := range []string{"lap", "lap:0", "pca:3", "rw:99999"} {
-		cfg := Default()
-		cfg.Position = p
-		if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "--position") {
+		var cfg Config
+		err := json.Unmarshal([]byte(`{"position":"`+p+`"}`), &cfg)
+		if err == nil || !strings.Contains(err.Error(), "positional input") {
 			t.Errorf("position %q: %v", p, err)
 		}
 	}
+	for _, p := range []string{"lap:16", "rw:8", "landmark:32"} {
+		var cfg Config
+		in := `{"position":"` + p + `"}`
+		if err := json.Unmarshal([]byte(in), &cfg); err != nil || cfg.Position.String() != p {
+			t.Fatalf("position %q: %v %v", p, cfg.Position, err)
+		}
+		if b, _ := json.Marshal(cfg); !strings.Contains(string(b), `"position":"`+p+`"`) {
+			t.Errorf("position %q marshals as %s", p, b)
+		}
+	}
+	if b, _ := json.Marshal(Default()); strings.Contains(string(b), `"position"`) {
+		t.Errorf("the hash position is written: %s", b)
+	}
+}
+
+// position parses a --position value or fails the test.
+func position(t *testing.T, s string) features.Position {
+	t.Helper()
+	p, err := features.ParsePosition(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // TestPositionSkip: --position-skip adds the skip weights for the stack
 // models (the parameter count grows by K × out) and is refused for P-GNN.
 func TestPositionSkip(t *testing.T) {
 	cfg := shortRun("gcn")
-	cfg.Epochs, cfg.EvalEvery, cfg.Position = 5, 5, "landmark:8"
+	cfg.Epochs, cfg.EvalEvery, cfg.Position = 5, 5, position(t, "landmark:8")
 	plain, err := Run(context.Background(), cfg, Hooks{})
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +131,7 @@ func TestPositionSkip(t *testing.T) {
 		t.Fatalf("params %d → %d with the skip path (want +%d)", plain.Params, skip.Params, 8*cfg.Model_.Hidden)
 	}
 	p := shortRun("pgnn-e")
-	p.Position, p.PositionSkip = "landmark:8", true
+	p.Position, p.PositionSkip = position(t, "landmark:8"), true
 	if _, err := Run(context.Background(), p, Hooks{}); err == nil || !strings.Contains(err.Error(), "no skip path") {
 		t.Fatalf("P-GNN with --position-skip: %v", err)
 	}

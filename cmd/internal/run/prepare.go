@@ -97,9 +97,9 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 	if loops+dups > 0 && IsPath(cfg.Dataset) { // built-in Email collapses directed mail: expected, documented
 		p.Warnings = append(p.Warnings, fmt.Sprintf("input cleaned: removed %d self-loops and %d duplicate edges", loops, dups))
 	}
-	fo := features.Options{Hash: cfg.Variant.Hash() && cfg.Position == "", HashDim: cfg.HashDim, Float32: cfg.DType == "float32"}
-	if cfg.Position != "" {
-		stage("positional encoding " + cfg.Position)
+	fo := features.Options{Hash: cfg.Variant.Hash() && cfg.Position.IsHash(), HashDim: cfg.HashDim, Float32: cfg.DType == Float32}
+	if !cfg.Position.IsHash() {
+		stage("positional encoding " + cfg.Position.String())
 		if err := p.encode(cfg, &fo); err != nil {
 			return nil, err
 		}
@@ -116,7 +116,7 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 			return nil, fmt.Errorf("--position-skip: %s has no skip path (GCN, SAGE, GAT and GIN have)", cfg.Model)
 		}
 		k := fo.EncodingDim
-		if cfg.Position == "" {
+		if cfg.Position.IsHash() {
 			k, p.EncodingCol = cfg.HashDim, x.DenseDim-cfg.HashDim
 		}
 		sk := &engine.Features{N: x.N, DenseDim: k, Dense: make([]float64, x.N*k)}
@@ -141,10 +141,7 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 // encode computes cfg.Position's encoding of every kept graph on its
 // message-passing edges (never the held-out ones) into fo.
 func (p *Prepared) encode(cfg Config, fo *features.Options) error {
-	pos, err := features.ParsePosition(cfg.Position)
-	if err != nil {
-		return err
-	}
+	pos := cfg.Position
 	t0 := time.Now()
 	fo.EncodingDim = pos.K
 	for g, s := range p.Splits {

@@ -90,22 +90,22 @@ func (c Config) WithDefaults() Config {
 // data-independent defaults (see Default) plus the input rule — HashDim −1
 // becomes the paper's n (features.DefaultHashDim); variants without a
 // positional input, and runs whose input is a graph encoding
-// (Position lap/rw/landmark), get HashDim 0; Position "hash" and the
-// Position of variants without the input become "". It is idempotent, so a stored configuration resolves to
+// (Position lap/rw/landmark), get HashDim 0; the Position of variants
+// without the input becomes the zero Position. It is idempotent, so a stored configuration resolves to
 // itself, and it validates the result.
 func (c Config) Resolve(ds *data.Dataset) (Config, error) {
 	if _, err := models.Lookup(c.Model); err != nil {
 		return c, err
 	}
 	c = c.WithDefaults()
-	if c.Position == features.PosHash || !c.Variant.Hash() {
-		c.Position = ""
+	if c.Position.IsHash() || !c.Variant.Hash() {
+		c.Position = features.Position{}
 	}
 	if !c.Variant.Hash() {
 		c.PositionSkip = false
 	}
 	switch {
-	case !c.Variant.Hash() || c.Position != "":
+	case !c.Variant.Hash() || !c.Position.IsHash():
 		c.HashDim = 0
 	case c.HashDim == -1:
 		c.HashDim = features.DefaultHashDim(ds)
@@ -125,12 +125,42 @@ func (c Config) Resolve(ds *data.Dataset) (Config, error) {
 	return c, c.validate()
 }
 
+// DistanceSource is where a run's hop distances come from (Config.Distances).
+type DistanceSource string
+
 // The distance sources.
 const (
-	DistAuto    = "auto"
-	DistExact   = "exact"   // all-pairs hop tables per graph; τ over every pair
-	DistSampled = "sampled" // BFS rows from seeded sources; τ over a fixed sample
+	DistAuto    DistanceSource = "auto"
+	DistExact   DistanceSource = "exact"   // all-pairs hop tables per graph; τ over every pair
+	DistSampled DistanceSource = "sampled" // BFS rows from seeded sources; τ over a fixed sample
 )
+
+// ParseDistanceSource reads --distances.
+func ParseDistanceSource(s string) (DistanceSource, error) {
+	switch d := DistanceSource(s); d {
+	case DistAuto, DistExact, DistSampled:
+		return d, nil
+	}
+	return "", fmt.Errorf("unknown --distances %q (valid: auto, exact, sampled)", s)
+}
+
+// ParseMSESampling reads --mse-sampling.
+func ParseMSESampling(s string) (MSESampling, error) {
+	switch m := MSESampling(s); m {
+	case MSEUniform, MSEStratified:
+		return m, nil
+	}
+	return "", fmt.Errorf("unknown --mse-sampling %q (valid: uniform, stratified)", s)
+}
+
+// ParseDType reads --dtype.
+func ParseDType(s string) (DType, error) {
+	switch d := DType(s); d {
+	case Float32, Float64:
+		return d, nil
+	}
+	return "", fmt.Errorf("unknown dtype %q (valid: float32, float64)", s)
+}
 
 // ExactDistanceLimit is the largest Σ n_g² (table entries, 2 bytes each:
 // 50 MB) auto resolves to exact distances; the paper's datasets (Σ n_g² ≤

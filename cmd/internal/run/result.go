@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/eval"
 	"github.com/ignn/ignn/features"
 )
@@ -53,30 +54,30 @@ type Metrics struct {
 
 // Result is one run's outcome; its JSON form is the CLI's --json output.
 type Result struct {
-	Dataset        string  `json:"dataset"`
-	Task           string  `json:"task"`
-	Model          string  `json:"model"`
-	Variant        Variant `json:"variant"`
-	Seed           uint64  `json:"seed"`
-	Epochs         int     `json:"epochs"`
-	HashDim        int     `json:"hash_dim"`
-	BestEpoch      int     `json:"best_epoch"`
-	StoppedEpoch   int     `json:"stopped_epoch,omitempty"` // early stopping (--patience) ended training after this epoch
-	ValAUC         Num     `json:"val_auc"`
-	TestAUC        Num     `json:"test_auc"`
-	TestKendallTau Num     `json:"test_kendall_tau"`
-	TauCI          []Num   `json:"test_kendall_tau_ci,omitempty"`
-	Final          Metrics `json:"final"`
-	Selection      string  `json:"selection"`
-	TauPairs       string  `json:"tau_pairs"`
-	Distances      string  `json:"distances,omitempty"`      // sampled path only: "sampled"
-	TauPairCount   int     `json:"tau_pair_count,omitempty"` // sampled path only
-	MSEPairs       string  `json:"mse_pairs,omitempty"`
-	Graphs         int     `json:"graphs"`
-	Nodes          int     `json:"nodes"`
-	Params         int     `json:"params"`
-	MemoryEstimate int64   `json:"memory_estimate_bytes"`
-	TrainSeconds   float64 `json:"train_seconds"`
+	Dataset        string         `json:"dataset"`
+	Task           data.Task      `json:"task"`
+	Model          string         `json:"model"`
+	Variant        Variant        `json:"variant"`
+	Seed           uint64         `json:"seed"`
+	Epochs         int            `json:"epochs"`
+	HashDim        int            `json:"hash_dim"`
+	BestEpoch      int            `json:"best_epoch"`
+	StoppedEpoch   int            `json:"stopped_epoch,omitempty"` // early stopping (--patience) ended training after this epoch
+	ValAUC         Num            `json:"val_auc"`
+	TestAUC        Num            `json:"test_auc"`
+	TestKendallTau Num            `json:"test_kendall_tau"`
+	TauCI          []Num          `json:"test_kendall_tau_ci,omitempty"`
+	Final          Metrics        `json:"final"`
+	Selection      string         `json:"selection"`
+	TauPairs       string         `json:"tau_pairs"`
+	Distances      DistanceSource `json:"distances,omitempty"`      // sampled path only: "sampled"
+	TauPairCount   int            `json:"tau_pair_count,omitempty"` // sampled path only
+	MSEPairs       string         `json:"mse_pairs,omitempty"`
+	Graphs         int            `json:"graphs"`
+	Nodes          int            `json:"nodes"`
+	Params         int            `json:"params"`
+	MemoryEstimate int64          `json:"memory_estimate_bytes"`
+	TrainSeconds   float64        `json:"train_seconds"`
 	// MsPerEpoch is the median epoch's step time (inputs + forward +
 	// backward + Adam), as PyTorch Geometric comparisons take the median
 	// epoch: a fresh process's first epochs (allocating every buffer,
