@@ -12,7 +12,37 @@ func init() {
 		Name:        "gat",
 		Description: "graph attention network, LeakyReLU(0.2) attention with self-loops, heads averaged",
 		New:         NewGAT,
+		Options: []Option{{Flag: "heads", Default: 1, Usage: "GAT attention heads",
+			Set: func(c *Config, v any) error {
+				h := v.(int)
+				if h < 1 || h > MaxHeads {
+					return fmt.Errorf("--heads must be in 1…%d, got %d", MaxHeads, h)
+				}
+				c.Heads = h
+				return nil
+			}}},
+		Cost:   1.3, // measured per epoch on Communities
+		Memory: gatMemory,
 	})
+}
+
+// MaxHeads bounds --heads (the memory plan counts edges × heads).
+const MaxHeads = 1024
+
+// gatPerEdgeAct is GAT's memory per edge and head: scores, LeakyReLU,
+// softmax and their gradients, shared by liveness (× dtype bytes);
+// calibrated against peak RSS with the rest of the memory plan.
+const gatPerEdgeAct = 3
+
+// gatMemory: activations once per head, and the attention coefficients.
+func gatMemory(s MemoryShape) MemoryTerms {
+	heads := int64(max(1, s.Config.Heads))
+	return MemoryTerms{
+		ActivationScale: heads,
+		ActivationFlags: "--heads, --hidden or --layers",
+		Before: []MemTerm{{"attention (edges × heads)",
+			(2*s.Edges + s.Nodes) * heads * s.BytesPerValue * gatPerEdgeAct * int64(s.Config.Layers), "--heads"}},
+	}
 }
 
 // NewGAT returns GAT (Veličković et al. 2018) as PyG's GATConv: per head, Wh = h·W,

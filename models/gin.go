@@ -10,6 +10,8 @@ func init() {
 		Name:        "gin",
 		Description: "graph isomorphism network, sum aggregation, 2-layer MLP, ε fixed at 0 or learned",
 		New:         NewGIN,
+		Options: []Option{{Flag: "gin-train-eps", Default: false, Usage: "GIN: learn ε instead of fixing it at 0",
+			Set: func(c *Config, v any) error { c.TrainEps = v.(bool); return nil }}},
 	})
 }
 

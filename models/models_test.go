@@ -354,3 +354,66 @@ func TestAnchorCopies(t *testing.T) {
 		}
 	}
 }
+
+// TestOptionsDefaultsLeaveConfigUnchanged: every registered option, set to
+// its default, leaves DefaultConfig as it is (so a run of another model
+// stores the configuration it stored before the option existed); each flag
+// is listed once; a non-default value reaches the Config.
+func TestOptionsDefaultsLeaveConfigUnchanged(t *testing.T) {
+	seen := map[string]bool{}
+	for _, o := range Options() {
+		if seen[o.Flag] {
+			t.Errorf("--%s listed twice", o.Flag)
+		}
+		seen[o.Flag] = true
+		c := DefaultConfig()
+		if err := o.Set(&c, o.Default); err != nil || c != DefaultConfig() {
+			t.Errorf("--%s at its default %v: %+v, %v", o.Flag, o.Default, c, err)
+		}
+	}
+	for _, f := range []string{"heads", "gin-train-eps", "pgnn-anchor-copies", "pgnn-anchor-index", "pgnn-anchors", "pgnn-eval-anchors"} {
+		if !seen[f] {
+			t.Errorf("--%s is not registered by any model", f)
+		}
+	}
+	set := func(flag string, v any) (Config, error) {
+		c := DefaultConfig()
+		for _, o := range Options() {
+			if o.Flag == flag {
+				return c, o.Set(&c, v)
+			}
+		}
+		t.Fatalf("no option --%s", flag)
+		return c, nil
+	}
+	if c, err := set("heads", 4); err != nil || c.Heads != 4 {
+		t.Errorf("--heads 4: %+v %v", c, err)
+	}
+	if _, err := set("heads", 0); err == nil {
+		t.Error("--heads 0 accepted")
+	}
+	if c, err := set("pgnn-anchors", AnchorOnce); err != nil || c.AnchorDraw != AnchorOnce {
+		t.Errorf("--pgnn-anchors once: %+v %v", c, err)
+	}
+}
+
+// TestModelMemoryTerms: GAT scales the activations by its heads and adds
+// the attention term (edges × heads × layers); P-GNN adds one anchor
+// message per node, anchor set and hidden unit.
+func TestModelMemoryTerms(t *testing.T) {
+	gat, _ := Lookup("gat")
+	c := DefaultConfig()
+	c.Heads = 2
+	m := gat.Memory(MemoryShape{Config: c, Nodes: 10, Edges: 20, GraphNodes: []int{10}, BytesPerValue: 4})
+	// (2·20 + 10) edges and self-loops × 2 heads × 4 B × 3 per edge × 3 layers
+	if m.ActivationScale != 2 || len(m.Before) != 1 || m.Before[0].Bytes != 50*2*4*3*3 {
+		t.Errorf("GAT terms %+v", m)
+	}
+	pg, _ := Lookup("pgnn-e")
+	c = DefaultConfig()
+	m = pg.Memory(MemoryShape{Config: c, Nodes: 64, GraphNodes: []int{64}, BytesPerValue: 4})
+	// 64 nodes × AnchorSets(64, 0) = 6² sets × 32 hidden × 4 B × 12
+	if want := int64(64 * 36 * 32 * 4 * 12); len(m.After) != 1 || m.After[0].Bytes != want || AnchorSets(64, 0) != 36 {
+		t.Errorf("P-GNN terms %+v, want %d bytes", m, want)
+	}
+}

@@ -21,8 +21,50 @@ func init() {
 			Defaults:  func(c *Config) { c.Layers = 2 },
 			LambdaMSE: 1,
 			New:       func(c Config) Model { return &pgnn{name: v.name, cfg: c, cutoff: v.hops} },
+			Options:   pgnnOptions,
+			Cost:      10, // measured per epoch on Communities
+			Memory:    pgnnMemory,
 		})
 	}
+}
+
+// pgnnOptions are P-GNN's settings. The defaults stay implicit in Config
+// (""), so the configurations of runs that keep them are unchanged.
+var pgnnOptions = []Option{
+	{Flag: "pgnn-anchor-copies", Default: 0.0, Usage: "P-GNN anchor sets: max(1, ⌊c·m⌋) random sets of each size n/2, n/4, … (m = ⌊log₂ n⌋ sizes; the reference's c). 0 = 1: m² sets, the paper's; c < 1 shrinks the N × sets × hidden messages for large graphs",
+		Set: func(c *Config, v any) error { c.AnchorCopies = v.(float64); return nil }},
+	{Flag: "pgnn-anchor-index", Default: AnchorFixed, Usage: "P-GNN closest-anchor semantics: fixed (the reference code since its fix 9c1553d) or original (before it: the anchor's position in its set read as a node id, as the paper's runs probably had)",
+		Set: implicit(AnchorFixed, func(c *Config, s string) { c.AnchorIndex = s })},
+	{Flag: "pgnn-anchors", Default: AnchorEveryStep, Usage: "P-GNN anchor sets in training: step (redrawn every step, the reference) or once (one draw for the whole run)",
+		Set: implicit(AnchorEveryStep, func(c *Config, s string) { c.AnchorDraw = s })},
+	{Flag: "pgnn-eval-anchors", Default: AnchorLast, Usage: "P-GNN anchor sets at evaluation: last (the last training draw, the reference) or fresh (a new draw each evaluation)",
+		Set: implicit(AnchorLast, func(c *Config, s string) { c.AnchorEval = s })},
+}
+
+// implicit is an Option.Set for a string setting whose default is stored
+// as "" (Config.Validate checks the others).
+func implicit(def string, set func(*Config, string)) func(*Config, any) error {
+	return func(c *Config, v any) error {
+		if s := v.(string); s != def {
+			set(c, s)
+		}
+		return nil
+	}
+}
+
+// pgnnPerSlot is P-GNN's memory per (node, anchor set, hidden) entry,
+// forward and backward; calibrated against peak RSS with the rest of the
+// memory plan.
+const pgnnPerSlot = 12
+
+// pgnnMemory: the anchor messages, N × anchor sets × hidden.
+func pgnnMemory(s MemoryShape) MemoryTerms {
+	var slots int64
+	for _, n := range s.GraphNodes {
+		slots += int64(n) * int64(AnchorSets(n, s.Config.AnchorCopies))
+	}
+	return MemoryTerms{After: []MemTerm{{"P-GNN anchor messages (N × anchor sets × hidden)",
+		slots * int64(s.Config.Hidden) * s.BytesPerValue * pgnnPerSlot, "--pgnn-anchor-copies or --hidden"}}}
 }
 
 // NewPGNN returns P-GNN (You et al. 2019) registered under name (pgnn-f or

@@ -109,6 +109,15 @@ type Entry struct {
 	// position embedding loses AUC under λ_MSE = 10).
 	LambdaMSE float64
 	New       func(Config) Model
+	// Options are the model's own settings (GAT's heads, P-GNN's anchor
+	// sets): the CLI adds their flags, so a model with an option is still
+	// one file.
+	Options []Option
+	// Cost is the model's time per epoch relative to GCN's, for balancing
+	// grid shards (0 means 1).
+	Cost float64
+	// Memory, when set, gives the model's own terms of a run's memory plan.
+	Memory func(MemoryShape) MemoryTerms
 }
 
 var registry = map[string]Entry{}

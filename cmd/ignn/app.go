@@ -91,14 +91,14 @@ func dataDirFlag() cli.Flag {
 // runFlags are the flags every training command shares, bound to a Config.
 func runFlags() []cli.Flag {
 	d := run.Default()
-	return []cli.Flag{
+	flags := []cli.Flag{
 		&cli.StringFlag{Name: "dataset", Value: d.Dataset, Usage: "communities, email, protein, or a path to an edge list"},
 		&cli.StringFlag{Name: "labels", Usage: "user graphs: \"node label\" file (needed by --task pair)"},
 		&cli.StringFlag{Name: "features", Usage: "user graphs: identity (default: a one-hot input per node, as a PyG user gives x = I), constant (input 1 for every node), or a \"node v1 … vF\" file"},
 		&cli.StringFlag{Name: "graph-index", Usage: "user graphs: \"node graph\" file splitting the nodes into several graphs"},
 		dataDirFlag(),
 		&cli.StringFlag{Name: "task", Value: string(d.Task), Usage: "link (link prediction) or pair (pairwise node classification)"},
-		&cli.StringFlag{Name: "model", Value: d.Model, Usage: "architecture: gcn, sage, gat, gin, pgnn-f, pgnn-e, graphconv (ignn models lists them)"},
+		&cli.StringFlag{Name: "model", Value: d.Model, Usage: "architecture: " + strings.Join(models.Names(), ", ") + " (ignn models describes them)"},
 		&cli.StringFlag{Name: "variant", Value: string(d.Variant), Usage: "base, hash, mse or both"},
 		&cli.StringFlag{Name: "position", Value: "hash", Usage: "positional input of the hash and both variants: hash (the paper's), lap:K (Laplacian eigenvectors), rw:K (random-walk return probabilities) or landmark:L (1/(1+d) to L seeded landmarks)"},
 		&cli.BoolFlag{Name: "position-skip", Usage: "add a linear map of the positional input to the embedding before normalising (a skip path; GCN, SAGE, GAT, GIN)"},
@@ -112,12 +112,9 @@ func runFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "dropout", Value: d.Model_.Dropout, Usage: "dropout between layers"},
 		&cli.IntFlag{Name: "hidden", Value: d.Model_.Hidden, Usage: "hidden and embedding width"},
 		&cli.IntFlag{Name: "layers", Value: 0, Usage: "message-passing layers (0 = the model's default: 3, P-GNN 2)"},
-		&cli.IntFlag{Name: "heads", Value: d.Model_.Heads, Usage: "GAT attention heads"},
-		&cli.BoolFlag{Name: "gin-train-eps", Usage: "GIN: learn ε instead of fixing it at 0"},
-		&cli.Float64Flag{Name: "pgnn-anchor-copies", Value: 0, Usage: "P-GNN anchor sets: max(1, ⌊c·m⌋) random sets of each size n/2, n/4, … (m = ⌊log₂ n⌋ sizes; the reference's c). 0 = 1: m² sets, the paper's; c < 1 shrinks the N × sets × hidden messages for large graphs"},
-		&cli.StringFlag{Name: "pgnn-anchor-index", Value: "fixed", Usage: "P-GNN closest-anchor semantics: fixed (the reference code since its fix 9c1553d) or original (before it: the anchor's position in its set read as a node id, as the paper's runs probably had)"},
-		&cli.StringFlag{Name: "pgnn-anchors", Value: "step", Usage: "P-GNN anchor sets in training: step (redrawn every step, the reference) or once (one draw for the whole run)"},
-		&cli.StringFlag{Name: "pgnn-eval-anchors", Value: "last", Usage: "P-GNN anchor sets at evaluation: last (the last training draw, the reference) or fresh (a new draw each evaluation)"},
+	}
+	flags = append(flags, modelFlags()...)
+	return append(flags, []cli.Flag{
 		&cli.IntFlag{Name: "eval-every", Value: d.EvalEvery, Usage: "evaluate every K epochs"},
 		&cli.Uint64Flag{Name: "seed", Value: d.Seed, Usage: "random seed (split, negatives, init, dropout)"},
 		&cli.StringFlag{Name: "dtype", Value: string(d.DType), Usage: "float32 or float64"},
@@ -129,7 +126,49 @@ func runFlags() []cli.Flag {
 		&cli.IntFlag{Name: "tau-pairs", Value: d.TauPairs, Usage: "sampled distances: pairs in the fixed τ sample"},
 		&cli.IntFlag{Name: "patience", Value: 0, Usage: "stop after this many evaluations without a better validation AUC (0 = train every epoch, the paper's protocol)"},
 		&cli.StringFlag{Name: "max-memory", Value: "auto", Usage: "refuse runs whose memory plan exceeds this (e.g. 8G; auto = 75% of physical memory); also the garbage collector's soft limit"},
+	}...)
+}
+
+// modelFlags are the flags of the options models register
+// (models.Entry.Options): a model with its own setting needs no change here.
+func modelFlags() []cli.Flag {
+	var flags []cli.Flag
+	for _, o := range models.Options() {
+		switch v := o.Default.(type) {
+		case int:
+			flags = append(flags, &cli.IntFlag{Name: o.Flag, Value: v, Usage: o.Usage})
+		case float64:
+			flags = append(flags, &cli.Float64Flag{Name: o.Flag, Value: v, Usage: o.Usage})
+		case string:
+			flags = append(flags, &cli.StringFlag{Name: o.Flag, Value: v, Usage: o.Usage})
+		case bool:
+			flags = append(flags, &cli.BoolFlag{Name: o.Flag, Usage: o.Usage})
+		default:
+			panic(fmt.Sprintf("ignn: model option --%s has a default of type %T", o.Flag, o.Default))
+		}
 	}
+	return flags
+}
+
+// setModelOptions stores every model option's flag value in mc.
+func setModelOptions(c *cli.Context, mc *models.Config) error {
+	for _, o := range models.Options() {
+		var v any
+		switch o.Default.(type) {
+		case int:
+			v = c.Int(o.Flag)
+		case float64:
+			v = c.Float64(o.Flag)
+		case string:
+			v = c.String(o.Flag)
+		case bool:
+			v = c.Bool(o.Flag)
+		}
+		if err := o.Set(mc, v); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	return nil
 }
 
 // configFrom binds the shared flags.
@@ -194,17 +233,8 @@ func configFrom(c *cli.Context) (run.Config, error) {
 	cfg.Model_.Dropout = c.Float64("dropout")
 	cfg.Model_.Hidden = c.Int("hidden")
 	cfg.Model_.Out = c.Int("hidden")
-	cfg.Model_.Heads = c.Int("heads")
-	cfg.Model_.TrainEps = c.Bool("gin-train-eps")
-	if v := c.String("pgnn-anchors"); v != models.AnchorEveryStep {
-		cfg.Model_.AnchorDraw = v // the defaults stay implicit, as for the anchor index
-	}
-	if v := c.String("pgnn-eval-anchors"); v != models.AnchorLast {
-		cfg.Model_.AnchorEval = v
-	}
-	cfg.Model_.AnchorCopies = c.Float64("pgnn-anchor-copies")
-	if v := c.String("pgnn-anchor-index"); v != models.AnchorFixed {
-		cfg.Model_.AnchorIndex = v // "fixed" stays implicit, so configs of every other model are unchanged
+	if err := setModelOptions(c, &cfg.Model_); err != nil {
+		return cfg, err
 	}
 	cfg.Model_.Layers = c.Int("layers")
 	if c.Args().Len() > 0 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ignn/ignn/cmd/internal/run"
 	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/models"
 )
 
 // Shard selects part I of N of a grid (N = 0: the whole grid).
@@ -61,16 +62,13 @@ func checkShard(s Shard) (Shard, error) {
 	return s, nil
 }
 
-// jobCost is a job's relative cost, for even shards: P-GNN costs about 10×
-// the others (measured per epoch on Communities), GAT 1.3×, the MSE
-// variants 1.5×; all scale with epochs.
+// jobCost is a job's relative cost, for even shards: the model's
+// registered cost (models.Entry.Cost: P-GNN about 10× GCN, GAT 1.3×), the
+// MSE variants 1.5×; all scale with epochs.
 func (cc CompareConfig) jobCost(j Job) float64 {
 	c := 1.0
-	switch {
-	case strings.HasPrefix(j.Model, "pgnn"):
-		c = 10
-	case j.Model == "gat":
-		c = 1.3
+	if e, err := models.Lookup(j.Model); err == nil && e.Cost > 0 {
+		c = e.Cost
 	}
 	if j.Variant.MSE() {
 		c *= 1.5

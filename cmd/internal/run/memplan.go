@@ -2,6 +2,7 @@ package run
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"os"
 	"sort"
@@ -48,14 +49,12 @@ const (
 	// flight), one dropout mask per hidden layer, the pinned output and its
 	// copy, and the pair losses' scatter scratch: actPerLayer·L + actFixed
 	// N×hidden entries (× dtype bytes).
-	actPerLayer   = 3
-	actFixed      = 6
-	bytesPerPair  = 72 // per MSE/BCE pair slot: index/value/weight buffers and tensors, scatter
-	paramCopies   = 4  // parameter, gradient, two Adam moments
-	denseStaging  = 8  // float64 copy of dense inputs beside the dtype copy
-	tauPairBytes  = 36 // τ sample: pair, distance, batch, cosines, sort scratch
-	pgnnPerSlot   = 12 // P-GNN: per (node, anchor set, hidden) entry, forward and backward
-	gatPerEdgeAct = 3  // GAT: per edge and head: scores, LeakyReLU, softmax and their gradients, shared by liveness (× dtype bytes)
+	actPerLayer  = 3
+	actFixed     = 6
+	bytesPerPair = 72 // per MSE/BCE pair slot: index/value/weight buffers and tensors, scatter
+	paramCopies  = 4  // parameter, gradient, two Adam moments
+	denseStaging = 8  // float64 copy of dense inputs beside the dtype copy
+	tauPairBytes = 36 // τ sample: pair, distance, batch, cosines, sort scratch
 )
 
 // PlanMemory estimates the peak memory of a resolved run on ds before any
@@ -76,7 +75,7 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		bt = 8
 	}
 	mc := cfg.Model_
-	h, layers, heads := int64(mc.Hidden), int64(mc.Layers), int64(max(1, mc.Heads))
+	h, layers := int64(mc.Hidden), int64(mc.Layers)
 	add("runtime", runtimeBase, "")
 	add("graph: edges, adjacency, splits", e*bytesPerEdge, "")
 	in := int64(ds.FeatureDim())
@@ -101,22 +100,23 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		add("input attributes", n*in*(bt+denseStaging), "")
 	}
 	add("input weights and Adam state", (in+dense)*h*bt*paramCopies, "--hidden")
-	act := n * h * bt * (actPerLayer*layers + actFixed)
-	if cfg.Model == "gat" {
-		act *= heads
-		add("attention (edges × heads)", (2*e+n)*heads*bt*gatPerEdgeAct*layers, "--heads")
-	}
-	actFlag := "--hidden or --layers"
-	if cfg.Model == "gat" {
-		actFlag = "--heads, --hidden or --layers"
-	}
-	add("activations and gradients (N × hidden × layers)", act, actFlag)
-	if entry, err := models.Lookup(cfg.Model); err == nil && entry.NeedsHops {
-		var slots int64
+	// The model's own terms (GAT's attention, P-GNN's anchor messages).
+	var own models.MemoryTerms
+	if entry, err := models.Lookup(cfg.Model); err == nil && entry.Memory != nil {
+		s := models.MemoryShape{Config: mc, Nodes: n, Edges: e, BytesPerValue: bt}
 		for _, g := range ds.Graphs {
-			slots += int64(g.N) * int64(models.AnchorSets(g.N, cfg.Model_.AnchorCopies))
+			s.GraphNodes = append(s.GraphNodes, g.N)
 		}
-		add("P-GNN anchor messages (N × anchor sets × hidden)", slots*h*bt*pgnnPerSlot, "--pgnn-anchor-copies or --hidden")
+		own = entry.Memory(s)
+	}
+	for _, t := range own.Before {
+		add(t.What, t.Bytes, t.Flag)
+	}
+	act := n * h * bt * (actPerLayer*layers + actFixed) * max(1, own.ActivationScale)
+	actFlag := cmp.Or(own.ActivationFlags, "--hidden or --layers")
+	add("activations and gradients (N × hidden × layers)", act, actFlag)
+	for _, t := range own.After {
+		add(t.What, t.Bytes, t.Flag)
 	}
 	add("BCE pairs", 2*e*bytesPerPair, "")
 	if cfg.Distances == DistExact {
