@@ -130,15 +130,22 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 			if err != nil {
 				return err
 			}
+			// Machine formats (json, csv) keep stdout to the format alone: the
+			// heading (its facts are fields of the JSON: dataset, task, epochs,
+			// repeats), shard status and failures go to stderr.
+			text := stdout
+			if format == "json" || format == "csv" {
+				text = stderr
+			}
 			if cc.Shard.N > 0 {
-				fmt.Fprintf(stdout, "shard %d/%d: %d of its %d cells finished in %s/cells; when every shard is done, the same compare without --shard prints the table\n",
+				fmt.Fprintf(text, "shard %d/%d: %d of its %d cells finished in %s/cells; when every shard is done, the same compare without --shard prints the table\n",
 					cc.Shard.I, cc.Shard.N, res.ShardDone, res.ShardCells, cc.Out)
 				for _, f := range res.Failures {
-					fmt.Fprintf(stdout, "FAILED %s: %s\n", f.Job.Key(), f.Error)
+					fmt.Fprintf(text, "FAILED %s: %s\n", f.Job.Key(), f.Error)
 				}
 				return nil
 			}
-			fmt.Fprintf(stdout, "%s, %s task, %d epochs, seeds 1..%d (τ = Kendall τ-b; * = best τ per model)\n", cc.Base.Dataset, cc.Base.Task, cc.Base.Epochs, cc.Repeats)
+			fmt.Fprintf(text, "%s, %s task, %d epochs, seeds 1..%d (τ = Kendall τ-b; * = best τ per model)\n", cc.Base.Dataset, cc.Base.Task, cc.Base.Epochs, cc.Repeats)
 			if err := printTable(stdout, res, format); err != nil {
 				return err
 			}
@@ -146,7 +153,7 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 				fmt.Fprintf(stdout, "\n%s\n%s\n", report.Legend, res.Provenance.Footer())
 			}
 			for _, f := range res.Failures {
-				fmt.Fprintf(stdout, "FAILED %s: %s\n", f.Job.Key(), f.Error)
+				fmt.Fprintf(text, "FAILED %s: %s\n", f.Job.Key(), f.Error)
 			}
 			if cc.Out != "" {
 				if err := res.Write(cc.Out); err != nil {
