@@ -5,6 +5,7 @@ import (
 	"hash"
 
 	"github.com/chewxy/hm"
+	"github.com/ignn/ignn/engine/internal/blas"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -111,14 +112,14 @@ func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
 		arg, self := ints(op, in[4]), ints(op, in[5])
 		checkIdx(op, arg, op.n)
 		checkIdx(op, self, op.n)
-		if _, ok := any(hmv).([]float32); ok && haveKernels && d%8 == 0 && len(arg) > 0 {
+		if _, ok := any(hmv).([]float32); ok && blas.Kernels() && d%8 == 0 && len(arg) > 0 {
 			// The kernel writes every element: no zeroing.
 			out := op.outputRaw(x.Dtype(), len(arg), d)
 			o32 := vals[float32](out)
 			hm32, hs32, f32, b32 := any(hmv).([]float32), any(hsv).([]float32), any(f).([]float32), any(b).([]float32)
 			parallelRanges(evenBounds(len(arg)), len(arg)*d, func(lo, hi int) {
 				if lo < hi {
-					anchorFwd32(&o32[lo*d], &hm32[0], &hs32[0], &b32[0], &f32[lo], &arg[lo], &self[lo], hi-lo, d)
+					blas.AnchorForward(o32[lo*d:hi*d], hm32, hs32, b32, f32[lo:hi], arg[lo:hi], self[lo:hi], d)
 				}
 			})
 			return out
@@ -138,11 +139,11 @@ func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
 		return out
 	case 1:
 		g, f, arg := data(0), data(1), ints(op, in[2])
-		checkIdx(op, arg, op.n) // the kernel below does not bounds-check
+		checkIdx(op, arg, op.n) // the op's own error, before any row is written
 		out := op.output(x.Dtype(), op.n, d)
 		anchorScatter(op, vals[T](out), len(arg), d, func(o []T, lo, hi int) {
-			if o32, ok := any(o).([]float32); ok && haveKernels && d%8 == 0 && lo < hi {
-				scatterAxpy32(&o32[0], &any(g).([]float32)[lo*d], &any(f).([]float32)[lo], &arg[lo], hi-lo, d)
+			if o32, ok := any(o).([]float32); ok && blas.Kernels() && d%8 == 0 && lo < hi {
+				blas.ScatterAxpy(o32, any(g).([]float32)[lo*d:hi*d], any(f).([]float32)[lo:hi], arg[lo:hi], d)
 				return
 			}
 			for s := lo; s < hi; s++ {
@@ -158,8 +159,8 @@ func anchorDo[T Float](op *anchorOp, in []G.Value) *tensor.Dense {
 		checkIdx(op, self, op.n)
 		out := op.output(x.Dtype(), op.n, d)
 		anchorScatter(op, vals[T](out), len(self), d, func(o []T, lo, hi int) {
-			if o32, ok := any(o).([]float32); ok && haveKernels && d%8 == 0 && lo < hi {
-				scatterAxpy32(&o32[0], &any(g).([]float32)[lo*d], nil, &self[lo], hi-lo, d)
+			if o32, ok := any(o).([]float32); ok && blas.Kernels() && d%8 == 0 && lo < hi {
+				blas.ScatterAxpy(o32, any(g).([]float32)[lo*d:hi*d], nil, self[lo:hi], d)
 				return
 			}
 			for s := lo; s < hi; s++ {

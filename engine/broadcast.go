@@ -5,6 +5,7 @@ import (
 	"hash"
 
 	"github.com/chewxy/hm"
+	"github.com/ignn/ignn/engine/internal/blas"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -104,10 +105,10 @@ func (op *bcastOp) outShape(n, d int) []int {
 }
 
 func bcast[T Float](mode int, x, y, out []T, n, d int) {
-	if x32, ok := any(x).([]float32); ok && mode == bcColSum && d == 32 && n > 0 && haveKernels {
+	if x32, ok := any(x).([]float32); ok && mode == bcColSum && d == 32 && n > 0 && blas.Kernels() {
 		// The column sums eight lanes at a time, rows in order: the same
 		// additions as the loop below.
-		colSum32(&any(out).([]float32)[0], &x32[0], d, n)
+		blas.ColSum32(any(out).([]float32), x32, d, n)
 		return
 	}
 	for i := 0; i < n; i++ {

@@ -9,5 +9,10 @@
 // TapeMachine with Adam, plus a forward-only evaluation graph that shares the
 // parameter tensors.
 //
-// engine imports no other package of this module.
+// Its float32 kernels live in internal/blas: the AVX2+FMA Sgemm it installs
+// for gorgonia and gonum's blas32 on CPUs that have them, and the AVX2
+// sparse-row and element kernels its ops call there (elsewhere the ops run
+// their Go loops and Gemm stays gonum's).
+//
+// engine imports no other package of this module but its own internal/blas.
 package engine

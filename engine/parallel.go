@@ -34,12 +34,12 @@ type chunkTask struct {
 }
 
 // ranger is a chunked job held in a reusable object (a closure passed to a
-// worker escapes: one allocation per call).
-type ranger interface{ run(lo, hi int) }
+// worker escapes: one allocation per call), as blas.Ranger.
+type ranger interface{ Run(lo, hi int) }
 
 func (t *chunkTask) exec() {
 	if t.r != nil {
-		t.r.run(t.lo, t.hi)
+		t.r.Run(t.lo, t.hi)
 	} else {
 		t.f(t.lo, t.hi)
 	}

@@ -5,6 +5,7 @@ import (
 	"hash"
 
 	"github.com/chewxy/hm"
+	"github.com/ignn/ignn/engine/internal/blas"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -76,19 +77,15 @@ func relu[T Float](x, g, out []T) {
 }
 
 func reluRange[T Float](x, g, out []T) {
-	if x32, ok := any(x).([]float32); ok && haveKernels {
-		// Branch-free AVX2 over the multiple-of-8 head, Go for the tail.
+	if x32, ok := any(x).([]float32); ok && blas.Kernels() {
+		// The loop below, branch-free in AVX2 over the multiple-of-8 head
+		// (g = x for the forward pass).
 		o32, g32 := any(out).([]float32), any(g).([]float32)
 		if g32 == nil {
 			g32 = x32
 		}
-		if n := len(x32) &^ 7; n > 0 {
-			reluMask32(&o32[0], &x32[0], &g32[0], n)
-			x, out = x[n:], out[n:]
-			if g != nil {
-				g = g[n:]
-			}
-		}
+		blas.ReluMask(o32, x32, g32)
+		return
 	}
 	for i, v := range x {
 		switch {

@@ -1,23 +1,51 @@
-package engine
+package blas
 
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
+	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 )
 
+// rand32 returns n seeded values uniform in [−1, 1).
 func rand32(seed uint64, n int) []float32 {
-	v := testValues(seed, n)
+	rng := rand.New(rand.NewPCG(seed, 0x5eed))
 	out := make([]float32, n)
-	for i, x := range v {
-		out[i] = float32(x)
+	for i := range out {
+		out[i] = float32(rng.Float64()*2 - 1)
 	}
 	return out
 }
+
+// goParallel is a Parallel that runs every range but the last on a
+// goroutine of its own (the engine's runs them on its workers).
+func goParallel(b [Chunks + 1]int, r Ranger) {
+	var wg sync.WaitGroup
+	for c := 0; c < Chunks-1; c++ {
+		if b[c] < b[c+1] {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r.Run(b[c], b[c+1])
+			}()
+		}
+	}
+	if b[Chunks-1] < b[Chunks] {
+		r.Run(b[Chunks-1], b[Chunks])
+	}
+	wg.Wait()
+}
+
+// impls are the ways Sgemm's parallel calls run: in order, and concurrently.
+var impls = []struct {
+	name string
+	impl Implementation
+}{{"serial", Implementation{}}, {"goroutines", Implementation{Parallel: goParallel}}}
 
 // TestSgemmMatchesGonum: every transpose combination, odd and kernel-sized
 // shapes, padded leading dimensions, alpha and beta, the serial, row-split
@@ -52,7 +80,7 @@ func TestSgemmMatchesGonum(t *testing.T) {
 					}
 					a64, b64 := to64(a), to64(b)
 					gonum.Implementation{}.Dgemm(tA, tB, m, n, k, float64(ab[0]), a64, lda, b64, ldb, float64(ab[1]), want, ldc)
-					BLAS{}.Sgemm(tA, tB, m, n, k, ab[0], a, lda, b, ldb, ab[1], c, ldc)
+					Implementation{Parallel: goParallel}.Sgemm(tA, tB, m, n, k, ab[0], a, lda, b, ldb, ab[1], c, ldc)
 					for i := 0; i < m; i++ {
 						for j := 0; j < ldc; j++ {
 							got, w := float64(c[i*ldc+j]), want[i*ldc+j]
@@ -81,8 +109,9 @@ func to64(x []float32) []float64 {
 	return out
 }
 
-// TestSgemmDeterministic: bit-identical under GOMAXPROCS 1 and 2 on the
-// row-split and the k-split paths.
+// TestSgemmDeterministic: bit-identical under GOMAXPROCS 1 and 2 and with
+// the ranges run in order or on goroutines, on the row-split and the
+// k-split paths.
 func TestSgemmDeterministic(t *testing.T) {
 	if !haveKernels {
 		t.Skip("no AVX2+FMA on this CPU: Sgemm is gonum's")
@@ -90,16 +119,21 @@ func TestSgemmDeterministic(t *testing.T) {
 	for _, sh := range [][3]int{{400, 32, 400}, {32, 32, 50000}} {
 		m, n, k := sh[0], sh[1], sh[2]
 		a, b := rand32(4, m*k), rand32(5, k*n)
-		var outs [2][]float32
-		for q, procs := range []int{1, 2} {
-			old := runtime.GOMAXPROCS(procs)
-			outs[q] = make([]float32, m*n)
-			BLAS{}.Sgemm(blas.Trans, blas.NoTrans, m, n, k, 1, transpose32(a, m, k), m, b, n, 0, outs[q], n)
-			runtime.GOMAXPROCS(old)
+		var outs [][]float32
+		for _, procs := range []int{1, 2} {
+			for _, im := range impls {
+				old := runtime.GOMAXPROCS(procs)
+				out := make([]float32, m*n)
+				im.impl.Sgemm(blas.Trans, blas.NoTrans, m, n, k, 1, transpose32(a, m, k), m, b, n, 0, out, n)
+				runtime.GOMAXPROCS(old)
+				outs = append(outs, out)
+			}
 		}
-		for i := range outs[0] {
-			if outs[0][i] != outs[1][i] {
-				t.Fatalf("%v: C[%d] differs across GOMAXPROCS", sh, i)
+		for q := 1; q < len(outs); q++ {
+			for i := range outs[0] {
+				if math.Float32bits(outs[q][i]) != math.Float32bits(outs[0][i]) {
+					t.Fatalf("%v: C[%d] differs across GOMAXPROCS and Parallel (run %d)", sh, i, q)
+				}
 			}
 		}
 	}
@@ -120,7 +154,7 @@ func transpose32(a []float32, r, c int) []float32 {
 // entries, repeated columns), adding to a non-zero y.
 func TestSparseRowKernels(t *testing.T) {
 	if !haveKernels {
-		t.Skip("no AVX2+FMA on this CPU: sparseRow is Go")
+		t.Skip("no AVX2+FMA on this CPU: SparseRow is Go")
 	}
 	const rows = 50
 	for _, d := range []int{8, 16, 32, 40, 64, 72, 104} {
@@ -140,7 +174,7 @@ func TestSparseRowKernels(t *testing.T) {
 					want[j] += float64(v[k]) * float64(x[c*d+j])
 				}
 			}
-			sparseRow(y, v, cols, x, d)
+			SparseRow(y, v, cols, x, d)
 			for j := range y {
 				if math.Abs(float64(y[j])-want[j]) > 1e-5*(1+math.Abs(want[j])) {
 					t.Fatalf("d %d, %d entries: y[%d] = %v, want %v", d, nnz, j, y[j], want[j])
@@ -162,7 +196,7 @@ func TestSgemmNarrowPaths(t *testing.T) {
 	general := func(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 		gemmNarrow = false
 		defer func() { gemmNarrow = true }()
-		BLAS{}.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
+		Implementation{Parallel: goParallel}.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 	}
 	for _, sh := range [][4]int{{25600, 1, 32, 0}, {7, 1, 5, 0}, {25600, 32, 1, 0}, {9, 13, 1, 0}, {5000, 40, 1, 0},
 		{32, 1, 57402, 1}, {32, 1, 300, 1}, {20, 1, 3000, 1}, {8, 1, 100_000, 1}, {25600, 32, 1, 1}} {
@@ -181,7 +215,7 @@ func TestSgemmNarrowPaths(t *testing.T) {
 				}
 				want, got := append([]float32(nil), c0...), append([]float32(nil), c0...)
 				general(tA, tB, m, n, k, ab[0], a, lda, b, ldb, ab[1], want, n)
-				BLAS{}.Sgemm(tA, tB, m, n, k, ab[0], a, lda, b, ldb, ab[1], got, n)
+				Implementation{Parallel: goParallel}.Sgemm(tA, tB, m, n, k, ab[0], a, lda, b, ldb, ab[1], got, n)
 				for i := range want {
 					if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
 						t.Fatalf("%v tB=%v α,β=%v: [%d] = %v, general path %v", sh, tB, ab, i, got[i], want[i])

@@ -1,3 +1,5 @@
+//go:build !noasm
+
 #include "textflag.h"
 
 // Branch-free element kernels (AVX2). Each computes exactly what the Go

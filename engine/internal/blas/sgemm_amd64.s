@@ -1,3 +1,5 @@
+//go:build !noasm
+
 #include "textflag.h"
 
 // func kern32(t *float32, a *float32, astride int, b *float32, ldb int, k int)

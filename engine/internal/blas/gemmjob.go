@@ -1,4 +1,4 @@
-package engine
+package blas
 
 import "sync"
 
@@ -7,23 +7,28 @@ type gemmJob struct {
 	a, b                          []float32
 	lda, ldb, aRow, aStride, n, k int
 	alpha, beta                   float32
-	// A parallel call's chunks (run): C's rows into out (stride ldo), or,
+	// A parallel call's ranges (Run): C's rows into out (stride ldo), or,
 	// when split, k's ranges bd into m×n partials in out.
 	split bool
 	out   []float32
 	ldo   int
 	m     int
-	bd    [rowChunks + 1]int
+	bd    [Chunks + 1]int
 }
 
 var gemmJobs = sync.Pool{New: func() any { return new(gemmJob) }}
 
-func (g *gemmJob) run(lo, hi int) {
+// Run computes one range of a parallel call (Ranger).
+func (g *gemmJob) Run(lo, hi int) {
 	if !g.split {
 		g.rows(lo, hi, 0, g.k, g.out, g.ldo, true)
 		return
 	}
-	q, mn := chunkOf(g.bd, lo, hi), g.m*g.n
+	q := 0 // the range's index: its partial
+	for g.bd[q] != lo || g.bd[q+1] != hi {
+		q++
+	}
+	mn := g.m * g.n
 	g.rows(0, g.m, lo, hi, g.out[q*mn:(q+1)*mn], g.n, false)
 }
 

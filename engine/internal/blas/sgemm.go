@@ -1,30 +1,59 @@
-package engine
+package blas
 
 import (
 	"sync"
 
 	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas32"
 	"gonum.org/v1/gonum/blas/gonum"
-	"gorgonia.org/tensor"
 )
 
-// BLAS is gonum's pure-Go BLAS with a faster float32 Gemm on CPUs with AVX2
-// and FMA: register-blocked row kernels (32 and 8 columns, sgemm_amd64.s)
-// over k-panels of kPanel rows of op(B), rows of C split over a fixed
-// partition. Every element of C is summed in an order fixed by the shapes
-// alone, so results are bit-identical whatever GOMAXPROCS is (they differ
-// from gonum's in the last bits: FMA and a different summation order).
-// Float64 and every other routine are gonum's.
+// Implementation is gonum's pure-Go BLAS with a faster float32 Gemm on CPUs
+// with AVX2 and FMA: register-blocked row kernels (32 and 8 columns,
+// sgemm_amd64.s) over k-panels of kPanel rows of op(B), rows of C split
+// over a fixed partition. Every element of C is summed in an order fixed by
+// the shapes alone, so results are bit-identical whatever GOMAXPROCS is and
+// whatever Parallel does (they differ from gonum's in the last bits: FMA and
+// a different summation order). Float64 and every other routine are
+// gonum's, and so is Sgemm where Kernels reports false.
 //
-// The engine installs it for gorgonia (tensor.Use) and blas32 at start.
-type BLAS struct{ gonum.Implementation }
+// The engine installs one, Parallel running on its workers, for gorgonia
+// (tensor.Use) and blas32 at start.
+type Implementation struct {
+	gonum.Implementation
+	// Parallel runs r over every non-empty range [b[c], b[c+1]) and returns
+	// when all are done, on whatever goroutines it likes; nil runs them in
+	// order on the caller's.
+	Parallel func(b [Chunks + 1]int, r Ranger)
+}
 
-func init() {
-	if haveKernels {
-		tensor.Use(BLAS{})
-		blas32.Use(BLAS{})
+// Chunks is the fixed number of ranges a parallel Sgemm splits C's rows,
+// or k, into. Split k's partial products are added in range order, so
+// Chunks is part of what such a product sums; where the ranges run is not.
+const Chunks = 4
+
+// Ranger is a parallel Sgemm's share of work: Run computes the range
+// [lo, hi) of one of its Chunks ranges.
+type Ranger interface{ Run(lo, hi int) }
+
+// ranges runs r over b's non-empty ranges: by Parallel, or in order.
+func (impl Implementation) ranges(b [Chunks + 1]int, r Ranger) {
+	if impl.Parallel != nil {
+		impl.Parallel(b, r)
+		return
 	}
+	for c := 0; c < Chunks; c++ {
+		if b[c] < b[c+1] {
+			r.Run(b[c], b[c+1])
+		}
+	}
+}
+
+// evenBounds splits n rows into Chunks equal ranges.
+func evenBounds(n int) (b [Chunks + 1]int) {
+	for c := range b {
+		b[c] = n * c / Chunks
+	}
+	return b
 }
 
 const (
@@ -49,7 +78,7 @@ var gemmNarrow = true
 
 // Sgemm computes C = alpha·op(A)·op(B) + beta·C (row-major), as blas.Float32
 // defines it.
-func (impl BLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+func (impl Implementation) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
 	if !haveKernels || m == 0 || n == 0 || k == 0 || alpha == 0 || (tA != blas.NoTrans && tA != blas.Trans) ||
 		(tB != blas.NoTrans && tB != blas.Trans) || lda < 1 || ldb < 1 || ldc < max(1, n) ||
 		len(c) < ldc*(m-1)+n || !gemmFits(tA, m, k, lda, len(a)) || !gemmFits(tB, k, n, ldb, len(b)) {
@@ -84,30 +113,30 @@ func (impl BLAS) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []fl
 		g.rows(0, m, 0, k, c, ldc, true)
 	case work < gemmParallel:
 		g.rows(0, m, 0, k, c, ldc, true) // g stays on the stack
-	case m >= 4*rowChunks:
+	case m >= 4*Chunks:
 		gp := gemmJobs.Get().(*gemmJob)
 		*gp = g
 		gp.split, gp.out, gp.ldo = false, c, ldc
-		runRangesOf(evenBounds(m), gp)
+		impl.ranges(evenBounds(m), gp)
 		*gp = gemmJob{}
 		gemmJobs.Put(gp)
 	default:
 		// Few rows, long k (a weight gradient Xᵀ·G over every node): split k
 		// into fixed ranges, each into its own m×n partial, added in order.
-		p := getScratch(rowChunks * m * n)
+		p := getScratch(Chunks * m * n)
 		defer scratch32.Put(p)
 		parts := *p
 		clear(parts)
 		gp := gemmJobs.Get().(*gemmJob)
 		*gp = g
 		gp.split, gp.out, gp.m, gp.bd = true, parts, m, evenBounds(k)
-		runRangesOf(gp.bd, gp)
+		impl.ranges(gp.bd, gp)
 		*gp = gemmJob{}
 		gemmJobs.Put(gp)
 		for i := 0; i < m; i++ {
 			ci := c[i*ldc : i*ldc+n]
 			scaleRow(ci, beta)
-			for q := 0; q < rowChunks; q++ {
+			for q := 0; q < Chunks; q++ {
 				for j, v := range parts[q*m*n+i*n : q*m*n+(i+1)*n] {
 					ci[j] += v
 				}

@@ -1,4 +1,4 @@
-package engine
+package blas
 
 import (
 	"math"
@@ -37,8 +37,9 @@ func sameBits32(t *testing.T, what string, got, want []float32) {
 	}
 }
 
-// TestReluKernelMatchesGo: the AVX2 ReLU and ReLU-gradient kernels equal
-// the Go loop bit for bit (NaN, ±0, ±Inf, subnormals; lengths with tails).
+// TestReluKernelMatchesGo: the AVX2 ReLU and ReLU-gradient kernels
+// (ReluMask) equal the Go loop bit for bit (NaN, ±0, ±Inf, subnormals;
+// lengths with tails).
 func TestReluKernelMatchesGo(t *testing.T) {
 	if !haveKernels {
 		t.Skip("no AVX2+FMA")
@@ -47,7 +48,7 @@ func TestReluKernelMatchesGo(t *testing.T) {
 	for _, n := range []int{1, 7, 8, 9, 64, 1001, 70_001} {
 		x, g := specialValues(rng, n), specialValues(rng, n)
 		for _, grad := range []bool{false, true} {
-			var gs []float32
+			gs := x // ReLU: g = x
 			if grad {
 				gs = g
 			}
@@ -65,7 +66,7 @@ func TestReluKernelMatchesGo(t *testing.T) {
 			for i := range got { // the output is not zeroed first: every element must be written
 				got[i] = float32(math.NaN())
 			}
-			relu(x, gs, got)
+			ReluMask(got, x, gs)
 			sameBits32(t, "relu", got, want)
 		}
 	}
@@ -80,11 +81,7 @@ func TestAnchorForwardKernelMatchesGo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, d := range []int{8, 32, 40} {
 		n, s := 50, 3_000
-		hm, hs, b, f := specialValues(rng, n*d), specialValues(rng, n*d), specialValues(rng, d), specialValues(rng, s)
-		arg, self := make([]int, s), make([]int, s)
-		for i := range arg {
-			arg[i], self[i] = rng.IntN(n), rng.IntN(n)
-		}
+		hm, hs, b, f, arg, self := anchorInputs(rng, n, s, d)
 		want := make([]float32, s*d)
 		for i := 0; i < s; i++ {
 			for k := 0; k < d; k++ {
@@ -97,9 +94,20 @@ func TestAnchorForwardKernelMatchesGo(t *testing.T) {
 		for i := range got {
 			got[i] = float32(math.NaN())
 		}
-		anchorFwd32(&got[0], &hm[0], &hs[0], &b[0], &f[0], &arg[0], &self[0], s, d)
+		AnchorForward(got, hm, hs, b, f, arg, self, d)
 		sameBits32(t, "anchor forward", got, want)
 	}
+}
+
+// anchorInputs returns AnchorForward's operands for s slots over n rows d
+// wide, special values included.
+func anchorInputs(rng *rand.Rand, n, s, d int) (hm, hs, b, f []float32, arg, self []int) {
+	hm, hs, b, f = specialValues(rng, n*d), specialValues(rng, n*d), specialValues(rng, d), specialValues(rng, s)
+	arg, self = make([]int, s), make([]int, s)
+	for i := range arg {
+		arg[i], self[i] = rng.IntN(n), rng.IntN(n)
+	}
+	return hm, hs, b, f, arg, self
 }
 
 // TestColumnKernelsMatchGo: column sums, column multiply-adds and the
@@ -119,7 +127,7 @@ func TestColumnKernelsMatchGo(t *testing.T) {
 				want[k] += x[r*d+k]
 			}
 		}
-		colSum32(&got[0], &x[0], d, rows)
+		ColSum32(got, x, d, rows)
 		sameBits32(t, "colSum32", got, want)
 		want, got = append([]float32(nil), acc0...), append([]float32(nil), acc0...)
 		for r := 0; r < rows; r++ {
@@ -148,11 +156,11 @@ func TestColumnKernelsMatchGo(t *testing.T) {
 					}
 				}
 			}
-			fp := &f[0]
+			fs := f
 			if !withF {
-				fp = nil
+				fs = nil
 			}
-			scatterAxpy32(&got[0], &g[0], fp, &idx[0], s, dd)
+			ScatterAxpy(got, g, fs, idx, dd)
 			sameBits32(t, "scatterAxpy32", got, want)
 		}
 	}

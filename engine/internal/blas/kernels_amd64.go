@@ -1,8 +1,11 @@
-package engine
+//go:build !noasm
+
+package blas
 
 import "golang.org/x/sys/cpu"
 
-// haveKernels: the AVX2+FMA float32 kernels of sgemm_amd64.s run here.
+// haveKernels: the AVX2+FMA float32 kernels of sgemm_amd64.s and
+// elem_amd64.s run here.
 var haveKernels = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 //go:noescape
