@@ -11,8 +11,37 @@ import (
 // Config weights the two terms.
 type Config struct {
 	LambdaBCE float64 // weight of the task BCE
-	LambdaMSE float64 // weight of the distance MSE
+	LambdaMSE float64 // weight of the distance term (the paper's MSE, or Rank)
 	Alpha     float64 // exponent of the distance transform 1 − 1/d^α
+	// Distance picks the distance term: "" or DistanceMSE (the paper's),
+	// or DistanceRank (a logistic ranking loss on triples, temperature
+	// RankTemp).
+	Distance DistanceLoss
+	RankTemp float64
+}
+
+// DistanceLoss names the distance term of the objective.
+type DistanceLoss string
+
+// The distance terms.
+const (
+	// DistanceMSE is the paper's: ((1 − s_ij)/2 − (1 − 1/d^α))² over pairs.
+	DistanceMSE DistanceLoss = "mse"
+	// DistanceRank orders distances instead of matching a target: over
+	// triples (i, j, k) with d(i, j) < d(i, k), softplus((s_ik − s_ij)/T)
+	// (engine.RankLoss). It asks nothing of the cosines' level, so no
+	// target is infeasible for unit vectors, and far pairs are ordered as
+	// much as near ones.
+	DistanceRank DistanceLoss = "rank"
+)
+
+// ParseDistanceLoss reads --distance-loss.
+func ParseDistanceLoss(s string) (DistanceLoss, error) {
+	switch d := DistanceLoss(s); d {
+	case DistanceMSE, DistanceRank:
+		return d, nil
+	}
+	return "", fmt.Errorf("unknown --distance-loss %q (valid: mse, rank)", s)
 }
 
 // Validate rejects a loss that trains nothing.
@@ -26,14 +55,18 @@ func (c Config) Validate() error {
 	if c.Alpha <= 0 || math.IsNaN(c.Alpha) {
 		return fmt.Errorf("objective: α must be > 0, got %g", c.Alpha)
 	}
+	if c.Distance == DistanceRank && (!(c.RankTemp > 0) || math.IsInf(c.RankTemp, 0)) {
+		return fmt.Errorf("objective: the ranking temperature must be a finite number > 0, got %g", c.RankTemp)
+	}
 	return nil
 }
 
 // Loss is the built objective.
 type Loss struct {
 	Total    *G.Node
-	Terms    map[string]*G.Node // "bce", "mse": unweighted means
+	Terms    map[string]*G.Node // "bce", "mse" or "rank": unweighted means
 	BCE, MSE *Term              // nil when the term's λ is 0
+	Rank     *TripleTerm        // the ranking term's triples (DistanceRank)
 }
 
 // Build adds the loss over embeddings z (N×D, rows L2-normalised) to b's
@@ -64,7 +97,14 @@ func Build(b *engine.Builder, z *G.Node, cfg Config, bceSlots int, mse MSEInput)
 		add("bce", engine.PairLoss(engine.Logistic, z, &in.set), cfg.LambdaBCE)
 		l.BCE = in
 	}
-	if cfg.LambdaMSE > 0 && len(mse.All) > 0 {
+	if cfg.LambdaMSE > 0 && cfg.Distance == DistanceRank {
+		if mse.Triples < 1 {
+			return nil, fmt.Errorf("objective: the ranking term needs at least one triple")
+		}
+		in := &TripleTerm{Slots: mse.Triples}
+		add("rank", engine.RankLoss(z, &in.set, cfg.RankTemp), cfg.LambdaMSE)
+		l.Rank = in
+	} else if cfg.LambdaMSE > 0 && len(mse.All) > 0 {
 		if mse.AllPairs < 1 {
 			return nil, fmt.Errorf("objective: MSE needs at least one pair")
 		}
@@ -93,6 +133,7 @@ type MSEInput struct {
 	Slots    int
 	All      []engine.MSEBlock
 	AllPairs int
+	Triples  int // the ranking term's triple slots (DistanceRank)
 }
 
 // Target returns the MSE target t = 1 − 1/d^α for a hop distance d ≥ 1;

@@ -64,3 +64,47 @@ func (t *Term) Bind(p *Pairs) error {
 	}
 	return nil
 }
+
+// Triples is a list of node triples (global rows of the union): J is nearer
+// I than K is, by hop distance.
+type Triples struct {
+	I, J, K []int
+}
+
+// Add appends the triple (i, j, k): d(i, j) < d(i, k).
+func (t *Triples) Add(i, j, k int) {
+	t.I, t.J, t.K = append(t.I, i), append(t.J, j), append(t.K, k)
+}
+
+// Reset empties t, keeping its storage.
+func (t *Triples) Reset() { t.I, t.J, t.K = t.I[:0], t.J[:0], t.K[:0] }
+
+// Len is the number of triples.
+func (t *Triples) Len() int { return len(t.I) }
+
+// TripleTerm is the ranking term's triples: up to Slots of them, bound
+// before every run into the set its engine.RankLoss op reads.
+type TripleTerm struct {
+	Slots int
+	set   engine.TripleSet
+}
+
+// Bind sets the term's triples for the next run to t, each weighing 1/P
+// (the term is their mean). It errors when t is empty or has more triples
+// than slots.
+func (tt *TripleTerm) Bind(t *Triples) error {
+	n := t.Len()
+	if n > tt.Slots {
+		return fmt.Errorf("objective: %d triples for %d slots", n, tt.Slots)
+	}
+	if n == 0 {
+		return fmt.Errorf("objective: empty triple set")
+	}
+	s := &tt.set
+	s.I, s.J, s.K = append(s.I[:0], t.I...), append(s.J[:0], t.J...), append(s.K[:0], t.K...)
+	s.W = s.W[:0]
+	for k := 0; k < n; k++ {
+		s.W = append(s.W, 1/float64(n))
+	}
+	return nil
+}
