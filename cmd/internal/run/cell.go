@@ -31,6 +31,7 @@ type Cell struct {
 	signs                 []float64
 	bce                   objective.Pairs // this epoch's BCE pairs
 	mse                   *msePairs       // nil without the MSE term
+	rank                  *rankTriples    // nil without the ranking term
 	scorer                eval.Evaluator
 }
 
@@ -67,7 +68,10 @@ func Build(p *Prepared, cfg Config) (*Cell, error) {
 	}
 	obj := cfg.Objective()
 	var mseIn objective.MSEInput
-	if obj.LambdaMSE > 0 {
+	if obj.LambdaMSE > 0 && obj.Distance == objective.DistanceRank {
+		c.rank = newRankTriples(p, cfg, c.mseRN)
+		mseIn.Triples = cfg.RankTriples
+	} else if obj.LambdaMSE > 0 {
 		c.mse = newMSEPairs(p, cfg, c.mseRN)
 		mseIn.Slots = c.mse.slots
 		if c.mse.fixed {
@@ -95,6 +99,9 @@ func Build(p *Prepared, cfg Config) (*Cell, error) {
 
 // MSEMode says which MSE pairs the run trains on ("" without the term).
 func (c *Cell) MSEMode() string {
+	if c.rank != nil {
+		return c.rank.mode
+	}
 	if c.mse == nil {
 		return ""
 	}
@@ -131,6 +138,9 @@ func (c *Cell) Feed(epoch int) error {
 		if err := c.loss.BCE.Bind(&c.bce); err != nil {
 			return err
 		}
+	}
+	if c.rank != nil {
+		return c.loss.Rank.Bind(c.rank.draw())
 	}
 	if c.mse != nil {
 		if pairs := c.mse.draw(); pairs != nil {

@@ -56,8 +56,14 @@ type Config struct {
 	// all-pairs MSE) or "stratified" (equally many per hop distance, so
 	// near pairs are not drowned by the far majority).
 	MSESampling MSESampling `json:"mse_sampling,omitempty"`
-	TauSources  int         `json:"tau_sources"` // sampled: BFS sources of the fixed τ sample
-	TauPairs    int         `json:"tau_pairs"`   // sampled: size of the fixed τ sample
+	// DistanceLoss is the distance term of mse and both: "" (the paper's
+	// MSE) or objective.DistanceRank, a logistic ranking loss on RankTriples
+	// triples per epoch at temperature RankTemp; both are 0 otherwise.
+	DistanceLoss objective.DistanceLoss `json:"distance_loss,omitempty"`
+	RankTemp     float64                `json:"rank_temp,omitempty"`
+	RankTriples  int                    `json:"rank_triples,omitempty"`
+	TauSources   int                    `json:"tau_sources"` // sampled: BFS sources of the fixed τ sample
+	TauPairs     int                    `json:"tau_pairs"`   // sampled: size of the fixed τ sample
 	// Patience > 0 stops training after that many evaluations without a
 	// better validation AUC (0: every epoch, the paper's protocol).
 	Patience  int    `json:"patience,omitempty"`
@@ -87,6 +93,13 @@ const (
 	Float64 DType = "float64"
 )
 
+// The ranking term's defaults (--distance-loss rank): the temperature T of
+// softplus((s_ik − s_ij)/T), and the triples drawn per epoch.
+const (
+	DefaultRankTemp    = 0.1
+	DefaultRankTriples = 1 << 16
+)
+
 // AutoLambdaMSE asks Resolve for the model's default λ_MSE.
 const AutoLambdaMSE = -1
 
@@ -111,7 +124,7 @@ func Default() Config {
 
 // Objective is the loss configuration of a resolved Config.
 func (c Config) Objective() objective.Config {
-	return objective.Config{LambdaBCE: c.LambdaBCE, LambdaMSE: c.LambdaMSE, Alpha: c.Alpha}
+	return objective.Config{LambdaBCE: c.LambdaBCE, LambdaMSE: c.LambdaMSE, Alpha: c.Alpha, Distance: c.DistanceLoss, RankTemp: c.RankTemp}
 }
 
 // Validate checks everything that can be checked before loading data, with
@@ -170,6 +183,10 @@ func (c Config) validate() error {
 		return fmt.Errorf("--patience must be ≥ 0, got %d", c.Patience)
 	case c.TauPairs < 2:
 		return fmt.Errorf("--tau-pairs must be ≥ 2, got %d", c.TauPairs)
+	case c.RankTriples < 0 || c.RankTriples > 1<<26:
+		return fmt.Errorf("--rank-triples must be in 1…2²⁶ (0 = the default, %d), got %d", DefaultRankTriples, c.RankTriples)
+	case c.DistanceLoss != "" && c.DistanceLoss != objective.DistanceRank:
+		return fmt.Errorf("unknown --distance-loss %q (valid: mse, rank)", c.DistanceLoss)
 	}
 	if _, err := ParseDistanceSource(string(c.Distances)); err != nil {
 		return err

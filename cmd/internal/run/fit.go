@@ -200,7 +200,7 @@ func (l *loop) evaluate(epoch int) (engine.Evaluation, error) {
 func (l *loop) onEpoch(epoch int, st engine.StepResult, ev *engine.Evaluation) error {
 	var m *Metrics
 	if ev != nil {
-		for name, key := range map[string]string{"bce": "bce_loss", "mse": "mse_loss"} {
+		for name, key := range map[string]string{"bce": "bce_loss", "mse": "mse_loss", "rank": "rank_loss"} {
 			if v, ok := st.Terms[name]; ok {
 				ev.Metrics[key] = v
 			}
@@ -239,7 +239,7 @@ func (l *loop) save(done int, secs float64) error {
 func toMetrics(ev engine.Evaluation) Metrics {
 	m := Metrics{Epoch: ev.Epoch, ValAUC: Num(ev.ValAUC), TestAUC: Num(ev.Metrics["test_auc"]), TestKendallTau: Num(ev.Metrics["tau"]),
 		TestAP: Num(ev.Metrics["ap"]), TestHits20: Num(ev.Metrics["hits20"]), TestHits50: Num(ev.Metrics["hits50"])}
-	m.BCELoss, m.MSELoss = Num(ev.Metrics["bce_loss"]), Num(ev.Metrics["mse_loss"])
+	m.BCELoss, m.MSELoss, m.RankLoss = Num(ev.Metrics["bce_loss"]), Num(ev.Metrics["mse_loss"]), Num(ev.Metrics["rank_loss"])
 	if lo, ok := ev.Metrics["tau_lo"]; ok {
 		m.TauCI = []Num{Num(lo), Num(ev.Metrics["tau_hi"])}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/features"
 	"github.com/ignn/ignn/models"
+	"github.com/ignn/ignn/objective"
 )
 
 // MemPart is one line of a memory plan: what it holds, its estimated bytes
@@ -55,6 +56,10 @@ const (
 	paramCopies  = 4  // parameter, gradient, two Adam moments
 	denseStaging = 8  // float64 copy of dense inputs beside the dtype copy
 	tauPairBytes = 36 // τ sample: pair, distance, batch, cosines, sort scratch
+	// rankTripleBytes: a triple's three indices in the draw and the op's
+	// set, its weight and its gradient coefficient (not calibrated: the
+	// term is small beside the rest).
+	rankTripleBytes = 64
 )
 
 // PlanMemory estimates the peak memory of a resolved run on ds before any
@@ -119,9 +124,13 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		add(t.What, t.Bytes, t.Flag)
 	}
 	add("BCE pairs", 2*e*bytesPerPair, "")
+	rank := cfg.DistanceLoss == objective.DistanceRank
+	if rank {
+		add("ranking triples per epoch", int64(cfg.RankTriples)*rankTripleBytes, "--rank-triples")
+	}
 	if cfg.Distances == DistExact {
 		add("all-pairs distance tables (Σ n² × 2 B)", 2*exactEntries(ds), "--distances sampled")
-		if cfg.Variant.MSE() {
+		if cfg.Variant.MSE() && !rank {
 			var pairs int64
 			for _, g := range ds.Graphs {
 				pairs += int64(g.N) * int64(g.N-1) / 2
@@ -129,7 +138,7 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 			add("MSE pair table", pairs*24+min(pairs, int64(cfg.MSEPairs))*bytesPerPair, "--mse-pairs")
 		}
 	} else {
-		if cfg.Variant.MSE() {
+		if cfg.Variant.MSE() && !rank {
 			add("MSE pairs per epoch", int64(cfg.MSEPairs)*bytesPerPair, "--mse-pairs")
 			add("MSE BFS rows (sources × N × 2 B)", int64(cfg.MSESources)*n*2, "--mse-sources")
 		}

@@ -1,12 +1,14 @@
 package run
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/features"
 	"github.com/ignn/ignn/models"
+	"github.com/ignn/ignn/objective"
 )
 
 // Variant is one of the IGNN prescription's four variants.
@@ -67,6 +69,15 @@ func (c Config) WithDefaults() Config {
 	}
 	if !c.Variant.MSE() {
 		c.LambdaMSE = 0
+	}
+	if c.DistanceLoss == objective.DistanceMSE || !c.Variant.MSE() {
+		c.DistanceLoss = ""
+	}
+	if c.DistanceLoss == objective.DistanceRank {
+		c.RankTemp = cmp.Or(c.RankTemp, DefaultRankTemp)
+		c.RankTriples = cmp.Or(c.RankTriples, DefaultRankTriples)
+	} else {
+		c.RankTemp, c.RankTriples = 0, 0
 	}
 	// Settings added after version 1 of the checkpoint format: zero means
 	// "not set" in configurations written before they existed.

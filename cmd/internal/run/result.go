@@ -50,6 +50,8 @@ type Metrics struct {
 	// for a term the run does not train.
 	BCELoss Num `json:"bce_loss,omitempty"`
 	MSELoss Num `json:"mse_loss,omitempty"`
+	// RankLoss is the ranking term's (--distance-loss rank).
+	RankLoss Num `json:"rank_loss,omitempty"`
 }
 
 // Result is one run's outcome; its JSON form is the CLI's --json output.

@@ -1,0 +1,69 @@
+package run
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ignn/ignn/objective"
+)
+
+// TestRankDistanceLoss: --distance-loss rank resolves its defaults and is
+// recorded; the history carries the ranking loss and no MSE; the same seed
+// gives the same numbers for 1 and 3 BFS workers on the sampled path and
+// on the exact path; a run interrupted and resumed ends exactly like the
+// full run (the triples come from a checkpointed stream); variants without
+// the distance term drop it.
+func TestRankDistanceLoss(t *testing.T) {
+	cfg := shortRun("gcn")
+	cfg.DistanceLoss = objective.DistanceRank
+	full, err := Run(context.Background(), cfg, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := full.Config
+	if rc.RankTemp != DefaultRankTemp || rc.RankTriples != DefaultRankTriples || !strings.Contains(full.MSEPairs, "ranking") {
+		t.Fatalf("resolved %+v, pairs %q", rc, full.MSEPairs)
+	}
+	if b, _ := json.Marshal(rc); !strings.Contains(string(b), `"distance_loss":"rank"`) {
+		t.Errorf("config JSON without the distance loss: %s", b)
+	}
+	h := full.History[len(full.History)-1]
+	if !(h.RankLoss > 0) || h.MSELoss != 0 {
+		t.Errorf("history: rank loss %v, MSE loss %v", h.RankLoss, h.MSELoss)
+	}
+	dir := t.TempDir()
+	c2 := cfg
+	c2.Save = dir
+	interruptAfter(t, c2, 9)
+	resumed, err := Resume(context.Background(), dir, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(full.Final, resumed.Final) {
+		t.Errorf("resumed rank run differs: %+v vs %+v", full.Final, resumed.Final)
+	}
+	for _, d := range []DistanceSource{DistSampled, DistExact} {
+		var finals []Metrics
+		for _, w := range []int{1, 3} {
+			c := shortRun("gcn")
+			c.Dataset, c.Distances, c.Workers, c.Epochs = "caveman:30x6", d, w, 10
+			c.DistanceLoss, c.RankTriples, c.MSESources = objective.DistanceRank, 4096, 8
+			r, err := Run(context.Background(), c, Hooks{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			finals = append(finals, r.Final)
+		}
+		if !reflect.DeepEqual(finals[0], finals[1]) {
+			t.Errorf("%s: workers 1 and 3 differ: %+v vs %+v", d, finals[0], finals[1])
+		}
+	}
+	h2 := Default()
+	h2.Variant, h2.DistanceLoss, h2.RankTemp = Hash, objective.DistanceRank, 0.5
+	if r := h2.WithDefaults(); r.DistanceLoss != "" || r.RankTemp != 0 {
+		t.Errorf("hash variant keeps the ranking term: %+v", r)
+	}
+}
