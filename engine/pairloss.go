@@ -6,7 +6,6 @@ import (
 	"math"
 	"sync/atomic"
 
-	"github.com/chewxy/hm"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -55,10 +54,10 @@ func PairLoss(kind PairLossKind, z *G.Node, ps *PairSet) *G.Node {
 
 type pairLossOp struct {
 	opBase
-	kind   PairLossKind
-	ps     *PairSet
-	id     uint64
-	grad   bool
+	kind PairLossKind
+	ps   *PairSet
+	id   uint64
+	lossShape
 	st     *pairLossState
 	chunks [pairChunks - 1]opBase // the gradient's scatter buffers of chunks 1…3
 	sc     scalarOut              // the forward output
@@ -69,26 +68,6 @@ type pairLossOp struct {
 type pairLossState struct {
 	s32, c32 []float32
 	s64, c64 []float64
-}
-
-func (op *pairLossOp) Arity() int {
-	if op.grad {
-		return 2
-	}
-	return 1
-}
-func (op *pairLossOp) Type() hm.Type {
-	a := hm.TypeVariable('a')
-	if op.grad {
-		return hm.NewFnType(tt(2, a), a, tt(2, a))
-	}
-	return hm.NewFnType(tt(2, a), a)
-}
-func (op *pairLossOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
-	if op.grad {
-		return in[0].(tensor.Shape).Clone(), nil
-	}
-	return tensor.ScalarShape(), nil
 }
 
 func (op *pairLossOp) check(n int) {
@@ -196,9 +175,8 @@ func (op *pairLossOp) String() string {
 	}
 	return fmt.Sprintf("PairLoss[%v,%d]", op.kind, op.id)
 }
-func (op *pairLossOp) DiffWRT(int) []bool { return []bool{true} }
 func (op *pairLossOp) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error) {
-	g := &pairLossOp{kind: op.kind, ps: op.ps, id: op.id, grad: true, st: op.st}
+	g := &pairLossOp{kind: op.kind, ps: op.ps, id: op.id, lossShape: lossShape{grad: true}, st: op.st}
 	dz, err := G.ApplyOp(g, in[0], grad)
 	return G.Nodes{dz}, err
 }

@@ -6,7 +6,6 @@ import (
 	"math"
 	"sync/atomic"
 
-	"github.com/chewxy/hm"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -50,37 +49,15 @@ type rankLossOp struct {
 	ts   *TripleSet
 	temp float64
 	id   uint64
-	grad bool
-	st   *rankLossState
-	sc   scalarOut // the forward output
+	lossShape
+	st *rankLossState
+	sc scalarOut // the forward output
 }
 
 // rankLossState carries the forward pass's per-triple coefficient
 // W·σ(u)/T to the backward pass of the same run.
 type rankLossState struct {
 	c []float64
-}
-
-func (op *rankLossOp) Arity() int {
-	if op.grad {
-		return 2
-	}
-	return 1
-}
-
-func (op *rankLossOp) Type() hm.Type {
-	a := hm.TypeVariable('a')
-	if op.grad {
-		return hm.NewFnType(tt(2, a), a, tt(2, a))
-	}
-	return hm.NewFnType(tt(2, a), a)
-}
-
-func (op *rankLossOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
-	if op.grad {
-		return in[0].(tensor.Shape).Clone(), nil
-	}
-	return tensor.ScalarShape(), nil
 }
 
 func (op *rankLossOp) check(n int) {
@@ -175,9 +152,8 @@ func (op *rankLossOp) String() string {
 	}
 	return fmt.Sprintf("RankLoss[%g,%d]", op.temp, op.id)
 }
-func (op *rankLossOp) DiffWRT(int) []bool { return []bool{true} }
 func (op *rankLossOp) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error) {
-	g := &rankLossOp{ts: op.ts, temp: op.temp, id: op.id, grad: true, st: op.st}
+	g := &rankLossOp{ts: op.ts, temp: op.temp, id: op.id, lossShape: lossShape{grad: true}, st: op.st}
 	dz, err := G.ApplyOp(g, in[0], grad)
 	return G.Nodes{dz}, err
 }
