@@ -33,6 +33,13 @@ func exitCode(err error) int {
 
 // execute is the whole program, testable end to end.
 func execute(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	app := newApp(stdout, stderr)
+	return app.RunContext(ctx, interspersed(app.Commands, args))
+}
+
+// newApp is the CLI: every command, each checking its numeric flags'
+// ranges (bounds.go) before it does any work.
+func newApp(stdout, stderr io.Writer) *cli.App {
 	app := &cli.App{
 		Name:      "ignn",
 		Usage:     "train and compare Isometric Graph Neural Networks (embeddings faithful to graph distance)",
@@ -53,7 +60,8 @@ func execute(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError:   onUsageError,
 	}
-	return app.RunContext(ctx, interspersed(app.Commands, args))
+	withBounds(app.Commands)
+	return app
 }
 
 func onUsageError(_ *cli.Context, err error, _ bool) error { return usageError{err} }

@@ -207,7 +207,7 @@ func compareConfigFrom(c *cli.Context, sweep bool) (grid.CompareConfig, string, 
 		return grid.CompareConfig{}, "", err
 	}
 	cc := grid.CompareConfig{Base: base, Models: splitList(c.String("models")),
-		Repeats: c.Int("repeats"), Workers: c.Int("workers"), Out: c.String("out"), Sweep: sweep || c.Bool("sweep"),
+		Repeats: c.Int("repeats"), Workers: capWorkers(c.Int("workers"), func(s string) { fmt.Fprintln(c.App.ErrWriter, s) }), Out: c.String("out"), Sweep: sweep || c.Bool("sweep"),
 		RetryFailed: c.Bool("retry-failed")}
 	for _, v := range splitList(c.String("variants")) {
 		cc.Variants = append(cc.Variants, run.Variant(v))

@@ -78,9 +78,13 @@ func applyGrid(c *cli.Context, path string) ([]grid.SubGrid, error) {
 			return nil, usagef("--grid %s:%d: %s: %v", path, v.Line, k, err)
 		}
 	}
+	if err := checkBounds(c); err != nil { // the settings' values, as if they were flags
+		return nil, usagef("--grid %s: %v", path, err)
+	}
+	rb := bounds["repeats"]
 	for i, sg := range g.Grids {
-		if len(sg.Models) == 0 || len(sg.Variants) == 0 || sg.Repeats < 1 {
-			return nil, usagef("--grid %s: grid %d needs models, variants and repeats ≥ 1", path, i+1)
+		if len(sg.Models) == 0 || len(sg.Variants) == 0 || !rb.accepts(float64(sg.Repeats)) {
+			return nil, usagef("--grid %s: grid %d needs models, variants and repeats (%s)", path, i+1, rb.describe(true))
 		}
 	}
 	return g.Grids, nil

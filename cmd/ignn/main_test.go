@@ -92,8 +92,8 @@ func TestFlagValidation(t *testing.T) {
 		{[]string{"--variant", "x"}, `unknown variant "x" (valid: base, hash, mse, both)`},
 		{[]string{"--task", "node"}, `unknown task "node" (valid: link, pair)`},
 		{[]string{"--dataset", "nope"}, `unknown dataset "nope" (valid: communities, email, protein, a generated graph caveman:CLIQUESxSIZE[:REWIRE] or grid:ROWSxCOLS, or a path to an edge list)`},
-		{[]string{"--epochs", "0"}, "--epochs must be ≥ 1, got 0"},
-		{[]string{"--hidden", "-1"}, "models: hidden width must be ≥ 1, got -1"},
+		{[]string{"--epochs", "0"}, "--epochs must be an integer in 1…1000000, got 0"},
+		{[]string{"--hidden", "-1"}, "--hidden must be an integer in 1…65536, got -1"},
 		{[]string{"--lambda-bce", "0", "--lambda-mse", "0"}, "objective: λ_BCE and λ_MSE are both 0: nothing to train"},
 		{[]string{"--variant", "base", "--lambda-bce", "0"}, "objective: λ_BCE and λ_MSE are both 0: nothing to train"},
 		{[]string{"--epochs", "5", "--eval-every", "10"}, "--eval-every (10) exceeds --epochs (5)"},
@@ -109,7 +109,7 @@ func TestFlagValidation(t *testing.T) {
 		{[]string{"--alpha", "NaN"}, "--alpha must be a finite number > 0, got NaN"},
 		{[]string{"--epochs", "x"}, `invalid value "x" for flag -epochs`},
 		{[]string{"--hash-dim", "0", "--variant", "hash"}, "--hash-dim 0 with variant hash: the hash variants need a dimension ≥ 1"},
-		{[]string{"--layers", "-2"}, "models: layers must be ≥ 1, got -2"},
+		{[]string{"--layers", "-2"}, "--layers must be an integer in 1…64 (or 0 for the model's default), got -2"},
 		{[]string{"--save", "/proc/no/such/dir"}, "--save /proc/no/such/dir is not writable"},
 		{[]string{"--resume", "x", "--epochs", "5"}, "--resume uses the checkpoint's configuration; --epochs cannot be combined with it"},
 	}
@@ -145,7 +145,7 @@ func TestOtherCommandsValidate(t *testing.T) {
 	}{
 		{[]string{"compare", "--models", "gcn,nope"}, `unknown model "nope"`},
 		{[]string{"compare", "--variants", "base,x"}, `unknown variant "x"`},
-		{[]string{"compare", "--repeats", "0"}, "--repeats must be ≥ 1, got 0"},
+		{[]string{"compare", "--repeats", "0"}, "--repeats must be an integer in 1…1000, got 0"},
 		{[]string{"compare", "--format", "xml"}, `unknown format "xml"`},
 		{[]string{"compare", "--out", "/proc/nope"}, "--out /proc/nope is not writable"},
 		{[]string{"embed", "--checkpoint", "x", "--out", "e.csv"}, "--out e.csv: the extension must be .tsv or .npy"},
