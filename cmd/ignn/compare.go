@@ -282,7 +282,7 @@ func printStatus(w io.Writer, cc grid.CompareConfig) error {
 		}
 		fmt.Fprintln(w, line)
 	}
-	fmt.Fprintf(w, "%d cells: %d finished, %d running, %d stale, %d failed, %d missing\n",
-		len(st), count["finished"], count["running"], count["stale"], count["failed"], count["missing"])
+	fmt.Fprintf(w, "%d cells: %d finished, %d corrupt, %d running, %d stale, %d failed, %d missing\n",
+		len(st), count["finished"], count["corrupt"], count["running"], count["stale"], count["failed"], count["missing"])
 	return nil
 }

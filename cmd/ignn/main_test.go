@@ -173,7 +173,7 @@ func TestSaveResumeEmbedCLI(t *testing.T) {
 		t.Fatalf("embed: %v %q", err, out)
 	}
 	os.WriteFile(filepath.Join(ck, "checkpoint.json"), []byte(`{"version":1,`), 0o644)
-	if _, _, err = runCLI("embed", "--checkpoint", ck, "--out", npy); err == nil || !strings.Contains(err.Error(), "corrupted or truncated") {
+	if _, _, err = runCLI("embed", "--checkpoint", ck, "--out", npy); err == nil || !strings.Contains(err.Error(), "is corrupt: truncated at byte 13") {
 		t.Fatalf("corrupt checkpoint: %v", err)
 	}
 }

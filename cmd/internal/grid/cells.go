@@ -53,26 +53,24 @@ func (cc CompareConfig) expectations(jobs []Job) ([]expectation, error) {
 	return out, nil
 }
 
-// loadCell returns the finished cell of j, nil when there is none (or it is
-// unreadable, so it runs again), and an error when it exists but was made
-// with another configuration or other data.
-func (cc CompareConfig) loadCell(j Job, want expectation) (*run.Result, error) {
-	b, err := os.ReadFile(cc.cellPath(j))
-	if err != nil {
-		return nil, nil
-	}
-	var r run.Result
-	if json.Unmarshal(b, &r) != nil {
-		return nil, nil
+// loadCell returns the finished cell of j; nil when there is none, or when
+// its file is corrupt (empty, truncated, not JSON: then corrupt says so and
+// the cell runs again); and an error when it exists but was made with
+// another configuration or other data.
+func (cc CompareConfig) loadCell(j Job, want expectation) (r *run.Result, corrupt *run.CorruptFileError, err error) {
+	r = new(run.Result)
+	if err := run.ReadJSONFile(cc.cellPath(j), r); err != nil {
+		errors.As(err, &corrupt)
+		return nil, corrupt, nil
 	}
 	diff := configDiff(r.Config, want.cfg)
 	if r.Fingerprint != want.fingerprint {
 		diff = append(diff, "dataset content (fingerprint)")
 	}
 	if len(diff) > 0 {
-		return nil, &StaleOutError{Dir: cc.Out, Cell: j.Key(), Diff: diff}
+		return nil, nil, &StaleOutError{Dir: cc.Out, Cell: j.Key(), Diff: diff}
 	}
-	return &r, nil
+	return r, nil, nil
 }
 
 // StaleOutError refuses a --out folder whose cells were made with another

@@ -85,9 +85,12 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 			return nil, err
 		}
 		for i, j := range jobs {
-			r, err := cc.loadCell(j, want[i])
+			r, corrupt, err := cc.loadCell(j, want[i])
 			if err != nil {
 				return nil, err
+			}
+			if corrupt != nil && mine[i] && hooks.Warn != nil {
+				hooks.Warn(j, corrupt.Error()+"; it is not a finished cell: running it again")
 			}
 			if r != nil {
 				results[i] = r

@@ -119,11 +119,12 @@ func (cc CompareConfig) unmark(j Job) { os.Remove(cc.markerPath(j)) }
 // CellStatus is one cell of Status.
 type CellStatus struct {
 	Key   string `json:"cell"`
-	State string `json:"state"` // finished, running, stale, failed, missing
+	State string `json:"state"` // finished, corrupt, running, stale, failed, missing
 	Note  string `json:"note,omitempty"`
 }
 
 // Status lists every cell of the grid under Out: finished (a cell file),
+// corrupt (a cell file that does not parse: it runs again),
 // failed (a failure file), running (a marker whose process is alive, or on
 // another host), stale (a marker on this host whose process is gone: the
 // task died; the cell runs again on the next run), or missing.
@@ -135,8 +136,12 @@ func (cc CompareConfig) Status() ([]CellStatus, error) {
 	var out []CellStatus
 	for _, j := range cc.Jobs() {
 		st := CellStatus{Key: j.Key(), State: "missing"}
-		if _, err := os.Stat(cc.cellPath(j)); err == nil {
+		var r run.Result
+		var corrupt *run.CorruptFileError
+		if err := run.ReadJSONFile(cc.cellPath(j), &r); err == nil {
 			st.State = "finished"
+		} else if errors.As(err, &corrupt) {
+			st.State, st.Note = "corrupt", corrupt.Problem+"; runs again on the next compare"
 		} else if f, ok := cc.loadFailure(j); ok {
 			st.State, st.Note = "failed", f.Error
 		} else if b, err := os.ReadFile(cc.markerPath(j)); err == nil {

@@ -143,16 +143,12 @@ func (ck *Checkpoint) Save(dir string) error {
 // LoadCheckpoint reads and verifies dir/checkpoint.json.
 func LoadCheckpoint(dir string) (*Checkpoint, error) {
 	path := filepath.Join(dir, CheckpointFile)
-	b, err := os.ReadFile(path)
-	if err != nil {
+	var ck Checkpoint
+	if err := ReadJSONFile(path, &ck); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("checkpoint: %s not found", path)
 		}
-		return nil, fmt.Errorf("checkpoint: %w", err)
-	}
-	var ck Checkpoint
-	if err := json.Unmarshal(b, &ck); err != nil {
-		return nil, fmt.Errorf("checkpoint: %s is corrupted or truncated (%v)", path, err)
+		return nil, fmt.Errorf("checkpoint: %w", err) // names the file and the problem
 	}
 	if ck.Version != CheckpointVersion {
 		return nil, fmt.Errorf("checkpoint: %s has format version %d, this ignn reads version %d", path, ck.Version, CheckpointVersion)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -68,7 +69,7 @@ func TestCorruptCheckpointRefused(t *testing.T) {
 		"version":   bytes.Replace(good, []byte(`"version":1`), []byte(`"version":7`), 1),
 	}
 	want := map[string]string{
-		"truncated": "is corrupted or truncated",
+		"truncated": fmt.Sprintf("is corrupt: truncated at byte %d", len(good)/2),
 		"flipped":   "is corrupted: checksum mismatch",
 		"version":   "has format version 7, this ignn reads version 1",
 	}
