@@ -218,7 +218,7 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 	for _, e := range el.Edges {
 		gu, gv := graphOf[e[0]], graphOf[e[1]]
 		if gu != gv {
-			return nil, fmt.Errorf("data: %s: edge %d–%d joins graphs %d and %d", files.Edges, e[0], e[1], gu, gv)
+			return nil, fmt.Errorf("data: %s: edge %d–%d joins graphs %d and %d of %s (--graph-index): an edge must stay within one graph", files.Edges, e[0], e[1], gu, gv, files.GraphIndex)
 		}
 		edges[gu] = append(edges[gu], [2]int{local[e[0]], local[e[1]]})
 	}

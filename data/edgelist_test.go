@@ -71,7 +71,7 @@ func TestLoadUser(t *testing.T) {
 		t.Errorf("ids %v labels %v", ds.Graphs[1].IDs, ds.Graphs[1].Labels)
 	}
 	bad := write("bad.txt", "10 20\n")
-	if _, err := LoadUser(UserFiles{Edges: bad, GraphIndex: g}); err == nil || !strings.Contains(err.Error(), "joins graphs 0 and 1") {
+	if _, err := LoadUser(UserFiles{Edges: bad, GraphIndex: g}); err == nil || !strings.Contains(err.Error(), "joins graphs 0 and 1 of "+g) {
 		t.Errorf("cross-graph edge: %v", err)
 	}
 	if _, err := LoadUser(UserFiles{Edges: filepath.Join(dir, "missing.txt")}); err == nil || !strings.Contains(err.Error(), "missing.txt: file not found") {

@@ -11,7 +11,8 @@ import (
 // TestMachineFormatsOnStdout: compare with --format json or csv writes
 // exactly that format on stdout (parsed with the standard decoders, nothing
 // before or after; sweep is the same command with its own grid), and train
-// --json one JSON value; the heading goes to stderr.
+// --json and neighbors --json one JSON value each; the heading goes to
+// stderr. (embed and datasets have no --json.)
 func TestMachineFormatsOnStdout(t *testing.T) {
 	edges, _ := tinyGraph(t)
 	base := []string{"--dataset", edges, "--epochs", "2", "--eval-every", "1", "--quiet"}
@@ -43,10 +44,17 @@ func TestMachineFormatsOnStdout(t *testing.T) {
 			}
 		}
 	}
-	out, _, err := runCLI(append([]string{"train", "--json"}, base...)...)
+	ck := t.TempDir() + "/ck"
+	out, _, err := runCLI(append([]string{"train", "--json", "--save", ck}, base...)...)
 	dec := json.NewDecoder(bytes.NewReader([]byte(out)))
 	var v map[string]any
 	if err != nil || dec.Decode(&v) != nil || dec.More() {
 		t.Fatalf("train --json: stdout %q, %v", out, err)
+	}
+	out, _, err = runCLI("neighbors", "--checkpoint", ck, "--node", "100", "--k", "3", "--json")
+	dec = json.NewDecoder(bytes.NewReader([]byte(out)))
+	var n any
+	if err != nil || dec.Decode(&n) != nil || dec.More() {
+		t.Fatalf("neighbors --json: stdout %q, %v", out, err)
 	}
 }

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"time"
@@ -51,6 +52,9 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 	stage(fmt.Sprintf("splits and %s distances (%d nodes, %d edges)", cfg.Distances, ds.NumNodes(), ds.NumEdges()))
 	entry, err := models.Lookup(cfg.Model)
 	if err != nil {
+		return nil, err
+	}
+	if err := pairTaskClasses(ds, cfg); err != nil {
 		return nil, err
 	}
 	p := &Prepared{Fingerprint: Fingerprint(ds), Warnings: append([]string(nil), ds.Notes...)}
@@ -158,4 +162,32 @@ func (p *Prepared) encode(cfg Config, fo *features.Options) error {
 	}
 	p.EncodingSeconds = time.Since(t0).Seconds()
 	return nil
+}
+
+// pairTaskClasses refuses the pair task on data whose labelled nodes all
+// share one class: every pair would be positive, with no negatives to
+// train on or score, and AUC undefined. It names the labels file (or the
+// dataset) and the class.
+func pairTaskClasses(ds *data.Dataset, cfg Config) error {
+	if cfg.Task != data.TaskPair {
+		return nil
+	}
+	classes := map[int]bool{}
+	for _, g := range ds.Graphs {
+		for _, l := range g.Labels {
+			classes[l] = true
+			if len(classes) > 1 {
+				return nil
+			}
+		}
+	}
+	src := cmp.Or(cfg.Labels, ds.Name)
+	if len(classes) == 0 {
+		return nil // no labels at all: data.NewSplit says so
+	}
+	var only int
+	for l := range classes {
+		only = l
+	}
+	return fmt.Errorf("data: %s: the pair task needs at least two classes among the labelled nodes, and every node has label %d (no negative pairs: nothing to train against, AUC undefined)", src, only)
 }

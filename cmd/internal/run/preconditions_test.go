@@ -1,0 +1,38 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ignn/ignn/data"
+)
+
+// TestPairTaskNeedsTwoClasses: a pair task on labels of one class is
+// refused before training, naming the labels file and the class; two
+// classes train.
+func TestPairTaskNeedsTwoClasses(t *testing.T) {
+	dir := t.TempDir()
+	edges, labels := filepath.Join(dir, "e.txt"), filepath.Join(dir, "l.txt")
+	var e, l strings.Builder
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&e, "%d %d\n%d %d\n", i, (i+1)%30, i, (i+7)%30)
+		fmt.Fprintf(&l, "%d 4\n", i)
+	}
+	os.WriteFile(edges, []byte(e.String()), 0o644)
+	os.WriteFile(labels, []byte(l.String()), 0o644)
+	cfg := shortRun("gcn")
+	cfg.Dataset, cfg.Labels, cfg.Task, cfg.Epochs, cfg.EvalEvery = edges, labels, data.TaskPair, 2, 1
+	_, err := Run(context.Background(), cfg, Hooks{})
+	if err == nil || !strings.Contains(err.Error(), labels) || !strings.Contains(err.Error(), "at least two classes") || !strings.Contains(err.Error(), "label 4") {
+		t.Fatalf("one class: %v", err)
+	}
+	two := strings.Replace(l.String(), "0 4\n", "0 5\n", 1) // node 0 in another class
+	os.WriteFile(labels, []byte(two), 0o644)
+	if _, err := Run(context.Background(), cfg, Hooks{}); err != nil {
+		t.Fatalf("two classes: %v", err)
+	}
+}
