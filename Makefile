@@ -50,6 +50,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzParseEdgeList -fuzztime 30s ./data
 	$(GO) test -run '^$$' -fuzz FuzzParseFeatures -fuzztime 30s ./data
 	$(GO) test -run '^$$' -fuzz FuzzParseLabels -fuzztime 30s ./data
+	$(GO) test -run '^$$' -fuzz FuzzParseMatrixMarket -fuzztime 30s ./data
+	$(GO) test -run '^$$' -fuzz FuzzDecompressed -fuzztime 30s ./data
 
 clean:
 	rm -rf bin

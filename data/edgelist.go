@@ -12,32 +12,14 @@ import (
 // non-negative integer ids.
 type EdgeList struct {
 	Edges [][2]uint64
+	Notes []string // what the reader skipped or ignored (a header, extra columns, values)
 }
 
-// ParseEdgeList reads one edge per line: two node ids separated by
-// whitespace, commas or tabs; blank lines and text after # are ignored.
-// name labels errors ("edges.txt:12: …").
+// ParseEdgeList reads an edge list with the default options
+// (ParseEdgeListWith): node ids in the first two columns, a header line
+// detected. name labels errors ("edges.txt:12: …").
 func ParseEdgeList(name string, r io.Reader) (*EdgeList, error) {
-	el := &EdgeList{}
-	err := scanRows(name, r, func(line int, f []string) error {
-		if len(f) != 2 {
-			return fmt.Errorf("want 2 node ids, found %d fields", len(f))
-		}
-		u, err := parseID(f[0], "node id")
-		if err != nil {
-			return err
-		}
-		v, err := parseID(f[1], "node id")
-		if err != nil {
-			return err
-		}
-		el.Edges = append(el.Edges, [2]uint64{u, v})
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return el, nil
+	return ParseEdgeListWith(name, r, EdgeListOptions{})
 }
 
 // ParseLabels reads "node label" lines (integer label ≥ 0).
@@ -117,6 +99,8 @@ func identityPerm(n int) []int {
 // UserFiles names a user's graph files; only Edges is required.
 type UserFiles struct {
 	Edges, Labels, Features, GraphIndex string
+	// Header and Columns say how to read the edge list (EdgeListOptions).
+	Header, Columns string
 }
 
 // LoadUser reads a user's graph: the edge list, optional labels and
@@ -127,7 +111,9 @@ type UserFiles struct {
 // an edge may not join two graphs. Featureless graphs get a constant 1
 // feature (as P-GNN does for Email).
 func LoadUser(files UserFiles) (*Dataset, error) {
-	el, err := readWith(files.Edges, ParseEdgeList)
+	el, err := readWith(files.Edges, func(name string, r io.Reader) (*EdgeList, error) {
+		return ParseEdgeListWith(name, r, EdgeListOptions{Header: files.Header, Columns: files.Columns})
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -135,7 +121,7 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 	for _, e := range el.Edges {
 		ids[e[0]], ids[e[1]] = true, true
 	}
-	var notes []string
+	notes := append([]string(nil), el.Notes...)
 	var labels map[uint64]int
 	if files.Labels != "" {
 		if labels, err = readWith(files.Labels, ParseLabels); err != nil {
@@ -156,12 +142,13 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 	width := 0
 	identity := files.Features == "" || files.Features == FeaturesIdentity
 	if files.Features != "" && files.Features != FeaturesIdentity && files.Features != FeaturesConstant {
-		fh, err := openFile(files.Features)
+		fh, closeIn, err := openInput(files.Features)
 		if err != nil {
 			return nil, err
 		}
 		feats, width, err = ParseFeatures(files.Features, fh)
-		fh.Close()
+		err = preferStreamError(fh, err)
+		closeIn()
 		if err != nil {
 			return nil, err
 		}
@@ -278,12 +265,15 @@ func someIDs(ids []uint64) string {
 	return "e.g. " + strings.Join(parts, ", ")
 }
 
+// readWith parses the file at path, decompressed by content (gzip, bzip2,
+// zstd) and checked to be text.
 func readWith[T any](path string, parse func(string, io.Reader) (T, error)) (T, error) {
 	var zero T
-	f, err := openFile(path)
+	r, closeIn, err := openInput(path)
 	if err != nil {
 		return zero, err
 	}
-	defer f.Close()
-	return parse(path, f)
+	defer closeIn()
+	v, err := parse(path, r)
+	return v, preferStreamError(r, err)
 }

@@ -12,7 +12,8 @@ func TestParseErrors(t *testing.T) {
 		name, input, want string
 		parse             func(string, string) error
 	}{
-		{"edges", "0 1\n1 2 3\n", "e.txt:2: want 2 node ids, found 3 fields", edges},
+		{"edges", "0 1\n1\n", "e.txt:2: want at least 2 fields (node ids in columns 0 and 1), found 1", edges},
+		{"edges", "src,dst\n", "e.txt: no data lines after the header line", edges},
 		{"edges", "0 1\n# c\nx 2\n", `e.txt:3: node id "x" is not a number`, edges},
 		{"edges", "0 -1\n", `e.txt:1: node id "-1" is not a non-negative integer`, edges},
 		{"edges", "0 1.5\n", `e.txt:1: node id "1.5" is not a non-negative integer`, edges},
@@ -80,7 +81,9 @@ func TestLoadUser(t *testing.T) {
 }
 
 func FuzzParseEdgeList(f *testing.F) {
-	for _, s := range []string{"0 1\n1 2\n", "# c\n1,2\n", "1\t2\r\n", "x y\n", "", "1 2 3"} {
+	for _, s := range []string{"0 1\n1 2\n", "# c\n1,2\n", "1\t2\r\n", "x y\n", "", "1 2 3", "source,target,weight\n1,2,0.5\n",
+		"% konect\n1 2 1 1700000000\n", "%%MatrixMarket matrix coordinate pattern symmetric\n3 3 2\n1 2\n2 3\n",
+		"%%MatrixMarket matrix coordinate real general\n% c\n2 2 1\n1 2 0.5\n", "1;2\n"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -27,13 +27,17 @@ func (e *LineError) Error() string {
 // ErrEmpty is wrapped by errors about files without data lines.
 var ErrEmpty = errors.New("no data lines")
 
-// fields splits a data line on whitespace, commas or tabs; it returns nil
-// for blank lines and # comments.
+// fields splits a data line on whitespace, commas, tabs or semicolons; it
+// returns nil for blank lines, lines starting with % (KONECT's and Matrix
+// Market's comments) and # comments.
 func fields(line string) []string {
 	if i := strings.IndexByte(line, '#'); i >= 0 {
 		line = line[:i]
 	}
-	f := strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\r' })
+	if t := strings.TrimLeft(line, " \t"); strings.HasPrefix(t, "%") {
+		return nil
+	}
+	f := strings.FieldsFunc(line, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' || r == '\r' || r == ';' })
 	if len(f) == 0 {
 		return nil
 	}
@@ -66,6 +70,10 @@ func scanRows(name string, r io.Reader, fn func(line int, f []string) error) err
 		}
 	}
 	if err := sc.Err(); err != nil {
+		var ie *InputError
+		if errors.As(err, &ie) {
+			return err
+		}
 		return &LineError{name, n + 1, err.Error()}
 	}
 	if rows == 0 {

@@ -21,13 +21,18 @@ type Config struct {
 	Dataset string `json:"dataset"`
 	DataDir string `json:"data_dir,omitempty"`
 	// Side files of a user's edge list (--dataset PATH).
-	Labels     string    `json:"labels,omitempty"`
-	Features   string    `json:"features,omitempty"`
-	GraphIndex string    `json:"graph_index,omitempty"`
-	Task       data.Task `json:"task"`
-	Model      string    `json:"model"`
-	Variant    Variant   `json:"variant"`
-	HashDim    int       `json:"hash_dim"` // -1 = the paper's rule (see features.DefaultHashDim); 0 when the variant has no hash
+	Labels     string `json:"labels,omitempty"`
+	Features   string `json:"features,omitempty"`
+	GraphIndex string `json:"graph_index,omitempty"`
+	// How to read the edge list (data.EdgeListOptions): a header line
+	// ("" = auto, "yes", "no") and the two node columns ("" = the first
+	// two; names or 0-based positions).
+	Header  string    `json:"header,omitempty"`
+	Columns string    `json:"columns,omitempty"`
+	Task    data.Task `json:"task"`
+	Model   string    `json:"model"`
+	Variant Variant   `json:"variant"`
+	HashDim int       `json:"hash_dim"` // -1 = the paper's rule (see features.DefaultHashDim); 0 when the variant has no hash
 	// Position is the positional input of the hash and both variants: the
 	// zero value (the paper's hash), lap:K, rw:K or landmark:L, parsed once
 	// where it enters (features.ParsePosition); the hash for the other

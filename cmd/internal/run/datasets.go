@@ -33,7 +33,8 @@ func LoadDataset(cfg Config) (*data.Dataset, error) {
 		return data.Protein(dir)
 	}
 	if IsPath(cfg.Dataset) {
-		return data.LoadUser(data.UserFiles{Edges: cfg.Dataset, Labels: cfg.Labels, Features: cfg.Features, GraphIndex: cfg.GraphIndex})
+		return data.LoadUser(data.UserFiles{Edges: cfg.Dataset, Labels: cfg.Labels, Features: cfg.Features, GraphIndex: cfg.GraphIndex,
+			Header: cfg.Header, Columns: cfg.Columns})
 	}
 	return nil, unknownDataset(cfg.Dataset)
 }

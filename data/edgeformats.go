@@ -1,0 +1,270 @@
+package data
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// EdgeListOptions says how to read a delimited edge list. The zero value
+// reads the first two columns and detects a header line.
+type EdgeListOptions struct {
+	// Header is HeaderAuto (""; a first data line with no numeric field is
+	// a header, as pandas, networkx and Neo4j write it), HeaderYes or
+	// HeaderNo.
+	Header string
+	// Columns chooses the edge's two node columns: "" (the first two),
+	// "src,dst" by header name, or "0,1" by 0-based position.
+	Columns string
+}
+
+// The header modes (EdgeListOptions.Header, --header).
+const (
+	HeaderAuto = "auto"
+	HeaderYes  = "yes"
+	HeaderNo   = "no"
+)
+
+// ParseEdgeListWith reads an edge list: a Matrix Market coordinate file
+// (recognised by its %%MatrixMarket banner), or delimited text — one edge
+// per line, fields separated by whitespace, commas, tabs or semicolons,
+// blank lines, text after # and lines starting with % ignored, an optional
+// header line, the node columns chosen by o, further columns (weights,
+// timestamps) ignored with a note in EdgeList.Notes.
+func ParseEdgeListWith(name string, r io.Reader, o EdgeListOptions) (*EdgeList, error) {
+	br := bufio.NewReader(r)
+	if head, _ := br.Peek(len(mmBanner)); string(head) == mmBanner {
+		return parseMatrixMarket(name, br)
+	}
+	switch o.Header {
+	case "", HeaderAuto, HeaderYes, HeaderNo:
+	default:
+		return nil, fmt.Errorf("data: unknown header mode %q (valid: auto, yes, no)", o.Header)
+	}
+	cols, byName, err := parseColumns(o.Columns)
+	if err != nil {
+		return nil, err
+	}
+	el := &EdgeList{}
+	var header []string
+	first, widest := true, 0
+	err = scanRows(name, br, func(line int, f []string) error {
+		if first {
+			first = false
+			if o.Header == HeaderYes || (o.Header != HeaderNo && !anyNumber(f)) {
+				header = f
+				if byName != nil {
+					if cols, err = columnsByName(byName, header); err != nil {
+						return err
+					}
+				}
+				return nil
+			}
+			if byName != nil {
+				return fmt.Errorf("--columns %s names columns, but the file has no header line (use positions, e.g. --columns 0,1, or --header yes)", o.Columns)
+			}
+		}
+		if need := max(cols[0], cols[1]) + 1; len(f) < need {
+			return fmt.Errorf("want at least %d fields (node ids in columns %d and %d), found %d", need, cols[0], cols[1], len(f))
+		}
+		widest = max(widest, len(f))
+		u, err := parseID(f[cols[0]], "node id")
+		if err != nil {
+			return err
+		}
+		v, err := parseID(f[cols[1]], "node id")
+		if err != nil {
+			return err
+		}
+		el.Edges = append(el.Edges, [2]uint64{u, v})
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(el.Edges) == 0 {
+		return nil, &LineError{File: name, Msg: ErrEmpty.Error() + " after the header line"}
+	}
+	if widest > 2 || header != nil || cols != [2]int{0, 1} {
+		el.Notes = append(el.Notes, columnNote(name, header, cols, widest))
+	}
+	return el, nil
+}
+
+// anyNumber reports whether any field parses as a number.
+func anyNumber(f []string) bool {
+	for _, s := range f {
+		if _, err := strconv.ParseFloat(s, 64); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// parseColumns reads --columns: positions ("0,1") or names ("src,dst",
+// returned in byName for the header to resolve).
+func parseColumns(s string) (cols [2]int, byName []string, err error) {
+	if s == "" {
+		return [2]int{0, 1}, nil, nil
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) != 2 || strings.TrimSpace(parts[0]) == "" || strings.TrimSpace(parts[1]) == "" {
+		return cols, nil, fmt.Errorf("data: --columns %q: want two columns, source and target, e.g. 0,1 or src,dst", s)
+	}
+	a, errA := strconv.Atoi(strings.TrimSpace(parts[0]))
+	b, errB := strconv.Atoi(strings.TrimSpace(parts[1]))
+	switch {
+	case errA == nil && errB == nil:
+		if a < 0 || b < 0 || a == b || a > 1<<10 || b > 1<<10 {
+			return cols, nil, fmt.Errorf("data: --columns %q: two different 0-based positions ≤ 1024", s)
+		}
+		return [2]int{a, b}, nil, nil
+	case errA == nil || errB == nil:
+		return cols, nil, fmt.Errorf("data: --columns %q: both positions or both names, not one of each", s)
+	}
+	return cols, []string{strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1])}, nil
+}
+
+func columnsByName(names, header []string) ([2]int, error) {
+	var cols [2]int
+	for k, n := range names {
+		cols[k] = -1
+		for i, h := range header {
+			if h == n {
+				cols[k] = i
+				break
+			}
+		}
+		if cols[k] < 0 {
+			return cols, fmt.Errorf("--columns: no column %q in the header (its columns: %s)", n, strings.Join(header, ", "))
+		}
+	}
+	if cols[0] == cols[1] {
+		return cols, fmt.Errorf("--columns: source and target are the same column %q", names[0])
+	}
+	return cols, nil
+}
+
+// columnNote says which columns an edge list's edges came from and what
+// was ignored.
+func columnNote(name string, header []string, cols [2]int, widest int) string {
+	col := func(i int) string {
+		if i < len(header) {
+			return fmt.Sprintf("%q (column %d)", header[i], i)
+		}
+		return fmt.Sprintf("column %d", i)
+	}
+	s := fmt.Sprintf("%s: ", name)
+	if header != nil {
+		s += fmt.Sprintf("header line %s skipped; ", strings.Join(header, ","))
+	}
+	s += fmt.Sprintf("edges from %s and %s", col(cols[0]), col(cols[1]))
+	if n := max(widest, len(header)); n > 2 {
+		var ignored []string
+		for i := 0; i < n; i++ {
+			if i != cols[0] && i != cols[1] {
+				ignored = append(ignored, col(i))
+			}
+		}
+		s += fmt.Sprintf("; ignored %s (edge weights and times are not used for distances yet)", strings.Join(ignored, ", "))
+	}
+	return s
+}
+
+const mmBanner = "%%MatrixMarket"
+
+// parseMatrixMarket reads a Matrix Market coordinate file (NIST's format,
+// as SuiteSparse and NetworkRepository publish graphs): the banner
+// "%%MatrixMarket matrix coordinate pattern|real|integer
+// general|symmetric", % comment lines, the size line "rows cols entries",
+// then one "i j [value]" entry per line, 1-based. Node ids are the file's
+// own 1-based numbers; values are ignored (with a note); the entry count
+// and every index are checked against the size line.
+func parseMatrixMarket(name string, br *bufio.Reader) (*EdgeList, error) {
+	sc := bufio.NewScanner(br)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	lineNo := 0
+	fail := func(msg string, a ...any) error { return &LineError{name, lineNo, fmt.Sprintf(msg, a...)} }
+	sc.Scan()
+	lineNo++
+	banner := strings.Fields(strings.ToLower(sc.Text()))
+	if len(banner) != 5 || banner[1] != "matrix" {
+		return nil, fail("a Matrix Market banner needs 5 words: %%%%MatrixMarket matrix coordinate <field> <symmetry>")
+	}
+	if banner[2] != "coordinate" {
+		return nil, fail("Matrix Market %s format: only the coordinate (sparse) format is a graph", banner[2])
+	}
+	field, sym := banner[3], banner[4]
+	if field != "pattern" && field != "real" && field != "integer" {
+		return nil, fail("Matrix Market field %q: ignn reads pattern, real and integer", field)
+	}
+	if sym != "general" && sym != "symmetric" {
+		return nil, fail("Matrix Market symmetry %q: ignn reads general and symmetric", sym)
+	}
+	want := 2
+	if field != "pattern" {
+		want = 3
+	}
+	var rows, cols, entries uint64
+	sized := false
+	el := &EdgeList{}
+	for sc.Scan() {
+		lineNo++
+		t := strings.TrimSpace(sc.Text())
+		if t == "" || t[0] == '%' {
+			continue
+		}
+		f := strings.Fields(t)
+		if !sized {
+			if len(f) != 3 {
+				return nil, fail("the size line needs 3 numbers: rows columns entries, found %d fields", len(f))
+			}
+			var err error
+			for k, p := range []*uint64{&rows, &cols, &entries} {
+				if *p, err = strconv.ParseUint(f[k], 10, 64); err != nil {
+					return nil, fail("size %q is not a non-negative integer", f[k])
+				}
+			}
+			if rows != cols {
+				return nil, fail("a %d×%d matrix is not the adjacency of a graph (it must be square)", rows, cols)
+			}
+			sized = true
+			continue
+		}
+		if len(f) != want {
+			return nil, fail("a %s entry has %d fields (i j%s), found %d", field, want, map[bool]string{true: "", false: " value"}[want == 2], len(f))
+		}
+		i, err := parseID(f[0], "row index")
+		if err != nil {
+			return nil, fail("%v", err)
+		}
+		j, err := parseID(f[1], "column index")
+		if err != nil {
+			return nil, fail("%v", err)
+		}
+		if i < 1 || j < 1 || i > rows || j > cols {
+			return nil, fail("entry (%d, %d) is outside the declared %d×%d size (indices are 1-based)", i, j, rows, cols)
+		}
+		if uint64(len(el.Edges)) == entries {
+			return nil, fail("more entries than the %d the size line declares", entries)
+		}
+		el.Edges = append(el.Edges, [2]uint64{i, j})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, &LineError{name, lineNo + 1, err.Error()}
+	}
+	switch {
+	case !sized:
+		return nil, &LineError{File: name, Msg: "no size line: the file ends after its comments"}
+	case uint64(len(el.Edges)) != entries:
+		return nil, &LineError{File: name, Msg: fmt.Sprintf("the size line declares %d entries, the file has %d (truncated?)", entries, len(el.Edges))}
+	case len(el.Edges) == 0:
+		return nil, &LineError{File: name, Msg: ErrEmpty.Error()}
+	}
+	if field != "pattern" {
+		el.Notes = append(el.Notes, fmt.Sprintf("%s: Matrix Market %s values ignored (edge weights are not used for distances yet)", name, field))
+	}
+	return el, nil
+}
