@@ -124,3 +124,33 @@ func (a *Adj) DistancesTo(s int, targets []int, row []uint16, queue []int32) ([]
 	}
 	return out, queue
 }
+
+// Components labels every node with its connected component: 0, 1, … in
+// the order of each component's smallest node. O(N + E).
+func (a *Adj) Components() []int {
+	comp := make([]int, a.N)
+	for i := range comp {
+		comp[i] = -1
+	}
+	var queue []int32
+	next := 0
+	for s := 0; s < a.N; s++ {
+		if comp[s] >= 0 {
+			continue
+		}
+		comp[s] = next
+		queue = append(queue[:0], int32(s))
+		for len(queue) > 0 {
+			u := queue[0]
+			queue = queue[1:]
+			for _, v := range a.Nb[a.Off[u]:a.Off[u+1]] {
+				if comp[v] < 0 {
+					comp[v] = next
+					queue = append(queue, v)
+				}
+			}
+		}
+		next++
+	}
+	return comp
+}

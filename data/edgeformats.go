@@ -47,40 +47,67 @@ func ParseEdgeListWith(name string, r io.Reader, o EdgeListOptions) (*EdgeList, 
 	if err != nil {
 		return nil, err
 	}
-	el := &EdgeList{}
+	el := &EdgeList{Names: Names{}}
 	var header []string
-	first, widest := true, 0
-	err = scanRows(name, br, func(line int, f []string) error {
-		if first {
-			first = false
-			if o.Header == HeaderYes || (o.Header != HeaderNo && !anyNumber(f)) {
-				header = f
-				if byName != nil {
-					if cols, err = columnsByName(byName, header); err != nil {
-						return err
-					}
-				}
-				return nil
-			}
-			if byName != nil {
-				return fmt.Errorf("--columns %s names columns, but the file has no header line (use positions, e.g. --columns 0,1, or --header yes)", o.Columns)
-			}
-		}
+	widest := 0
+	edge := func(f []string) error {
 		if need := max(cols[0], cols[1]) + 1; len(f) < need {
 			return fmt.Errorf("want at least %d fields (node ids in columns %d and %d), found %d", need, cols[0], cols[1], len(f))
 		}
 		widest = max(widest, len(f))
-		u, err := parseID(f[cols[0]], "node id")
+		u, err := parseNode(f[cols[0]], el.Names)
 		if err != nil {
 			return err
 		}
-		v, err := parseID(f[cols[1]], "node id")
+		v, err := parseNode(f[cols[1]], el.Names)
 		if err != nil {
 			return err
 		}
 		el.Edges = append(el.Edges, [2]uint64{u, v})
 		return nil
+	}
+	setHeader := func(f []string) error {
+		header = f
+		if byName != nil {
+			var err error
+			cols, err = columnsByName(byName, header)
+			return err
+		}
+		return nil
+	}
+	// The first data line: a header when declared, data when declared or
+	// when it holds a number; otherwise (auto) it is a header only if the
+	// next line's node columns are integers — a file of named nodes has no
+	// number anywhere, and its header must be declared.
+	var pending []string
+	pendingLine, rows := 0, 0
+	err = scanRows(name, br, func(line int, f []string) error {
+		rows++
+		switch {
+		case rows == 1 && (o.Header == HeaderYes || byName != nil && o.Header != HeaderNo && !anyNumber(f)):
+			return setHeader(f)
+		case rows == 1 && o.Header != HeaderNo && !anyNumber(f):
+			pending, pendingLine = f, line
+			return nil
+		case rows == 1 && byName != nil:
+			return fmt.Errorf("--columns %s names columns, but the file has no header line (use positions, e.g. --columns 0,1, or --header yes)", o.Columns)
+		case rows == 2 && pending != nil:
+			if intColumns(f, cols) {
+				if err := setHeader(pending); err != nil {
+					return &LineError{name, pendingLine, err.Error()}
+				}
+			} else if err := edge(pending); err != nil {
+				return &LineError{name, pendingLine, err.Error()}
+			}
+			pending = nil
+		}
+		return edge(f)
 	})
+	if err == nil && pending != nil { // one line, no number: a single edge of named nodes
+		if err = edge(pending); err != nil {
+			err = &LineError{name, pendingLine, err.Error()}
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -91,6 +118,16 @@ func ParseEdgeListWith(name string, r io.Reader, o EdgeListOptions) (*EdgeList, 
 		el.Notes = append(el.Notes, columnNote(name, header, cols, widest))
 	}
 	return el, nil
+}
+
+// intColumns reports whether f's node columns are integer ids.
+func intColumns(f []string, cols [2]int) bool {
+	if len(f) <= max(cols[0], cols[1]) {
+		return false
+	}
+	_, e1 := parseID(f[cols[0]], "")
+	_, e2 := parseID(f[cols[1]], "")
+	return e1 == nil && e2 == nil
 }
 
 // anyNumber reports whether any field parses as a number.

@@ -12,6 +12,7 @@ import (
 // non-negative integer ids.
 type EdgeList struct {
 	Edges [][2]uint64
+	Names Names    // the names of named nodes (see NameID); empty when every id is an integer
 	Notes []string // what the reader skipped or ignored (a header, extra columns, values)
 }
 
@@ -22,14 +23,23 @@ func ParseEdgeList(name string, r io.Reader) (*EdgeList, error) {
 	return ParseEdgeListWith(name, r, EdgeListOptions{})
 }
 
-// ParseLabels reads "node label" lines (integer label ≥ 0).
+// ParseLabels reads "node label" lines (integer label ≥ 0; the node an
+// integer id or a name).
 func ParseLabels(name string, r io.Reader) (map[uint64]int, error) {
+	return parseLabels(name, r, Names{})
+}
+
+func parseLabels(name string, r io.Reader, names Names) (map[uint64]int, error) {
 	out := map[uint64]int{}
+	rows := 0
 	err := scanRows(name, r, func(line int, f []string) error {
+		if rows++; rows == 1 && !anyNumber(f) {
+			return nil // a header line ("node,label"): the label column always holds numbers
+		}
 		if len(f) != 2 {
 			return fmt.Errorf("want \"node label\", found %d fields", len(f))
 		}
-		id, err := parseID(f[0], "node id")
+		id, err := parseNode(f[0], names)
 		if err != nil {
 			return err
 		}
@@ -38,7 +48,7 @@ func ParseLabels(name string, r io.Reader) (map[uint64]int, error) {
 			return err
 		}
 		if _, dup := out[id]; dup {
-			return fmt.Errorf("node %d labelled twice", id)
+			return fmt.Errorf("node %s labelled twice", names.Of(id))
 		}
 		out[id] = int(l)
 		return nil
@@ -46,16 +56,23 @@ func ParseLabels(name string, r io.Reader) (map[uint64]int, error) {
 	return out, err
 }
 
-// ParseFeatures reads "node v1 … vF" lines; every row must have the width
-// of the first.
+// ParseFeatures reads "node v1 … vF" lines (the node an integer id or a
+// name); every row must have the width of the first.
 func ParseFeatures(name string, r io.Reader) (map[uint64][]float64, int, error) {
+	return parseFeatures(name, r, Names{})
+}
+
+func parseFeatures(name string, r io.Reader, names Names) (map[uint64][]float64, int, error) {
 	out := map[uint64][]float64{}
-	width := -1
+	width, rows := -1, 0
 	err := scanRows(name, r, func(line int, f []string) error {
+		if rows++; rows == 1 && !anyNumber(f) {
+			return nil // a header line: feature values are numbers
+		}
 		if len(f) < 2 {
 			return fmt.Errorf("want \"node v1 … vF\", found %d field(s)", len(f))
 		}
-		id, err := parseID(f[0], "node id")
+		id, err := parseNode(f[0], names)
 		if err != nil {
 			return err
 		}
@@ -65,7 +82,7 @@ func ParseFeatures(name string, r io.Reader) (map[uint64][]float64, int, error) 
 			return fmt.Errorf("%d feature values, earlier rows have %d", len(f)-1, width)
 		}
 		if _, dup := out[id]; dup {
-			return fmt.Errorf("node %d has two feature rows", id)
+			return fmt.Errorf("node %s has two feature rows", names.Of(id))
 		}
 		row := make([]float64, width)
 		for k := range row {
@@ -122,9 +139,10 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 		ids[e[0]], ids[e[1]] = true, true
 	}
 	notes := append([]string(nil), el.Notes...)
+	names := el.Names
 	var labels map[uint64]int
 	if files.Labels != "" {
-		if labels, err = readWith(files.Labels, ParseLabels); err != nil {
+		if labels, err = readWith(files.Labels, func(n string, r io.Reader) (map[uint64]int, error) { return parseLabels(n, r, names) }); err != nil {
 			return nil, err
 		}
 		var only []uint64
@@ -135,7 +153,7 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 			}
 		}
 		if len(only) > 0 {
-			notes = append(notes, fmt.Sprintf("%s: %d labelled nodes have no edge (%s); kept as isolated nodes", files.Labels, len(only), someIDs(only)))
+			notes = append(notes, fmt.Sprintf("%s: %d labelled nodes have no edge (%s); kept as isolated nodes", files.Labels, len(only), someIDs(only, names)))
 		}
 	}
 	var feats map[uint64][]float64
@@ -146,7 +164,7 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 		if err != nil {
 			return nil, err
 		}
-		feats, width, err = ParseFeatures(files.Features, fh)
+		feats, width, err = parseFeatures(files.Features, fh, names)
 		err = preferStreamError(fh, err)
 		closeIn()
 		if err != nil {
@@ -161,12 +179,12 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 			}
 		}
 		if len(extra) > 0 {
-			notes = append(notes, fmt.Sprintf("%s: %d feature rows belong to nodes in neither the edge list nor the labels (%s); ignored", files.Features, len(extra), someIDs(extra)))
+			notes = append(notes, fmt.Sprintf("%s: %d feature rows belong to nodes in neither the edge list nor the labels (%s); ignored", files.Features, len(extra), someIDs(extra, names)))
 		}
 	}
 	graphOf := map[uint64]uint64{}
 	if files.GraphIndex != "" {
-		gi, err := readWith(files.GraphIndex, ParseLabels)
+		gi, err := readWith(files.GraphIndex, func(n string, r io.Reader) (map[uint64]int, error) { return parseLabels(n, r, names) })
 		if err != nil {
 			return nil, err
 		}
@@ -175,7 +193,7 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 		}
 		for id := range ids {
 			if _, ok := gi[id]; !ok {
-				return nil, fmt.Errorf("data: %s: node %d has no graph", files.GraphIndex, id)
+				return nil, fmt.Errorf("data: %s: node %s has no graph", files.GraphIndex, names.Of(id))
 			}
 		}
 	}
@@ -205,7 +223,7 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 	for _, e := range el.Edges {
 		gu, gv := graphOf[e[0]], graphOf[e[1]]
 		if gu != gv {
-			return nil, fmt.Errorf("data: %s: edge %d–%d joins graphs %d and %d of %s (--graph-index): an edge must stay within one graph", files.Edges, e[0], e[1], gu, gv, files.GraphIndex)
+			return nil, fmt.Errorf("data: %s: edge %s–%s joins graphs %d and %d of %s (--graph-index): an edge must stay within one graph", files.Edges, names.Of(e[0]), names.Of(e[1]), gu, gv, files.GraphIndex)
 		}
 		edges[gu] = append(edges[gu], [2]int{local[e[0]], local[e[1]]})
 	}
@@ -217,12 +235,18 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 			return nil, err
 		}
 		copy(gr.IDs, nodes)
+		if len(names) > 0 {
+			gr.Names = make([]string, len(nodes))
+			for i, id := range nodes {
+				gr.Names[i] = names.Of(id)
+			}
+		}
 		if labels != nil {
 			gr.Labels = make([]int, len(nodes))
 			for i, id := range nodes {
 				l, ok := labels[id]
 				if !ok {
-					return nil, fmt.Errorf("data: %s: node %d has no label", files.Labels, id)
+					return nil, fmt.Errorf("data: %s: node %s has no label", files.Labels, names.Of(id))
 				}
 				gr.Labels[i] = l
 			}
@@ -233,7 +257,7 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 			for _, id := range nodes {
 				row, ok := feats[id]
 				if !ok {
-					return nil, fmt.Errorf("data: %s: node %d has no feature row", files.Features, id)
+					return nil, fmt.Errorf("data: %s: node %s has no feature row", files.Features, names.Of(id))
 				}
 				gr.X = append(gr.X, row...)
 			}
@@ -251,8 +275,9 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 	return ds, nil
 }
 
-// someIDs lists up to five ids, ascending, for a message.
-func someIDs(ids []uint64) string {
+// someIDs lists up to five ids (names when they have one), ascending, for
+// a message.
+func someIDs(ids []uint64, names Names) string {
 	sort.Slice(ids, func(a, b int) bool { return ids[a] < ids[b] })
 	var parts []string
 	for i, id := range ids {
@@ -260,7 +285,7 @@ func someIDs(ids []uint64) string {
 			parts = append(parts, "…")
 			break
 		}
-		parts = append(parts, strconv.FormatUint(id, 10))
+		parts = append(parts, names.Of(id))
 	}
 	return "e.g. " + strings.Join(parts, ", ")
 }

@@ -13,13 +13,16 @@ func TestParseErrors(t *testing.T) {
 		parse             func(string, string) error
 	}{
 		{"edges", "0 1\n1\n", "e.txt:2: want at least 2 fields (node ids in columns 0 and 1), found 1", edges},
-		{"edges", "src,dst\n", "e.txt: no data lines after the header line", edges},
-		{"edges", "0 1\n# c\nx 2\n", `e.txt:3: node id "x" is not a number`, edges},
+		{"edges", "src,dst\n", "e.txt: no data lines after the header line", func(n, s string) error {
+			_, err := ParseEdgeListWith(n, strings.NewReader(s), EdgeListOptions{Header: HeaderYes})
+			return err
+		}},
+		{"edges", "0 1\n# c\n-3 2\n", `e.txt:3: node id "-3" is not a non-negative integer`, edges},
 		{"edges", "0 -1\n", `e.txt:1: node id "-1" is not a non-negative integer`, edges},
 		{"edges", "0 1.5\n", `e.txt:1: node id "1.5" is not a non-negative integer`, edges},
 		// Issue 11: ids up to 2⁶⁴−1 are valid; beyond, the message says so.
 		{"edges", "0 18446744073709551616\n", `e.txt:1: node id "18446744073709551616" is out of range (ids are integers 0 … 18446744073709551615)`, edges},
-		{"edges", "\ufeff0 x\n", `e.txt:1: node id "x" is not a number`, edges}, // the BOM is not part of the id
+		{"edges", "\ufeff0 1.5\n", `e.txt:1: node id "1.5" is not a non-negative integer`, edges}, // the BOM is not part of the id
 		{"edges", "# only a comment\n\n", "e.txt: no data lines", edges},
 		{"edges", "", "e.txt: no data lines", edges},
 		{"labels", "0 1\n0 2\n", "e.txt:2: node 0 labelled twice", labels},

@@ -12,6 +12,7 @@ type Graph struct {
 	Edges   [][2]int  // each undirected edge once, u < v, sorted, no self-loops
 	Labels  []int     // node labels (nil when the dataset has none)
 	IDs     []uint64  // stable node identifiers (hash keys), distinct within a dataset
+	Names   []string  // the nodes' names when any node was named (see NameID), else nil
 	X       []float64 // node features, row-major N×XDim (nil when none)
 	XDim    int
 	Removed struct{ SelfLoops, Duplicates int }

@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -23,12 +25,16 @@ func embedCommand(stdout io.Writer) *cli.Command {
 			&cli.StringFlag{Name: "labels", Usage: "with --dataset FILE: its labels file"},
 			&cli.StringFlag{Name: "features", Usage: "with --dataset FILE: constant or a feature file, as in training"},
 			dataDirFlag(),
-			&cli.StringFlag{Name: "out", Required: true, Usage: "output file: .tsv (node id, then the vector) or .npy (float32 N×D)"},
+			&cli.StringFlag{Name: "out", Usage: "output file: .tsv (node name or id, then the vector) or .npy (float32 N×D, with FILE.names.txt: the node of each row)"},
+			&cli.StringFlag{Name: "projector", Usage: "also write a TensorBoard Embedding Projector folder here: vectors.tsv, metadata.tsv (name, label, degree, component), projector_config.pbtxt"},
 		},
 		Action: func(c *cli.Context) error {
-			out := c.String("out")
+			out, proj := c.String("out"), c.String("projector")
 			ext := strings.ToLower(filepath.Ext(out))
-			if ext != ".tsv" && ext != ".npy" {
+			switch {
+			case out == "" && proj == "":
+				return usagef("give --out FILE (.tsv or .npy), --projector DIR, or both")
+			case out != "" && ext != ".tsv" && ext != ".npy":
 				return usagef("--out %s: the extension must be .tsv or .npy", out)
 			}
 			ck, err := run.LoadCheckpoint(c.String("checkpoint"))
@@ -72,17 +78,79 @@ func embedCommand(stdout io.Writer) *cli.Command {
 					fmt.Fprintf(stdout, "new nodes (%d scored): Kendall τ %.3f over their pairs, precision@10 %.3f\n", sc.Queries, sc.Tau, sc.PrecisionAt10)
 				}
 			}
-			var b []byte
-			if ext == ".npy" {
-				b = report.NPY(len(ids), d, z)
-			} else {
-				b = report.TSV(ids, d, z)
+			names := data.NamesOf(ds)
+			keys := make([]string, len(ids))
+			for i, id := range ids {
+				keys[i] = names.Of(id)
 			}
-			if err := data.WriteFileAtomic(out, b); err != nil {
+			if proj != "" {
+				if err := writeProjector(proj, ds, ids, keys, d, z); err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "wrote %s/{vectors.tsv,metadata.tsv,projector_config.pbtxt}: %d nodes (open the folder in TensorBoard's Embedding Projector)\n", proj, len(ids))
+			}
+			if out == "" {
+				return nil
+			}
+			if ext == ".npy" {
+				rowsFile := strings.TrimSuffix(out, filepath.Ext(out)) + ".names.txt"
+				if err := data.WriteFileAtomic(rowsFile, []byte(strings.Join(keys, "\n")+"\n")); err != nil {
+					return err
+				}
+				if err := data.WriteFileAtomic(out, report.NPY(len(ids), d, z)); err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "wrote %d embeddings of width %d to %s (row nodes in %s)\n", len(ids), d, out, rowsFile)
+				return nil
+			}
+			if err := data.WriteFileAtomic(out, report.TSV(keys, d, z)); err != nil {
 				return err
 			}
 			fmt.Fprintf(stdout, "wrote %d embeddings of width %d to %s\n", len(ids), d, out)
 			return nil
 		},
 	}
+}
+
+// writeProjector writes the Embedding Projector folder for the embedded
+// nodes ids (rows of z): each node's name, label, degree and connected
+// component (graph#k, components numbered by their smallest node).
+func writeProjector(dir string, ds *data.Dataset, ids []uint64, keys []string, d int, z []float64) error {
+	type where struct{ g, i int }
+	at := map[uint64]where{}
+	comp := make([][]int, len(ds.Graphs))
+	deg := make([][]int, len(ds.Graphs))
+	for g, gr := range ds.Graphs {
+		for i, id := range gr.IDs {
+			at[id] = where{g, i}
+		}
+		deg[g] = make([]int, gr.N)
+		for _, e := range gr.Edges {
+			deg[g][e[0]]++
+			deg[g][e[1]]++
+		}
+		comp[g] = data.NewAdj(gr.N, gr.Edges).Components()
+	}
+	rows := make([]report.ProjectorRow, len(ids))
+	for r, id := range ids {
+		w, ok := at[id]
+		if !ok {
+			return fmt.Errorf("embed --projector: node %s is not in the dataset", keys[r])
+		}
+		gr := ds.Graphs[w.g]
+		row := report.ProjectorRow{Name: keys[r], Degree: deg[w.g][w.i], Component: fmt.Sprintf("%s#%d", gr.Name, comp[w.g][w.i])}
+		if gr.Labels != nil {
+			row.Label = strconv.Itoa(gr.Labels[w.i])
+		}
+		rows[r] = row
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("embed --projector: %w", err)
+	}
+	for name, b := range report.Projector(rows, d, z) {
+		if err := data.WriteFileAtomic(filepath.Join(dir, name), b); err != nil {
+			return err
+		}
+	}
+	return nil
 }

@@ -131,9 +131,9 @@ func TestFlagValidation(t *testing.T) {
 func TestBadInputFile(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "bad.txt")
-	os.WriteFile(p, []byte("0 1\n1 two\n"), 0o644)
+	os.WriteFile(p, []byte("0 1\n1 -2\n"), 0o644)
 	_, _, err := runCLI("train", "--dataset", p, "--epochs", "2", "--eval-every", "1")
-	if err == nil || !strings.Contains(err.Error(), p+`:2: node id "two" is not a number`) {
+	if err == nil || !strings.Contains(err.Error(), p+`:2: node id "-2" is not a non-negative integer`) {
 		t.Fatalf("error %v", err)
 	}
 }

@@ -20,11 +20,13 @@ import (
 // neighborJSON is one result line of `ignn neighbors --json`.
 type neighborJSON struct {
 	Query     uint64          `json:"query"`
+	QueryName string          `json:"query_name,omitempty"` // for graphs with named nodes
 	Neighbors []neighborEntry `json:"neighbors"`
 }
 
 type neighborEntry struct {
 	Node   uint64  `json:"node"`
+	Name   string  `json:"name,omitempty"` // for graphs with named nodes
 	Cosine float64 `json:"cosine"`
 	Hops   *int    `json:"hops"` // null when unreachable
 }
@@ -35,8 +37,8 @@ func neighborsCommand(stdout, stderr io.Writer) *cli.Command {
 		OnUsageError: onUsageError,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "checkpoint", Required: true, Usage: "directory written by ignn train --save"},
-			&cli.StringSliceFlag{Name: "node", Usage: "query node id (repeat, or comma-separate, for several)"},
-			&cli.StringFlag{Name: "nodes", Usage: "file of query node ids, one per line"},
+			&cli.StringSliceFlag{Name: "node", Usage: "query node: its id or name (repeat, or comma-separate, for several)"},
+			&cli.StringFlag{Name: "nodes", Usage: "file of query nodes (ids or names), one per line"},
 			&cli.IntFlag{Name: "k", Value: 10, Usage: "neighbours per query"},
 			&cli.BoolFlag{Name: "json", Usage: "one JSON object per query"},
 			dataDirFlag(),
@@ -46,7 +48,7 @@ func neighborsCommand(stdout, stderr io.Writer) *cli.Command {
 			if k < 1 {
 				return usagef("--k must be ≥ 1, got %d", k)
 			}
-			ids, err := queryIDs(c)
+			ids, tokens, err := queryIDs(c)
 			if err != nil {
 				return err
 			}
@@ -79,11 +81,12 @@ func neighborsCommand(stdout, stderr io.Writer) *cli.Command {
 			for r, id := range rowIDs {
 				rowOf[id] = r
 			}
+			names := data.NamesOf(ds)
 			var rows []int
-			for _, id := range ids {
+			for qi, id := range ids {
 				r, ok := rowOf[id]
 				if !ok {
-					return fmt.Errorf("node %d is not in %s", id, cfg.Dataset)
+					return fmt.Errorf("node %s is not in %s", tokens[qi], cfg.Dataset)
 				}
 				rows = append(rows, r)
 			}
@@ -94,9 +97,9 @@ func neighborsCommand(stdout, stderr io.Writer) *cli.Command {
 			fmt.Fprintf(stderr, "embedded %d nodes in %.1f s; %d queries: search %.2f s, hop distances %.2f s\n",
 				len(rowIDs), t1.Sub(t0).Seconds(), len(rows), t2.Sub(t1).Seconds(), time.Since(t2).Seconds())
 			for qi, q := range rows {
-				out := neighborJSON{Query: rowIDs[q]}
+				out := neighborJSON{Query: rowIDs[q], QueryName: names[rowIDs[q]]}
 				for ni, nb := range res[qi] {
-					e := neighborEntry{Node: rowIDs[nb.Row], Cosine: nb.Cosine}
+					e := neighborEntry{Node: rowIDs[nb.Row], Name: names[rowIDs[nb.Row]], Cosine: nb.Cosine}
 					if h := hops[qi][ni]; h != data.Unreachable {
 						v := int(h)
 						e.Hops = &v
@@ -109,13 +112,13 @@ func neighborsCommand(stdout, stderr io.Writer) *cli.Command {
 					}
 					continue
 				}
-				fmt.Fprintf(stdout, "node %d: %d nearest by cosine (hops = true hop distance in the full graph)\n", out.Query, len(out.Neighbors))
+				fmt.Fprintf(stdout, "node %s: %d nearest by cosine (hops = true hop distance in the full graph)\n", names.Of(out.Query), len(out.Neighbors))
 				for i, e := range out.Neighbors {
 					h := "unreachable"
 					if e.Hops != nil {
 						h = strconv.Itoa(*e.Hops)
 					}
-					fmt.Fprintf(stdout, "  %2d. node %-10d cosine %.4f  hops %s\n", i+1, e.Node, e.Cosine, h)
+					fmt.Fprintf(stdout, "  %2d. node %-10s cosine %.4f  hops %s\n", i+1, names.Of(e.Node), e.Cosine, h)
 				}
 			}
 			return nil
@@ -155,8 +158,9 @@ func neighborHops(u *data.Union, graphOf, rows []int, res [][]eval.Neighbor) [][
 	return out
 }
 
-// queryIDs collects --node values and the lines of --nodes.
-func queryIDs(c *cli.Context) ([]uint64, error) {
+// queryIDs collects --node values and the lines of --nodes: their ids and
+// the tokens as given.
+func queryIDs(c *cli.Context) ([]uint64, []string, error) {
 	var raw []string
 	for _, v := range c.StringSlice("node") {
 		raw = append(raw, strings.Split(v, ",")...)
@@ -164,31 +168,32 @@ func queryIDs(c *cli.Context) ([]uint64, error) {
 	if f := c.String("nodes"); f != "" {
 		b, err := os.ReadFile(f)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for i, line := range strings.Split(string(b), "\n") {
 			if s := strings.TrimSpace(strings.SplitN(line, "#", 2)[0]); s != "" {
-				if _, err := strconv.ParseUint(s, 10, 64); err != nil {
-					return nil, fmt.Errorf("%s:%d: %q is not a node id", f, i+1, s)
+				if _, err := data.ParseNode(s); err != nil {
+					return nil, nil, fmt.Errorf("%s:%d: %v", f, i+1, err)
 				}
 				raw = append(raw, s)
 			}
 		}
 	}
 	var ids []uint64
+	var tokens []string
 	for _, s := range raw {
 		s = strings.TrimSpace(s)
 		if s == "" {
 			continue
 		}
-		v, err := strconv.ParseUint(s, 10, 64)
+		v, err := data.ParseNode(s)
 		if err != nil {
-			return nil, usagef("--node %q is not a node id", s)
+			return nil, nil, usagef("--node: %v", err)
 		}
-		ids = append(ids, v)
+		ids, tokens = append(ids, v), append(tokens, s)
 	}
 	if len(ids) == 0 {
-		return nil, usagef("give query nodes with --node ID (repeatable) or --nodes FILE")
+		return nil, nil, usagef("give query nodes with --node ID (repeatable) or --nodes FILE")
 	}
-	return ids, nil
+	return ids, tokens, nil
 }

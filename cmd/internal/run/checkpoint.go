@@ -73,6 +73,10 @@ func Fingerprint(ds *data.Dataset) string {
 		for _, id := range g.IDs {
 			put(id)
 		}
+		for _, s := range g.Names { // named nodes only: integer datasets hash as before
+			put(uint64(len(s)))
+			h.Write([]byte(s))
+		}
 		if ds.Perm != nil {
 			for _, p := range ds.Perm[gi] {
 				put(uint64(p))

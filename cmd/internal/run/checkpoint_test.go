@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/ignn/ignn/cmd/internal/report"
+	"github.com/ignn/ignn/data"
 )
 
 func shortRun(model string) Config {
@@ -107,7 +108,11 @@ func TestEmbedRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	npy, tsv := report.NPY(len(ids), d, z), report.TSV(ids, d, z)
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		keys[i] = data.Names(nil).Of(id)
+	}
+	npy, tsv := report.NPY(len(ids), d, z), report.TSV(keys, d, z)
 	// .npy: magic, version 1.0, header length, header ending in '\n' at a
 	// 64-byte boundary, then N·D little-endian float32.
 	if string(npy[:8]) != "\x93NUMPY\x01\x00" {

@@ -1,0 +1,94 @@
+package data
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spaolacci/murmur3"
+)
+
+// Node names. A node token that is a non-negative integer is that id, as
+// always (the hash keys of the paper's Algorithm 1 are unchanged). Any
+// other token — alice, @handle, urn:li:person:7, a UUID — is a name: its id
+// is the first 64 bits of MurmurHash3 x64-128 (seed 0) of the name's UTF-8
+// bytes, with the top bit set, and the name is kept beside the id in the
+// dataset and in every output. Tokens that look like numbers but are not
+// non-negative integers ("-1", "1.5") are still errors: they are far more
+// often a wrong column than a name.
+
+// NameID is the id of a named node.
+func NameID(name string) uint64 {
+	h, _ := murmur3.Sum128([]byte(name))
+	return h | 1<<63
+}
+
+// Names maps the ids of named nodes to their names (nil: no named node).
+type Names map[uint64]string
+
+// parseNode reads a node token: an integer id, or a name recorded in
+// names (which may be nil, then names are refused).
+func parseNode(s string, names Names) (uint64, error) {
+	if v, err := parseID(s, "node id"); err == nil || names == nil || numberLike(s) {
+		return v, err
+	}
+	id := NameID(s)
+	if prev, ok := names[id]; ok && prev != s {
+		return 0, fmt.Errorf("node names %q and %q have the same id %d (a MurmurHash3 collision): rename one", prev, s, id)
+	}
+	names[id] = s
+	return id, nil
+}
+
+// numberLike reports whether s reads as a number of any kind.
+func numberLike(s string) bool {
+	if _, err := strconv.ParseFloat(s, 64); err == nil {
+		return true
+	}
+	return strings.HasPrefix(s, "-") && len(s) > 1 && s[1] >= '0' && s[1] <= '9'
+}
+
+// Of returns the name of id: its name when it has one, else the decimal id.
+func (n Names) Of(id uint64) string {
+	if name, ok := n[id]; ok {
+		return name
+	}
+	return strconv.FormatUint(id, 10)
+}
+
+// merge adds other's names to n, refusing an id named two ways.
+func (n Names) merge(other Names) error {
+	for id, s := range other {
+		if prev, ok := n[id]; ok && prev != s {
+			return fmt.Errorf("node names %q and %q have the same id %d (a MurmurHash3 collision): rename one", prev, s, id)
+		}
+		n[id] = s
+	}
+	return nil
+}
+
+// NamesOf returns the names of ds's named nodes by id (nil when no node is
+// named).
+func NamesOf(ds *Dataset) Names {
+	var n Names
+	for _, g := range ds.Graphs {
+		if g.Names == nil {
+			continue
+		}
+		if n == nil {
+			n = Names{}
+		}
+		for i, id := range g.IDs {
+			if s := g.Names[i]; s != strconv.FormatUint(id, 10) {
+				n[id] = s
+			}
+		}
+	}
+	return n
+}
+
+// ParseNode reads a node given by a user (a query, a row of a node list):
+// an integer id, or a name (its NameID).
+func ParseNode(s string) (uint64, error) {
+	return parseNode(s, Names{})
+}
