@@ -57,7 +57,7 @@ type rankLossOp struct {
 // rankLossState carries the forward pass's per-triple coefficient
 // W·σ(u)/T to the backward pass of the same run.
 type rankLossState struct {
-	c []float64
+	c, f []float64 // per triple: W·σ(u)/T and W·softplus(u)
 }
 
 func (op *rankLossOp) check(n int) {
@@ -88,7 +88,7 @@ func (op *rankLossOp) Do(in ...G.Value) (v G.Value, err error) {
 		return out, nil
 	}
 	op.check(n)
-	op.st.c = grow(op.st.c, len(op.ts.I))
+	op.st.c, op.st.f = grow(op.st.c, len(op.ts.I)), grow(op.st.f, len(op.ts.I))
 	switch z.Dtype() {
 	case tensor.Float64:
 		return op.sc.set64(rankLossForward(op, vals[float64](z), d)), nil
@@ -106,21 +106,31 @@ func dot64[T Float](a, b []T) float64 {
 	return s
 }
 
-// rankLossForward adds W·softplus(u) in triple order and keeps
-// c[t] = W·σ(u)/T for the gradient.
+// rankLossForward computes every triple's W·softplus(u) and c[t] =
+// W·σ(u)/T in fixed chunks (concurrently on large sets; each triple's
+// values do not depend on the others), then adds the former in triple
+// order: the same numbers whatever GOMAXPROCS is.
 func rankLossForward[T Float](op *rankLossOp, z []T, d int) float64 {
-	ts, c := op.ts, op.st.c
+	ts, c, f := op.ts, op.st.c, op.st.f
+	parallelPairs(len(ts.W), d, func(lo, hi int) {
+		for t := lo; t < hi; t++ {
+			w := ts.W[t]
+			if w == 0 {
+				c[t], f[t] = 0, 0
+				continue
+			}
+			zi := z[ts.I[t]*d : ts.I[t]*d+d]
+			u := (dot64(zi, z[ts.K[t]*d:ts.K[t]*d+d]) - dot64(zi, z[ts.J[t]*d:ts.J[t]*d+d])) / op.temp
+			// softplus(u) = max(u, 0) + log1p(e^−|u|); its derivative σ(u).
+			f[t] = w * (math.Max(u, 0) + math.Log1p(math.Exp(-math.Abs(u))))
+			c[t] = w / (1 + math.Exp(-u)) / op.temp
+		}
+	})
 	var total float64
 	for t, w := range ts.W {
-		if w == 0 {
-			c[t] = 0
-			continue
+		if w != 0 {
+			total += f[t]
 		}
-		zi := z[ts.I[t]*d : ts.I[t]*d+d]
-		u := (dot64(zi, z[ts.K[t]*d:ts.K[t]*d+d]) - dot64(zi, z[ts.J[t]*d:ts.J[t]*d+d])) / op.temp
-		// softplus(u) = max(u, 0) + log1p(e^−|u|); its derivative σ(u).
-		total += w * (math.Max(u, 0) + math.Log1p(math.Exp(-math.Abs(u))))
-		c[t] = w / (1 + math.Exp(-u)) / op.temp
 	}
 	return total
 }
