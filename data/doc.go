@@ -1,5 +1,7 @@
 // Package data builds the graphs ignn trains on and the pair sets it trains
 // and evaluates with: the Communities generator, the Email and PROTEINS
-// loaders, users' own edge lists, link and pair-classification splits with
+// loaders, users' own graphs (delimited edge lists with optional headers
+// and chosen columns, Matrix Market files, gzip/bzip2/zstd by content,
+// named or integer node ids), link and pair-classification splits with
 // leak-free negatives, and breadth-first hop distances.
 package data

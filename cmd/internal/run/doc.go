@@ -8,6 +8,7 @@
 //	prepare.go     Prepare: union, splits, hop distances, input features
 //	distances.go   the fixed τ sample and BFS rows on the sampled path
 //	msepairs.go    the MSE term's supervision pairs
+//	ranktriples.go the ranking term's triples (--distance-loss rank)
 //	cell.go        Build: model + objective graphs, trainer; Feed; Evaluate
 //	fit.go         Run/Resume: the fit loop, checkpoints, the Result
 //	result.go      Result, Metrics, Faithfulness: what a run reports
@@ -15,6 +16,7 @@
 //	embed.go       EmbedInductive: embeddings of a grown graph
 //	memplan.go     PlanMemory: a run's peak memory, before it is built
 //	provenance.go  the build and machine that produced a result
+//	jsonfile.go    ReadJSONFile: result files that do not parse, named as corrupt
 //
 // Many runs (grids, sweeps, shards, reports) live in package grid, which
 // imports run; run never imports grid.
