@@ -3,7 +3,6 @@ package data
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/spaolacci/murmur3"
 )
@@ -40,12 +39,20 @@ func parseNode(s string, names Names) (uint64, error) {
 	return id, nil
 }
 
-// numberLike reports whether s reads as a number of any kind.
+// numberLike reports whether s is written as a number: a digit, or a sign
+// or point and then a digit, first ("-1", "2.5", "+3", ".5", "1e5").
+// Words that ParseFloat would also take (NaN, Inf, infinity) are names.
 func numberLike(s string) bool {
-	if _, err := strconv.ParseFloat(s, 64); err == nil {
+	digit := func(i int) bool { return i < len(s) && s[i] >= '0' && s[i] <= '9' }
+	switch {
+	case digit(0):
 		return true
+	case len(s) > 1 && (s[0] == '-' || s[0] == '+'):
+		return digit(1) || s[1] == '.' && digit(2)
+	case s != "" && s[0] == '.':
+		return digit(1)
 	}
-	return strings.HasPrefix(s, "-") && len(s) > 1 && s[1] >= '0' && s[1] <= '9'
+	return false
 }
 
 // Of returns the name of id: its name when it has one, else the decimal id.

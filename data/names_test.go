@@ -66,8 +66,13 @@ func TestNamedNodes(t *testing.T) {
 	if err != nil || len(h.Edges) != 1 || len(h.Names) != 0 || len(h.Notes) != 1 {
 		t.Errorf("detected header over integers: %+v %v", h, err)
 	}
-	for _, bad := range []string{"alice -1\n", "alice 2.5\n"} {
-		if _, err := ParseEdgeList("b.txt", strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "is not a non-negative integer") {
+	for _, name := range []string{"Nan", "inf", "-x", "+", "."} {
+		if id, err := ParseNode(name); err != nil || id != NameID(name) {
+			t.Errorf("%q is a name: %d %v", name, id, err)
+		}
+	}
+	for _, bad := range []string{"alice -1\n", "alice 2.5\n", "alice 1e5\n", "alice .5\n", "alice +3\n", "alice 7x\n"} {
+		if _, err := ParseEdgeList("b.txt", strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), `b.txt:1: node id "`) {
 			t.Errorf("%q: %v", bad, err)
 		}
 	}
