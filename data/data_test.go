@@ -171,3 +171,16 @@ func TestGenerate(t *testing.T) {
 		}
 	}
 }
+
+// TestComponents: components are numbered by their smallest node; an
+// isolated node is its own component.
+func TestComponents(t *testing.T) {
+	a := NewAdj(7, [][2]int{{0, 2}, {2, 4}, {1, 3}, {5, 6}})
+	want := []int{0, 1, 0, 1, 0, 2, 2}
+	if got := a.Components(); !reflect.DeepEqual(got, want) {
+		t.Errorf("components %v, want %v", got, want)
+	}
+	if got := NewAdj(3, nil).Components(); !reflect.DeepEqual(got, []int{0, 1, 2}) {
+		t.Errorf("edgeless: %v", got)
+	}
+}
