@@ -63,17 +63,6 @@ func (n Names) Of(id uint64) string {
 	return strconv.FormatUint(id, 10)
 }
 
-// merge adds other's names to n, refusing an id named two ways.
-func (n Names) merge(other Names) error {
-	for id, s := range other {
-		if prev, ok := n[id]; ok && prev != s {
-			return fmt.Errorf("node names %q and %q have the same id %d (a MurmurHash3 collision): rename one", prev, s, id)
-		}
-		n[id] = s
-	}
-	return nil
-}
-
 // NamesOf returns the names of ds's named nodes by id (nil when no node is
 // named).
 func NamesOf(ds *Dataset) Names {

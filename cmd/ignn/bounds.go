@@ -131,6 +131,15 @@ func numericValue(c *cli.Context, f cli.Flag) (x float64, integer, ok bool) {
 	return 0, false, false
 }
 
+// isInteger reports whether f is an integer flag.
+func isInteger(f cli.Flag) bool {
+	switch f.(type) {
+	case *cli.IntFlag, *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
+		return true
+	}
+	return false
+}
+
 // checkBounds refuses (exit 2) any numeric flag of the running command
 // outside its range, before the command does any work.
 func checkBounds(c *cli.Context) error {
@@ -210,12 +219,7 @@ func flagTable(cmds []*cli.Command) string {
 					}
 				}
 				if bd, ok := bounds[fn]; ok {
-					_, integer := f.(*cli.IntFlag)
-					switch f.(type) {
-					case *cli.Int64Flag, *cli.UintFlag, *cli.Uint64Flag:
-						integer = true
-					}
-					acc = bd.describe(integer)
+					acc = bd.describe(isInteger(f))
 				}
 				if def == "" {
 					def = "—"

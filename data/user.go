@@ -1,0 +1,203 @@
+package data
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// The --features keywords for users' graphs.
+const (
+	// FeaturesIdentity gives every node its own one-hot input (a sparse row
+	// lookup, as PyG users get from an identity x): the default.
+	FeaturesIdentity = "identity"
+	// FeaturesConstant gives every node the input 1 (P-GNN's Email choice).
+	FeaturesConstant = "constant"
+)
+
+func identityPerm(n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = i
+	}
+	return p
+}
+
+// UserFiles names a user's graph files; only Edges is required.
+type UserFiles struct {
+	Edges, Labels, Features, GraphIndex string
+	// Header and Columns say how to read the edge list (EdgeListOptions).
+	Header, Columns string
+}
+
+// LoadUser reads a user's graph: the edge list, optional labels and
+// features (keyed by node id), and an optional graph index ("node graph"
+// lines) splitting the nodes into several graphs. Nodes are the ids seen in
+// any file, indexed in ascending id order; the ids are the hash keys. Every
+// node needs a label (features) when a labels (features) file is given, and
+// an edge may not join two graphs. Featureless graphs get a constant 1
+// feature (as P-GNN does for Email).
+func LoadUser(files UserFiles) (*Dataset, error) {
+	el, err := readWith(files.Edges, func(name string, r io.Reader) (*EdgeList, error) {
+		return ParseEdgeListWith(name, r, EdgeListOptions{Header: files.Header, Columns: files.Columns})
+	})
+	if err != nil {
+		return nil, err
+	}
+	ids := map[uint64]bool{}
+	for _, e := range el.Edges {
+		ids[e[0]], ids[e[1]] = true, true
+	}
+	notes := append([]string(nil), el.Notes...)
+	names := el.Names
+	var labels map[uint64]int
+	if files.Labels != "" {
+		if labels, err = readWith(files.Labels, func(n string, r io.Reader) (map[uint64]int, error) { return parseLabels(n, r, names) }); err != nil {
+			return nil, err
+		}
+		var only []uint64
+		for id := range labels {
+			if !ids[id] {
+				only = append(only, id)
+				ids[id] = true
+			}
+		}
+		if len(only) > 0 {
+			notes = append(notes, fmt.Sprintf("%s: %d labelled nodes have no edge (%s); kept as isolated nodes", files.Labels, len(only), someIDs(only, names)))
+		}
+	}
+	var feats map[uint64][]float64
+	width := 0
+	identity := files.Features == "" || files.Features == FeaturesIdentity
+	if files.Features != "" && files.Features != FeaturesIdentity && files.Features != FeaturesConstant {
+		fh, closeIn, err := openInput(files.Features)
+		if err != nil {
+			return nil, err
+		}
+		feats, width, err = parseFeatures(files.Features, fh, names)
+		err = preferStreamError(fh, err)
+		closeIn()
+		if err != nil {
+			return nil, err
+		}
+	}
+	if feats != nil {
+		var extra []uint64
+		for id := range feats {
+			if !ids[id] {
+				extra = append(extra, id)
+			}
+		}
+		if len(extra) > 0 {
+			notes = append(notes, fmt.Sprintf("%s: %d feature rows belong to nodes in neither the edge list nor the labels (%s); ignored", files.Features, len(extra), someIDs(extra, names)))
+		}
+	}
+	graphOf := map[uint64]uint64{}
+	if files.GraphIndex != "" {
+		gi, err := readWith(files.GraphIndex, func(n string, r io.Reader) (map[uint64]int, error) { return parseLabels(n, r, names) })
+		if err != nil {
+			return nil, err
+		}
+		for id, g := range gi {
+			graphOf[id] = uint64(g)
+		}
+		for id := range ids {
+			if _, ok := gi[id]; !ok {
+				return nil, fmt.Errorf("data: %s: node %s has no graph", files.GraphIndex, names.Of(id))
+			}
+		}
+	}
+	all := make([]uint64, 0, len(ids))
+	for id := range ids {
+		all = append(all, id)
+	}
+	sort.Slice(all, func(a, b int) bool { return all[a] < all[b] })
+	// Group nodes by graph.
+	groups := map[uint64][]uint64{}
+	var gids []uint64
+	for _, id := range all {
+		g := graphOf[id]
+		if _, ok := groups[g]; !ok {
+			gids = append(gids, g)
+		}
+		groups[g] = append(groups[g], id)
+	}
+	sort.Slice(gids, func(a, b int) bool { return gids[a] < gids[b] })
+	local := map[uint64]int{}
+	for _, g := range gids {
+		for i, id := range groups[g] {
+			local[id] = i
+		}
+	}
+	edges := map[uint64][][2]int{}
+	for _, e := range el.Edges {
+		gu, gv := graphOf[e[0]], graphOf[e[1]]
+		if gu != gv {
+			return nil, fmt.Errorf("data: %s: edge %s–%s joins graphs %d and %d of %s (--graph-index): an edge must stay within one graph", files.Edges, names.Of(e[0]), names.Of(e[1]), gu, gv, files.GraphIndex)
+		}
+		edges[gu] = append(edges[gu], [2]int{local[e[0]], local[e[1]]})
+	}
+	ds := &Dataset{Name: files.Edges, Notes: notes, Identity: identity && feats == nil}
+	for _, g := range gids {
+		nodes := groups[g]
+		gr, err := NewGraph(files.Edges+"#"+strconv.FormatUint(g, 10), len(nodes), edges[g])
+		if err != nil {
+			return nil, err
+		}
+		copy(gr.IDs, nodes)
+		if len(names) > 0 {
+			gr.Names = make([]string, len(nodes))
+			for i, id := range nodes {
+				gr.Names[i] = names.Of(id)
+			}
+		}
+		if labels != nil {
+			gr.Labels = make([]int, len(nodes))
+			for i, id := range nodes {
+				l, ok := labels[id]
+				if !ok {
+					return nil, fmt.Errorf("data: %s: node %s has no label", files.Labels, names.Of(id))
+				}
+				gr.Labels[i] = l
+			}
+		}
+		if feats != nil {
+			gr.XDim = width
+			gr.X = make([]float64, 0, len(nodes)*width)
+			for _, id := range nodes {
+				row, ok := feats[id]
+				if !ok {
+					return nil, fmt.Errorf("data: %s: node %s has no feature row", files.Features, names.Of(id))
+				}
+				gr.X = append(gr.X, row...)
+			}
+		} else if identity {
+			ds.Perm = append(ds.Perm, identityPerm(len(nodes)))
+		} else {
+			gr.XDim = 1
+			gr.X = make([]float64, len(nodes))
+			for i := range gr.X {
+				gr.X[i] = 1
+			}
+		}
+		ds.Graphs = append(ds.Graphs, gr)
+	}
+	return ds, nil
+}
+
+// someIDs lists up to five ids (names when they have one), ascending, for
+// a message.
+func someIDs(ids []uint64, names Names) string {
+	sort.Slice(ids, func(a, b int) bool { return ids[a] < ids[b] })
+	var parts []string
+	for i, id := range ids {
+		if i == 5 {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, names.Of(id))
+	}
+	return "e.g. " + strings.Join(parts, ", ")
+}
