@@ -16,6 +16,7 @@ type Adjacency struct {
 
 	mu    sync.Mutex
 	cache map[string]*CSR
+	batchState
 }
 
 // NewAdjacency builds the adjacency of n nodes from undirected edges. Each
@@ -44,8 +45,12 @@ func NewAdjacency(n int, edges [][2]int) *Adjacency {
 	return &Adjacency{N: n, A: NewCSR(n, n, es), cache: map[string]*CSR{}}
 }
 
-// Degree returns the number of neighbours of each node.
+// Degree returns the number of neighbours of each node (a batch
+// adjacency: the degrees Load was given, when it was given some).
 func (a *Adjacency) Degree() []int {
+	if a.deg != nil {
+		return a.deg
+	}
 	d := make([]int, a.N)
 	for i := range d {
 		d[i] = a.A.RowPtr[i+1] - a.A.RowPtr[i]
@@ -60,6 +65,11 @@ func (a *Adjacency) cached(key string, f func() *CSR) *CSR {
 		return m
 	}
 	m := f()
+	if a.derive != nil { // a batch adjacency: Load recomputes it in place
+		mm := NewMutableCSR(m.Rows, m.Cols)
+		mm.Assign(m.RowPtr, m.ColIdx, m.Val)
+		a.derive[key], m = f, mm
+	}
 	a.cache[key] = m
 	return m
 }

@@ -9,7 +9,8 @@ import (
 	"sync"
 )
 
-// CSR is an immutable sparse matrix in compressed sparse row form.
+// CSR is a sparse matrix in compressed sparse row form, immutable unless
+// made by NewMutableCSR (mini-batch inputs, see Assign).
 // Row r holds the entries ColIdx[RowPtr[r]:RowPtr[r+1]] with values
 // Val[RowPtr[r]:RowPtr[r+1]], columns sorted ascending within a row.
 //
@@ -30,6 +31,8 @@ type CSR struct {
 
 	v32Once sync.Once
 	v32     []float32
+
+	mutable bool // NewMutableCSR: content replaced by Assign
 }
 
 // Entry is one (row, col, value) triple used to build a CSR.
@@ -101,30 +104,42 @@ func (m *CSR) ID() uint64 {
 // map from transposed entry positions back to this matrix's entries.
 func (m *CSR) T() *CSR {
 	m.tOnce.Do(func() {
-		t := &CSR{Rows: m.Cols, Cols: m.Rows, RowPtr: make([]int, m.Cols+1),
-			ColIdx: make([]int, m.NNZ()), Val: make([]float64, m.NNZ())}
-		for _, c := range m.ColIdx {
-			t.RowPtr[c+1]++
-		}
-		for r := 0; r < m.Cols; r++ {
-			t.RowPtr[r+1] += t.RowPtr[r]
-		}
-		next := make([]int, m.Cols)
-		copy(next, t.RowPtr[:m.Cols])
-		perm := make([]int, m.NNZ())
-		for r := 0; r < m.Rows; r++ {
-			for k := m.RowPtr[r]; k < m.RowPtr[r+1]; k++ {
-				c := m.ColIdx[k]
-				p := next[c]
-				next[c]++
-				t.ColIdx[p] = r
-				t.Val[p] = m.Val[k]
-				perm[p] = k
-			}
+		t, perm := transposeOf(m)
+		if m.mutable {
+			mt := NewMutableCSR(t.Rows, t.Cols)
+			mt.Assign(t.RowPtr, t.ColIdx, t.Val)
+			t = mt
 		}
 		m.t, m.perm = t, perm
 	})
 	return m.t
+}
+
+// transposeOf computes m's transpose and the map from its entries back to
+// m's.
+func transposeOf(m *CSR) (*CSR, []int) {
+	t := &CSR{Rows: m.Cols, Cols: m.Rows, RowPtr: make([]int, m.Cols+1),
+		ColIdx: make([]int, m.NNZ()), Val: make([]float64, m.NNZ())}
+	for _, c := range m.ColIdx {
+		t.RowPtr[c+1]++
+	}
+	for r := 0; r < m.Cols; r++ {
+		t.RowPtr[r+1] += t.RowPtr[r]
+	}
+	next := make([]int, m.Cols)
+	copy(next, t.RowPtr[:m.Cols])
+	perm := make([]int, m.NNZ())
+	for r := 0; r < m.Rows; r++ {
+		for k := m.RowPtr[r]; k < m.RowPtr[r+1]; k++ {
+			c := m.ColIdx[k]
+			p := next[c]
+			next[c]++
+			t.ColIdx[p] = r
+			t.Val[p] = m.Val[k]
+			perm[p] = k
+		}
+	}
+	return t, perm
 }
 
 // TransposePerm returns perm with T().Val[k] == Val[perm[k]].

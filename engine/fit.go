@@ -29,6 +29,12 @@ type FitConfig struct {
 	// 0 runs every epoch). Prior evaluations count, so a resumed loop stops
 	// where the uninterrupted one would.
 	Patience int
+	// Steps > 1 makes every epoch that many optimisation steps
+	// (mini-batches): Batch(epoch, step) binds step's inputs before each,
+	// after prepare(epoch). The epoch's StepResult is then the mean over
+	// its steps of the loss and of each term.
+	Steps int
+	Batch func(epoch, step int) error
 }
 
 // FitResult summarises a run. Best is the first evaluation with the highest
@@ -77,7 +83,7 @@ func Fit(t *Trainer, cfg FitConfig, prepare func(epoch int) error, evaluate func
 		if err := prepare(epoch); err != nil {
 			return res, fmt.Errorf("epoch %d: preparing inputs: %w", epoch, err)
 		}
-		step, err := t.Step()
+		step, err := steps(t, cfg, epoch)
 		dt := time.Since(t0).Seconds()
 		res.StepSeconds += dt
 		res.StepTimes = append(res.StepTimes, dt)
@@ -110,4 +116,29 @@ func Fit(t *Trainer, cfg FitConfig, prepare func(epoch int) error, evaluate func
 	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
+}
+
+// steps runs one epoch's optimisation steps (one without cfg.Steps).
+func steps(t *Trainer, cfg FitConfig, epoch int) (StepResult, error) {
+	if cfg.Steps <= 1 && cfg.Batch == nil {
+		return t.Step()
+	}
+	n := max(1, cfg.Steps)
+	mean := StepResult{Terms: map[string]float64{}}
+	for k := 0; k < n; k++ {
+		if cfg.Batch != nil {
+			if err := cfg.Batch(epoch, k); err != nil {
+				return mean, fmt.Errorf("batch %d: %w", k, err)
+			}
+		}
+		st, err := t.Step()
+		if err != nil {
+			return st, err
+		}
+		mean.Loss += st.Loss / float64(n)
+		for name, v := range st.Terms {
+			mean.Terms[name] += v / float64(n)
+		}
+	}
+	return mean, nil
 }

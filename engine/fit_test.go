@@ -87,3 +87,39 @@ func TestPatience(t *testing.T) {
 		t.Errorf("patience 0: stopped %d, final %d", all.Stopped, all.Final.Epoch)
 	}
 }
+
+// TestFitSteps: with Steps 3 every epoch runs three optimisation steps,
+// each after Batch(epoch, step) in order, and OnEpoch sees the mean loss.
+func TestFitSteps(t *testing.T) {
+	b := NewBuilder(NewParamStore(tensor.Float64, Stream(1, "init")), true)
+	w := b.Param("w", Constant(0), 1)
+	c := b.Input("c", 1)
+	loss := G.Must(G.Sum(G.Must(G.Square(G.Must(G.Sub(w, c))))))
+	tr, err := NewTrainer(b, loss, map[string]*G.Node{"sq": loss}, TrainOptions{LR: 1e-9}, Stream(1, "d"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls [][2]int
+	var means []float64
+	_, err = Fit(tr, FitConfig{Epochs: 2, EvalEvery: 1, Steps: 3,
+		Batch: func(epoch, step int) error {
+			calls = append(calls, [2]int{epoch, step})
+			return G.Let(c, tensor.New(tensor.WithShape(1), tensor.WithBacking([]float64{float64(step + 1)})))
+		},
+		OnEpoch: func(epoch int, st StepResult, _ *Evaluation) error {
+			means = append(means, st.Loss, st.Terms["sq"])
+			return nil
+		}}, func(int) error { return nil }, func(int) (Evaluation, error) { return Evaluation{}, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := [][2]int{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 1}, {1, 2}}; len(calls) != 6 || calls[5] != want[5] || calls[1] != want[1] {
+		t.Fatalf("batch calls %v, want %v", calls, want)
+	}
+	// w ≈ 0 (lr 1e-9): losses 1, 4, 9 → mean 14/3.
+	for _, m := range means {
+		if d := m - 14.0/3; d > 1e-6 || d < -1e-6 {
+			t.Fatalf("epoch means %v, want 14/3", means)
+		}
+	}
+}

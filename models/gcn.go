@@ -7,6 +7,7 @@ import (
 
 func init() {
 	Register(Entry{
+		Batches:     true,
 		Name:        "gcn",
 		Description: "graph convolution (Kipf & Welling), symmetric normalisation with self-loops",
 		New:         NewGCN,

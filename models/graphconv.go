@@ -7,6 +7,7 @@ import (
 
 func init() {
 	Register(Entry{
+		Batches:     true,
 		Name:        "graphconv",
 		Description: "GraphConv (Morris et al.), sum aggregation with a separate root weight (extension example)",
 		New:         NewGraphConv,

@@ -118,6 +118,10 @@ type Entry struct {
 	Cost float64
 	// Memory, when set, gives the model's own terms of a run's memory plan.
 	Memory func(MemoryShape) MemoryTerms
+	// Batches marks models that train on mini-batches: their ops are shaped
+	// by the node count only, so a graph built on an engine batch input
+	// (NewBatchAdjacency, NewBatchFeatures) serves every batch.
+	Batches bool
 }
 
 var registry = map[string]Entry{}

@@ -7,6 +7,7 @@ import (
 
 func init() {
 	Register(Entry{
+		Batches:     true,
 		Name:        "sage",
 		Description: "GraphSAGE, mean aggregator with a separate root weight",
 		New:         NewSAGE,

@@ -125,6 +125,7 @@ func runFlags() []cli.Flag {
 		&cli.IntFlag{Name: "layers", Value: 0, Usage: "message-passing layers (0 = the model's default: 3, P-GNN 2)"},
 	}
 	flags = append(flags, modelFlags()...)
+	flags = append(flags, batchFlags()...)
 	return append(flags, []cli.Flag{
 		&cli.IntFlag{Name: "eval-every", Value: d.EvalEvery, Usage: "evaluate every K epochs"},
 		&cli.Uint64Flag{Name: "seed", Value: d.Seed, Usage: "random seed (split, negatives, init, dropout)"},
@@ -247,6 +248,7 @@ func configFrom(c *cli.Context) (run.Config, error) {
 	cfg.TauSources = c.Int("tau-sources")
 	cfg.TauPairs = c.Int("tau-pairs")
 	cfg.Patience = c.Int("patience")
+	setBatch(c, &cfg)
 	mm, err := run.ParseBytes(c.String("max-memory"))
 	if err != nil {
 		return cfg, usagef("--max-memory %q: %v", c.String("max-memory"), err)

@@ -37,6 +37,10 @@ var bounds = map[string]bound{
 	"rank-triples": {min: 1, max: 1 << 26, sentinels: []float64{0}, note: "or 0 for the default"},
 	"tau-sources":  {min: 1, max: 65536},
 	"tau-pairs":    {min: 2, max: 1 << 30},
+	"batch-size":   {min: 1, max: 1 << 22, sentinels: []float64{0}, note: "or 0 for whole-graph steps"},
+	"batch-steps":  {min: 1, max: 1 << 24, sentinels: []float64{0}, note: "or 0 for a full pass over the training positives"},
+	"batch-fanout": {min: 1, max: 1 << 16, sentinels: []float64{0}, note: "or 0 for every neighbour"},
+	"batch-nodes":  {min: 16, max: 1 << 26, sentinels: []float64{0}, note: "or 0 for the default"},
 	// counts
 	"epochs":     {min: 1, max: 1_000_000},
 	"eval-every": {min: 1, max: 1_000_000},

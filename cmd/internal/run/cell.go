@@ -33,6 +33,9 @@ type Cell struct {
 	mse                   *msePairs       // nil without the MSE term
 	rank                  *rankTriples    // nil without the ranking term
 	scorer                eval.Evaluator
+	batch                 *batcher        // nil: whole-graph steps
+	mseEpoch              objective.Pairs // mini-batches: the epoch's MSE sample, shared out over the steps
+	msePart               objective.Pairs
 }
 
 // privateBuffers turns the engine's buffer sharing off (tests compare).
@@ -58,13 +61,23 @@ func Build(p *Prepared, cfg Config) (*Cell, error) {
 	}
 	model := entry.New(cfg.Model_)
 	bTrain := engine.NewBuilder(c.ps, true)
-	z, err := models.Build(model, bTrain, p.Input)
+	in := p.Input
+	if cfg.BatchSize > 0 {
+		if c.batch, err = newBatcher(p, cfg); err != nil {
+			return nil, err
+		}
+		in = c.batch.Input()
+	}
+	z, err := models.Build(model, bTrain, in)
 	if err != nil {
 		return nil, err
 	}
 	nTrain := 0
 	for _, s := range p.Splits {
 		nTrain += len(s.Train)
+	}
+	if c.batch != nil {
+		nTrain = cfg.BatchSize
 	}
 	obj := cfg.Objective()
 	var mseIn objective.MSEInput
@@ -74,6 +87,9 @@ func Build(p *Prepared, cfg Config) (*Cell, error) {
 	} else if obj.LambdaMSE > 0 {
 		c.mse = newMSEPairs(p, cfg, c.mseRN)
 		mseIn.Slots = c.mse.slots
+		if c.batch != nil {
+			mseIn.Slots = (c.mse.slots + c.batch.steps - 1) / c.batch.steps
+		}
 		if c.mse.fixed {
 			mseIn.All, mseIn.AllPairs = c.mse.blocks, c.mse.total
 		}
@@ -121,6 +137,9 @@ func (c *Cell) Feed(epoch int) error {
 		if c.p.Input.Skip != nil {
 			c.p.Input.Skip.SetColumnSigns(0, c.signs)
 		}
+	}
+	if c.batch != nil {
+		return c.feedEpoch()
 	}
 	if c.loss.BCE != nil {
 		c.bce.Reset()

@@ -71,10 +71,19 @@ type Config struct {
 	TauPairs     int                    `json:"tau_pairs"`   // sampled: size of the fixed τ sample
 	// Patience > 0 stops training after that many evaluations without a
 	// better validation AUC (0: every epoch, the paper's protocol).
-	Patience  int    `json:"patience,omitempty"`
-	Workers   int    `json:"-"` // BFS goroutines; never changes results
-	MaxMemory int64  `json:"-"` // refuse runs whose memory plan exceeds it (0 = no limit)
-	Save      string `json:"-"` // checkpoint directory ("" = none)
+	Patience int `json:"patience,omitempty"`
+	// Mini-batch training (BatchSize B > 0; 0 trains on the whole graph
+	// every step): B training positives per step over their nodes'
+	// neighbourhoods (see batcher), BatchSteps steps per epoch (0 = a full
+	// pass over the training positives), BatchFanout neighbours per node and
+	// hop (0 = all), BatchNodes node slots per batch (0 = BatchNodesAuto).
+	BatchSize   int    `json:"batch_size,omitempty"`
+	BatchSteps  int    `json:"batch_steps,omitempty"`
+	BatchFanout int    `json:"batch_fanout,omitempty"`
+	BatchNodes  int    `json:"batch_nodes,omitempty"`
+	Workers     int    `json:"-"` // BFS goroutines; never changes results
+	MaxMemory   int64  `json:"-"` // refuse runs whose memory plan exceeds it (0 = no limit)
+	Save        string `json:"-"` // checkpoint directory ("" = none)
 
 	Model_ models.Config `json:"model_config"`
 }
@@ -104,6 +113,10 @@ const (
 	DefaultRankTemp    = 0.1
 	DefaultRankTriples = 1 << 16
 )
+
+// BatchNodesAuto is the node slots of a mini-batch when --batch-nodes is
+// 0 (fewer on smaller graphs: at most the graph's nodes).
+const BatchNodesAuto = 1 << 17
 
 // AutoLambdaMSE asks Resolve for the model's default λ_MSE.
 const AutoLambdaMSE = -1
@@ -190,6 +203,10 @@ func (c Config) validate() error {
 		return fmt.Errorf("--tau-pairs must be ≥ 2, got %d", c.TauPairs)
 	case c.RankTriples < 0 || c.RankTriples > 1<<26:
 		return fmt.Errorf("--rank-triples must be in 1…2²⁶ (0 = the default, %d), got %d", DefaultRankTriples, c.RankTriples)
+	case c.BatchSize < 0 || c.BatchSteps < 0 || c.BatchFanout < 0 || c.BatchNodes < 0:
+		return fmt.Errorf("--batch-size, --batch-steps, --batch-fanout and --batch-nodes must be ≥ 0")
+	case c.BatchSize == 0 && c.BatchSteps+c.BatchFanout+c.BatchNodes > 0:
+		return fmt.Errorf("--batch-steps, --batch-fanout and --batch-nodes shape mini-batches: they need --batch-size")
 	case c.DistanceLoss != "" && c.DistanceLoss != objective.DistanceRank:
 		return fmt.Errorf("unknown --distance-loss %q (valid: mse, rank)", c.DistanceLoss)
 	}

@@ -86,6 +86,9 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	}
 	defer cell.Close()
 	res.Params, res.MSEPairs = cell.ps.Count(), cell.MSEMode()
+	if cell.batch != nil {
+		res.Batches = cell.batch.Mode()
+	}
 	l := &loop{ctx: ctx, cfg: cfg, cell: cell, hooks: hooks, warn: warn, warned: map[string]bool{}}
 	if ck != nil {
 		if err := cell.restore(ck); err != nil {
@@ -99,6 +102,9 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 		return nil, err
 	}
 	res.TrainSeconds = time.Since(t0).Seconds()
+	if b := cell.batch; b != nil && b.CutBatches > 0 {
+		warn(fmt.Sprintf("%d mini-batch steps filled their %d node slots and cut %d neighbourhood nodes (%.1f per cut step): those seeds saw part of their neighbourhood; raise --batch-nodes or lower --batch-size", b.CutBatches, b.sub.slots, b.Cut, float64(b.Cut)/float64(b.CutBatches)))
+	}
 	ran := cfg.Epochs - l.start
 	if fr.Stopped >= 0 {
 		res.StoppedEpoch, ran = fr.Stopped, fr.Stopped+1-l.start
@@ -178,6 +184,9 @@ func (l *loop) fit() (engine.FitResult, error) {
 	}
 	l.stepStart = time.Now()
 	fc := engine.FitConfig{Epochs: l.cfg.Epochs, EvalEvery: l.cfg.EvalEvery, StartEpoch: l.start, Prior: prior, OnEpoch: l.onEpoch, Patience: l.cfg.Patience}
+	if b := l.cell.batch; b != nil {
+		fc.Steps, fc.Batch = b.steps, l.cell.Batch
+	}
 	return engine.Fit(l.cell.tr, fc, l.cell.Feed, l.evaluate)
 }
 

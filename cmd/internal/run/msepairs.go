@@ -50,7 +50,7 @@ func newMSEPairs(p *Prepared, cfg Config, rng *engine.Seeded) *msePairs {
 		m.total += s.Graph.N * (s.Graph.N - 1) / 2
 	}
 	target := func(d uint16) float64 { return objective.Target(int(d), d != data.Unreachable, alpha) }
-	if m.total <= limit {
+	if m.total <= limit && cfg.BatchSize == 0 {
 		// Every pair, every epoch: targets C = 1 − 2t per graph for the
 		// fused engine.PairMSE.
 		m.fixed, m.slots = true, m.total
@@ -77,8 +77,8 @@ func newMSEPairs(p *Prepared, cfg Config, rng *engine.Seeded) *msePairs {
 			}
 		}
 	}
-	m.slots = limit
-	m.mode = fmt.Sprintf("%d of %d intra-graph pairs, resampled every epoch", limit, m.total)
+	m.slots = min(limit, m.total)
+	m.mode = fmt.Sprintf("%d of %d intra-graph pairs, resampled every epoch", m.slots, m.total)
 	return m
 }
 

@@ -45,13 +45,27 @@ func (r *rankTriples) draw() *objective.Triples {
 	u := r.p.Union
 	if r.p.Exact() {
 		for t := 0; t < r.n; t++ {
-			a := r.rng.IntN(u.N)
-			g := graphOf(u, a)
-			i, dist := a-u.Offsets[g], r.p.Splits[g].Dist
-			r.add(g, i, func(j int) uint16 { return dist.At(i, j) })
+			r.addExact(r.rng.IntN(u.N))
 		}
 		return &r.set
 	}
+	r.refresh()
+	per := max(1, r.n/r.sources)
+	for k := range r.srcGraph {
+		for t := 0; t < per; t++ {
+			r.addSource(k)
+		}
+	}
+	return &r.set
+}
+
+// refresh draws the epoch's BFS sources and their rows (the sampled path;
+// nothing on the exact path).
+func (r *rankTriples) refresh() {
+	if r.p.Exact() {
+		return
+	}
+	u := r.p.Union
 	r.srcGraph, r.srcLocal = r.srcGraph[:0], r.srcLocal[:0]
 	for k := 0; k < r.sources; k++ {
 		a := r.rng.IntN(u.N)
@@ -59,14 +73,35 @@ func (r *rankTriples) draw() *objective.Triples {
 		r.srcGraph, r.srcLocal = append(r.srcGraph, g), append(r.srcLocal, a-u.Offsets[g])
 	}
 	r.rows = bfsRows(r.p.Adjs, r.srcGraph, r.srcLocal, r.workers, r.rows)
-	per := max(1, r.n/r.sources)
-	for k, g := range r.srcGraph {
-		row := r.rows[k]
-		for t := 0; t < per; t++ {
-			r.add(g, r.srcLocal[k], func(j int) uint16 { return row[j] })
+}
+
+// drawN returns n triples of a mini-batch step: anchors uniform over all
+// nodes (exact path) or over the epoch's sources (sampled path, after
+// refresh). The set is reused by the next call.
+func (r *rankTriples) drawN(n int) *objective.Triples {
+	r.set.Reset()
+	for t := 0; t < n; t++ {
+		if r.p.Exact() {
+			r.addExact(r.rng.IntN(r.p.Union.N))
+		} else {
+			r.addSource(r.rng.IntN(len(r.srcGraph)))
 		}
 	}
 	return &r.set
+}
+
+// addExact draws one triple anchored at global row a (exact distances).
+func (r *rankTriples) addExact(a int) {
+	u := r.p.Union
+	g := graphOf(u, a)
+	i, dist := a-u.Offsets[g], r.p.Splits[g].Dist
+	r.add(g, i, func(j int) uint16 { return dist.At(i, j) })
+}
+
+// addSource draws one triple anchored at the epoch's k-th source.
+func (r *rankTriples) addSource(k int) {
+	row := r.rows[k]
+	r.add(r.srcGraph[k], r.srcLocal[k], func(j int) uint16 { return row[j] })
 }
 
 // add draws one triple anchored at node i of graph g.

@@ -75,6 +75,9 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.DistanceLoss == objective.DistanceRank {
 		c.RankTemp = cmp.Or(c.RankTemp, DefaultRankTemp)
+		if c.RankTriples == 0 && c.BatchSize > 0 {
+			c.RankTriples = c.BatchSize // per step in mini-batches
+		}
 		c.RankTriples = cmp.Or(c.RankTriples, DefaultRankTriples)
 	} else {
 		c.RankTemp, c.RankTriples = 0, 0
@@ -125,6 +128,14 @@ func (c Config) Resolve(ds *data.Dataset) (Config, error) {
 		c.Distances = DistExact
 		if exactEntries(ds) > ExactDistanceLimit {
 			c.Distances = DistSampled
+		}
+	}
+	if c.BatchSize > 0 {
+		if e, _ := models.Lookup(c.Model); !e.Batches {
+			return c, fmt.Errorf("--batch-size: %s cannot train on mini-batches (its ops are shaped by the edges or anchor sets of the whole graph); GCN, SAGE, GIN and GraphConv can", c.Model)
+		}
+		if c.BatchNodes == 0 {
+			c.BatchNodes = min(BatchNodesAuto, ds.NumNodes())
 		}
 	}
 	if c.MSESampling == MSEUniform || !c.Variant.MSE() {

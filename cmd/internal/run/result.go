@@ -75,6 +75,7 @@ type Result struct {
 	Distances      DistanceSource `json:"distances,omitempty"`      // sampled path only: "sampled"
 	TauPairCount   int            `json:"tau_pair_count,omitempty"` // sampled path only
 	MSEPairs       string         `json:"mse_pairs,omitempty"`
+	Batches        string         `json:"batches,omitempty"` // the mini-batch scheme; empty for whole-graph steps
 	Graphs         int            `json:"graphs"`
 	Nodes          int            `json:"nodes"`
 	Params         int            `json:"params"`

@@ -1,0 +1,164 @@
+package run
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/ignn/ignn/engine"
+	"github.com/ignn/ignn/objective"
+)
+
+// batcher is mini-batch training (Config.BatchSize B > 0). Every step
+// trains on the subgraph around its seed nodes, with the pairs and triples
+// remapped to the subgraph's slots:
+//
+//   - B training positives, taken in the order of a seeded permutation of
+//     all of them (one permutation per pass, stream "batch-pass/K"): draw q
+//     of the run (q = (epoch·steps + step)·B + t) is positive perm_K[q mod P]
+//     of pass K = q div P, so every positive is trained once per pass of P
+//     draws, whatever the epoch and step boundaries, and a resumed run
+//     draws what the uninterrupted one would;
+//   - as many negatives, drawn per graph as full-batch training draws them
+//     (the checkpointed "negatives" stream);
+//   - the distance term's triples (rank) or pairs (MSE): see Cell.Batch;
+//   - the seeds' L-hop neighbourhood (L = the model's layers): every
+//     neighbour, or Config.BatchFanout of them per node and hop drawn
+//     without replacement (stream "batch-fanout/epoch/step"), until the
+//     Config.BatchNodes slots are full (the rest of that step's
+//     neighbourhood is then cut, and counted).
+//
+// With every neighbour and no cut, a seed's embedding in the batch equals
+// its embedding in the whole graph (the normalisations use whole-graph
+// degrees; tested), so the batch changes which pairs a step sees, not what
+// the model computes for them.
+type batcher struct {
+	p               *Prepared
+	seed            uint64
+	size, steps     int // B, and steps per epoch
+	fanout, layers  int
+	posI, posJ      []int32 // the training positives, global rows
+	posG            []int32 // their graphs
+	pass            int     // the pass perm holds (−1: none)
+	perm            []int32
+	sub             subgraph
+	adj             *engine.Adjacency
+	x, skip         *engine.Features
+	Cut, CutBatches int // neighbourhood slots cut, and the steps that cut some
+}
+
+func newBatcher(p *Prepared, cfg Config) (*batcher, error) {
+	b := &batcher{p: p, seed: cfg.Seed, size: cfg.BatchSize, fanout: cfg.BatchFanout, layers: cfg.Model_.Layers, pass: -1}
+	u := p.Union
+	for g, s := range p.Splits {
+		for _, q := range s.Train {
+			i, j := u.GlobalPair(g, q)
+			b.posI, b.posJ, b.posG = append(b.posI, int32(i)), append(b.posJ, int32(j)), append(b.posG, int32(g))
+		}
+	}
+	if len(b.posI) == 0 {
+		return nil, fmt.Errorf("mini-batches: no training positives")
+	}
+	b.steps = cfg.BatchSteps
+	if b.steps == 0 {
+		b.steps = (len(b.posI) + b.size - 1) / b.size
+	}
+	n := min(cfg.BatchNodes, u.N)
+	b.sub = newSubgraph(p.Input.Adj, n)
+	b.adj = engine.NewBatchAdjacency(n)
+	b.x = engine.NewBatchFeatures(p.Input.X, n)
+	if p.Input.Skip != nil {
+		b.skip = engine.NewBatchFeatures(p.Input.Skip, n)
+	}
+	return b, nil
+}
+
+// Input is the training graph's input: n slots, filled by load.
+func (b *batcher) Input() *engine.GraphInput {
+	return &engine.GraphInput{Adj: b.adj, X: b.x, Skip: b.skip}
+}
+
+// Mode describes the scheme for the result.
+func (b *batcher) Mode() string {
+	nb := "every neighbour"
+	if b.fanout > 0 {
+		nb = fmt.Sprintf("%d neighbours drawn per node and hop", b.fanout)
+	}
+	return fmt.Sprintf("mini-batches: %d steps per epoch, each on %d training positives (a seeded permutation per pass over all %d) with as many negatives and the distance term's own draw, over the %d-hop neighbourhood of their nodes (%s) in %d node slots",
+		b.steps, b.size, len(b.posI), b.layers, nb, b.sub.slots)
+}
+
+// positives appends the B positives of (epoch, step) to pairs and counts
+// them per graph.
+func (b *batcher) positives(epoch, step int, pairs *objective.Pairs, perGraph []int) {
+	P := len(b.posI)
+	q0 := (epoch*b.steps + step) * b.size
+	for t := 0; t < b.size; t++ {
+		q := q0 + t
+		if k := q / P; k != b.pass {
+			b.pass = k
+			b.perm = permInt32(engine.Stream(b.seed, fmt.Sprintf("batch-pass/%d", k)), P, b.perm)
+		}
+		r := b.perm[q%P]
+		pairs.Add(int(b.posI[r]), int(b.posJ[r]), 1)
+		perGraph[b.posG[r]]++
+	}
+}
+
+// permInt32 is a uniform permutation of 0…n−1 (Fisher–Yates), reusing buf.
+func permInt32(rng *rand.Rand, n int, buf []int32) []int32 {
+	buf = buf[:0]
+	for i := 0; i < n; i++ {
+		buf = append(buf, int32(i))
+	}
+	for i := n - 1; i > 0; i-- {
+		j := rng.IntN(i + 1)
+		buf[i], buf[j] = buf[j], buf[i]
+	}
+	return buf
+}
+
+// load builds step's subgraph around the nodes of the given pair and
+// triple sets (global rows), loads it into the training input, and rewrites
+// the sets to slots.
+func (b *batcher) load(epoch, step int, pairs []*objective.Pairs, triples *objective.Triples) error {
+	var seeds []int32
+	for _, ps := range pairs {
+		for k := range ps.I {
+			seeds = append(seeds, int32(ps.I[k]), int32(ps.J[k]))
+		}
+	}
+	if triples != nil {
+		for k := range triples.I {
+			seeds = append(seeds, int32(triples.I[k]), int32(triples.J[k]), int32(triples.K[k]))
+		}
+	}
+	var rng *rand.Rand
+	if b.fanout > 0 {
+		rng = engine.Stream(b.seed, fmt.Sprintf("batch-fanout/%d/%d", epoch, step))
+	}
+	cut, err := b.sub.build(seeds, b.layers, b.fanout, rng)
+	if err != nil {
+		return err
+	}
+	if cut > 0 {
+		b.Cut += cut
+		b.CutBatches++
+	}
+	b.sub.load(b.adj, b.fanout == 0)
+	b.x.LoadRows(b.p.Input.X, b.sub.nodes)
+	if b.skip != nil {
+		b.skip.LoadRows(b.p.Input.Skip, b.sub.nodes)
+	}
+	for _, ps := range pairs {
+		for k := range ps.I {
+			ps.I[k], ps.J[k] = b.sub.slot(ps.I[k]), b.sub.slot(ps.J[k])
+		}
+	}
+	if triples != nil {
+		for k := range triples.I {
+			triples.I[k], triples.J[k], triples.K[k] = b.sub.slot(triples.I[k]), b.sub.slot(triples.J[k]), b.sub.slot(triples.K[k])
+		}
+	}
+	b.sub.clearSlots()
+	return nil
+}

@@ -1,0 +1,168 @@
+package run
+
+import (
+	"context"
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ignn/ignn/engine"
+	"github.com/ignn/ignn/models"
+	"github.com/ignn/ignn/objective"
+)
+
+func batchRun(model string) Config {
+	cfg := shortRun(model)
+	cfg.Dataset, cfg.Epochs, cfg.EvalEvery = "grid:12x12", 4, 2
+	cfg.BatchSize, cfg.BatchSteps = 8, 3
+	cfg.DistanceLoss = objective.DistanceRank
+	return cfg
+}
+
+// TestBatchSeedsSeeWholeGraph: with every neighbour and no cut, the
+// embeddings a batch graph computes for its seeds are the whole graph's,
+// for each model that trains on mini-batches (float64; the sums run in
+// another order, so equal to rounding).
+func TestBatchSeedsSeeWholeGraph(t *testing.T) {
+	for _, model := range []string{"gcn", "sage", "gin", "graphconv"} {
+		cfg := batchRun(model)
+		cfg.DType, cfg.Position, cfg.PositionSkip = Float64, position(t, "landmark:4"), true
+		cfg, _, p := prepared(t, cfg)
+		c, err := Build(p, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Feed(0); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Batch(0, 1); err != nil {
+			t.Fatal(err)
+		}
+		e, _ := models.Lookup(cfg.Model)
+		bb := engine.NewBuilder(c.ps, false)
+		zb, err := models.Build(e.New(cfg.Model_), bb, c.batch.Input())
+		if err != nil {
+			t.Fatal(err)
+		}
+		fb, err := engine.NewForward(bb, zb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		batchZ, _, err := fb.Run(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fb.Close()
+		full, d, err := c.Embeddings()
+		if err != nil {
+			t.Fatal(err)
+		}
+		seeds := 0
+		for _, k := range append(c.bce.I, c.bce.J...) {
+			seeds = max(seeds, k+1) // pairs hold slots now; seeds take the first slots
+		}
+		if seeds < 2 || len(c.batch.sub.nodes) <= seeds || c.batch.Cut > 0 {
+			t.Fatalf("%s: %d seeds in %d slots, %d cut", model, seeds, len(c.batch.sub.nodes), c.batch.Cut)
+		}
+		for s := 0; s < seeds; s++ {
+			g := c.batch.sub.nodes[s]
+			for k := 0; k < d; k++ {
+				if diff := math.Abs(batchZ[s*d+k] - full[g*d+k]); diff > 1e-12 {
+					t.Fatalf("%s: seed slot %d (node %d) column %d: batch %v, whole graph %v", model, s, g, k, batchZ[s*d+k], full[g*d+k])
+				}
+			}
+		}
+		c.Close()
+	}
+}
+
+// TestBatchPassCoversEachPositiveOnce: the positives of consecutive steps,
+// across epoch boundaries, are each training positive once per pass of P
+// draws.
+func TestBatchPassCoversEachPositiveOnce(t *testing.T) {
+	cfg := batchRun("gcn")
+	cfg.BatchSize, cfg.BatchSteps = 7, 5 // 35 draws per epoch; P is not a multiple
+	cfg, _, p := prepared(t, cfg)
+	b, err := newBatcher(p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	P := len(b.posI)
+	var drawn objective.Pairs
+	counts := make([]int, 1)
+	for epoch := 0; drawn.Len() < 2*P; epoch++ {
+		for step := 0; step < cfg.BatchSteps; step++ {
+			b.positives(epoch, step, &drawn, counts)
+		}
+	}
+	all := map[[2]int]bool{}
+	for k := range b.posI {
+		all[[2]int{int(b.posI[k]), int(b.posJ[k])}] = true
+	}
+	for pass := 0; pass < 2; pass++ {
+		seen := map[[2]int]bool{}
+		for k := pass * P; k < (pass+1)*P; k++ {
+			q := [2]int{drawn.I[k], drawn.J[k]}
+			if !all[q] || seen[q] {
+				t.Fatalf("pass %d draw %d: %v is not a training positive or came twice", pass, k, q)
+			}
+			seen[q] = true
+		}
+	}
+	if slices.Equal(drawn.I[:P], drawn.I[P:2*P]) {
+		t.Fatal("the second pass repeats the first one's order")
+	}
+}
+
+// TestBatchRunsDeterministic: a mini-batch run gives the same numbers for
+// one and two workers, a fanout run too, and an interrupted run resumed
+// from its checkpoint ends as the uninterrupted one.
+func TestBatchRunsDeterministic(t *testing.T) {
+	for _, fanout := range []int{0, 2} {
+		cfg := batchRun("sage")
+		cfg.Distances, cfg.BatchFanout, cfg.Epochs = DistSampled, fanout, 6
+		var res []*Result
+		for _, w := range []int{1, 2} {
+			cfg.Workers = w
+			r, err := Run(context.Background(), cfg, Hooks{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res = append(res, r)
+		}
+		if !reflect.DeepEqual(res[0].History, res[1].History) || len(res[0].History) != 4 {
+			t.Fatalf("fanout %d: workers 1 and 2 differ:\n%+v\n%+v", fanout, res[0].History, res[1].History)
+		}
+		cfg.Save = t.TempDir()
+		interruptAfter(t, cfg, 2)
+		resumed, err := Resume(context.Background(), cfg.Save, Hooks{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(res[0].History, resumed.History) {
+			t.Fatalf("fanout %d: resumed run differs:\nfull    %+v\nresumed %+v", fanout, res[0].History, resumed.History)
+		}
+	}
+}
+
+// TestBatchRefusals: models whose ops depend on the whole graph's edges,
+// batch shapes without a batch size, and seeds beyond the slots are
+// refused with the flag to change.
+func TestBatchRefusals(t *testing.T) {
+	cfg := batchRun("gat")
+	if _, err := Run(context.Background(), cfg, Hooks{}); err == nil || !strings.Contains(err.Error(), "mini-batches") {
+		t.Fatalf("gat with --batch-size: %v", err)
+	}
+	cfg = batchRun("gcn")
+	cfg.BatchSize = 0
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "need --batch-size") {
+		t.Fatalf("--batch-steps without --batch-size: %v", err)
+	}
+	cfg = batchRun("gcn")
+	cfg.BatchNodes = 20
+	if _, err := Run(context.Background(), cfg, Hooks{}); err == nil || !strings.Contains(err.Error(), "--batch-nodes") {
+		t.Fatalf("seeds beyond the slots: %v", err)
+	}
+}

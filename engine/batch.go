@@ -1,0 +1,144 @@
+package engine
+
+import (
+	"fmt"
+	"sync/atomic"
+)
+
+// Mini-batch inputs. One training graph serves every batch: its shapes are
+// fixed (a batch has N node slots, padded), and what changes between runs
+// is the content of mutable sparse matrices and feature rows the ops hold
+// by reference. Ops read that content when they run, so a Load between two
+// runs is all a new batch needs; the tape is built once.
+
+var mutableIDs atomic.Uint64
+
+// NewMutableCSR returns an empty rows×cols matrix whose content Assign
+// replaces between runs. Its ID names the matrix, not its content (unique
+// per matrix), so ops on two mutable matrices are never merged by gorgonia
+// whatever they hold when the graph is built.
+func NewMutableCSR(rows, cols int) *CSR {
+	m := &CSR{Rows: rows, Cols: cols, RowPtr: make([]int, rows+1), mutable: true}
+	m.idOnce.Do(func() { m.id = 0xb17c_0000_0000_0000 | mutableIDs.Add(1) })
+	return m
+}
+
+// Assign replaces a mutable matrix's content with rows given by rowPtr
+// (Rows+1 offsets), colIdx (sorted within each row) and val; the slices are
+// copied. Its cached float32 values and its transpose (the matrix the
+// backward op of SpMM holds) are recomputed in place. Not safe while a graph
+// that uses the matrix runs. It panics on an immutable matrix or a
+// malformed content.
+func (m *CSR) Assign(rowPtr, colIdx []int, val []float64) {
+	if !m.mutable {
+		panic("engine: Assign on an immutable CSR")
+	}
+	if len(rowPtr) != m.Rows+1 || rowPtr[0] != 0 || rowPtr[m.Rows] != len(colIdx) || len(val) != len(colIdx) {
+		panic(fmt.Sprintf("engine: Assign: %d row offsets, %d columns, %d values for %d rows", len(rowPtr), len(colIdx), len(val), m.Rows))
+	}
+	for _, c := range colIdx {
+		if c < 0 || c >= m.Cols {
+			panic(fmt.Sprintf("engine: Assign: column %d outside %d", c, m.Cols))
+		}
+	}
+	m.RowPtr = append(m.RowPtr[:0], rowPtr...)
+	m.ColIdx = append(m.ColIdx[:0], colIdx...)
+	m.Val = append(m.Val[:0], val...)
+	if m.v32 != nil {
+		m.v32 = m.v32[:0]
+		for _, v := range m.Val {
+			m.v32 = append(m.v32, float32(v))
+		}
+	}
+	if m.t != nil {
+		t, perm := transposeOf(m)
+		m.t.Assign(t.RowPtr, t.ColIdx, t.Val)
+		m.perm = perm
+	}
+}
+
+// NewBatchAdjacency returns the adjacency of n node slots whose edges Load
+// replaces between runs. Every normalised variant a model asks for (GCNNorm,
+// MeanNorm, WithSelfLoops) is a mutable matrix recomputed by each Load.
+func NewBatchAdjacency(n int) *Adjacency {
+	return &Adjacency{N: n, A: NewMutableCSR(n, n), cache: map[string]*CSR{}, batchState: batchState{derive: map[string]func() *CSR{}}}
+}
+
+// Load sets a batch adjacency's edges: row r lists the neighbours
+// colIdx[rowPtr[r]:rowPtr[r+1]] of slot r (symmetric, sorted, no
+// self-loops; unused slots have none). deg, when not nil, gives the degree
+// the normalisations use for each slot (a node's degree in the whole
+// graph, so that a batch holding a node's full neighbourhood computes
+// exactly what the whole graph would); nil uses the batch's own degrees.
+func (a *Adjacency) Load(rowPtr, colIdx []int, deg []int) {
+	if a.derive == nil {
+		panic("engine: Load on an adjacency not made by NewBatchAdjacency")
+	}
+	if deg != nil && len(deg) != a.N {
+		panic(fmt.Sprintf("engine: Load: %d degrees for %d slots", len(deg), a.N))
+	}
+	ones := make([]float64, len(colIdx))
+	for i := range ones {
+		ones[i] = 1
+	}
+	a.A.Assign(rowPtr, colIdx, ones)
+	a.deg = deg
+	for key, m := range a.cache {
+		f := a.derive[key]()
+		m.Assign(f.RowPtr, f.ColIdx, f.Val)
+	}
+}
+
+// NewBatchFeatures returns features of n row slots with src's columns,
+// filled by LoadRows. Its dense part is a constant with its own identity
+// (never merged with another batch constant).
+func NewBatchFeatures(src *Features, n int) *Features {
+	f := &Features{N: n, DenseDim: src.DenseDim, Dense: make([]float64, n*src.DenseDim)}
+	if src.Sparse != nil {
+		f.Sparse = NewMutableCSR(n, src.Sparse.Cols)
+	}
+	f.once.Do(func() {
+		f.dense = &ConstMatrix{Rows: n, Cols: src.DenseDim, V: f.Dense, v32: make([]float32, len(f.Dense)),
+			id: 0xb17f_0000_0000_0000 | mutableIDs.Add(1)}
+	})
+	return f
+}
+
+// LoadRows sets row r of batch features f to row rows[r] of src (the
+// features f was made from), and every row from len(rows) on to zero. It
+// panics when rows has more entries than f has slots.
+func (f *Features) LoadRows(src *Features, rows []int) {
+	if len(rows) > f.N {
+		panic(fmt.Sprintf("engine: LoadRows: %d rows for %d slots", len(rows), f.N))
+	}
+	d, c := f.DenseDim, f.constant()
+	for r, s := range rows {
+		copy(f.Dense[r*d:(r+1)*d], src.Dense[s*d:(s+1)*d])
+	}
+	clear(f.Dense[len(rows)*d:])
+	for i, v := range f.Dense {
+		c.v32[i] = float32(v)
+	}
+	if f.Sparse == nil {
+		return
+	}
+	sp := src.Sparse
+	ptr := make([]int, f.N+1)
+	var cols []int
+	var val []float64
+	for r, s := range rows {
+		cols = append(cols, sp.ColIdx[sp.RowPtr[s]:sp.RowPtr[s+1]]...)
+		val = append(val, sp.Val[sp.RowPtr[s]:sp.RowPtr[s+1]]...)
+		ptr[r+1] = len(cols)
+	}
+	for r := len(rows) + 1; r <= f.N; r++ {
+		ptr[r] = len(cols)
+	}
+	f.Sparse.Assign(ptr, cols, val)
+}
+
+// batchState is the part of Adjacency only batch adjacencies use.
+type batchState struct {
+	derive map[string]func() *CSR // how each cached variant is computed
+	deg    []int                  // Load's degree override
+}

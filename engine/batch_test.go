@@ -1,0 +1,131 @@
+package engine_test
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	. "github.com/ignn/ignn/engine"
+	. "github.com/ignn/ignn/engine/enginetest"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// csrOf returns the row offsets and columns of a CSR (for Load).
+func csrOf(m *CSR) ([]int, []int) { return m.RowPtr, m.ColIdx }
+
+// A batch adjacency loaded with a graph's edges gives the same normalised
+// matrices as the immutable adjacency of that graph, and a second load
+// replaces them (and their transposes) in place.
+func TestBatchAdjacencyLoadMatchesFresh(t *testing.T) {
+	g1 := NewAdjacency(5, [][2]int{{0, 1}, {1, 2}, {2, 3}, {1, 4}})
+	g2 := NewAdjacency(5, [][2]int{{0, 4}, {3, 4}})
+	b := NewBatchAdjacency(5)
+	gcn, mean, loops := b.GCNNorm(), b.MeanNorm(), b.WithSelfLoops()
+	gcnT := gcn.T()
+	for _, g := range []*Adjacency{g1, g2} {
+		ptr, col := csrOf(g.A)
+		b.Load(ptr, col, nil)
+		for _, c := range []struct {
+			name      string
+			got, want *CSR
+		}{{"gcn", gcn, g.GCNNorm()}, {"mean", mean, g.MeanNorm()}, {"loops", loops, g.WithSelfLoops()}, {"A", b.Sum(), g.A}, {"gcnᵀ", gcnT, g.GCNNorm().T()}} {
+			if !slices.Equal(c.got.Dense(), c.want.Dense()) {
+				t.Fatalf("%s after load: %v, want %v", c.name, c.got.Dense(), c.want.Dense())
+			}
+			if !slices.Equal(c.got.Val32(), c.want.Val32()) {
+				t.Fatalf("%s float32 values stale", c.name)
+			}
+		}
+	}
+	if gcn.ID() == mean.ID() || gcn.ID() == loops.ID() {
+		t.Fatal("two mutable matrices share an ID: gorgonia would merge their ops")
+	}
+}
+
+// Load's degree override changes GCN's normalisation to the given degrees.
+func TestBatchAdjacencyDegreeOverride(t *testing.T) {
+	g := NewAdjacency(3, [][2]int{{0, 1}, {1, 2}})
+	b := NewBatchAdjacency(3)
+	gcn := b.GCNNorm()
+	ptr, col := csrOf(g.A)
+	b.Load(ptr, col, []int{3, 2, 1})
+	got := gcn.Dense()
+	// entry (0,1) = 1/sqrt((3+1)(2+1)); diagonal (2,2) = 1/(1+1).
+	if w := 1 / (2 * math.Sqrt(3)); math.Abs(got[1]-w) > 1e-15 || math.Abs(got[8]-0.5) > 1e-15 {
+		t.Fatalf("GCN norm with degrees 3,2,1: %v", got)
+	}
+}
+
+// LoadRows gathers dense and sparse rows and zeroes the unused slots.
+func TestBatchFeaturesLoadRows(t *testing.T) {
+	src := &Features{N: 3, DenseDim: 2, Dense: []float64{1, 2, 3, 4, 5, 6},
+		Sparse: NewCSR(3, 3, []Entry{{0, 2, 1}, {1, 0, 1}, {2, 1, 1}})}
+	f := NewBatchFeatures(src, 4)
+	f.LoadRows(src, []int{2, 0, 1, 2})
+	f.LoadRows(src, []int{2, 0})
+	if want := []float64{5, 6, 1, 2, 0, 0, 0, 0}; !slices.Equal(f.Dense, want) {
+		t.Fatalf("dense rows %v, want %v", f.Dense, want)
+	}
+	if want := []float64{0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0}; !slices.Equal(f.Sparse.Dense(), want) {
+		t.Fatalf("sparse rows %v, want %v", f.Sparse.Dense(), want)
+	}
+}
+
+// One graph built on a batch adjacency computes, after each Load, what a
+// graph built on that content computes — forward and backward — and its
+// gradient passes the finite-difference check after a reload.
+func TestSpMMOnReloadedBatch(t *testing.T) {
+	g1 := NewAdjacency(4, [][2]int{{0, 1}, {1, 2}, {2, 3}})
+	g2 := NewAdjacency(4, [][2]int{{0, 3}, {0, 2}})
+	err := CheckGradient(func(b *Builder) (*G.Node, []*G.Node) {
+		adj := NewBatchAdjacency(4)
+		ptr, col := csrOf(g1.A)
+		adj.Load(ptr, col, nil)
+		x := b.Param("x", Glorot(1), 4, 3)
+		y := SpMM(adj.MeanNorm(), x)
+		adj.MeanNorm().T() // materialise the transpose, then replace the content
+		ptr, col = csrOf(g2.A)
+		adj.Load(ptr, col, nil)
+		return y, []*G.Node{x}
+	}, 1e-6, 1e-7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range []*Adjacency{g1, g2} {
+		want, _ := gradOfSum(t, func(b *Builder, x *G.Node) *G.Node { return SpMM(g.MeanNorm(), x) })
+		batch := NewBatchAdjacency(4)
+		got, _ := gradOfSum(t, func(b *Builder, x *G.Node) *G.Node {
+			y := SpMM(batch.MeanNorm(), x)
+			ptr, col := csrOf(g.A)
+			batch.Load(ptr, col, nil)
+			return y
+		})
+		if !slices.Equal(got, want) {
+			t.Fatalf("gradient on the reloaded batch %v, want %v", got, want)
+		}
+	}
+}
+
+// gradOfSum returns ∂Σ(op(x)·r)/∂x for a fixed 4×3 x and fixed weights r.
+func gradOfSum(t *testing.T, op func(b *Builder, x *G.Node) *G.Node) ([]float64, []float64) {
+	t.Helper()
+	b := NewBuilder(NewParamStore(tensor.Float64, Stream(5, "init")), true)
+	x := b.Param("x", Glorot(1), 4, 3)
+	r := b.Constant("r", []float64{1, -2, 3, 0.5, 1, -1, 2, 2, 0, -3, 1, 1}, 4, 3)
+	loss := G.Must(G.Sum(G.Must(G.HadamardProd(op(b, x), r))))
+	if _, err := G.Grad(loss, x); err != nil {
+		t.Fatal(err)
+	}
+	vm := G.NewTapeMachine(b.G)
+	defer CloseMachine(vm)
+	if err := vm.RunAll(); err != nil {
+		t.Fatal(err)
+	}
+	g, err := x.Grad()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ToFloat64(g.(*tensor.Dense)), ToFloat64(x.Value().(*tensor.Dense))
+}
