@@ -248,7 +248,9 @@ func configFrom(c *cli.Context) (run.Config, error) {
 	cfg.TauSources = c.Int("tau-sources")
 	cfg.TauPairs = c.Int("tau-pairs")
 	cfg.Patience = c.Int("patience")
-	setBatch(c, &cfg)
+	if err := setBatch(c, &cfg); err != nil {
+		return cfg, err
+	}
 	mm, err := run.ParseBytes(c.String("max-memory"))
 	if err != nil {
 		return cfg, usagef("--max-memory %q: %v", c.String("max-memory"), err)

@@ -8,17 +8,40 @@ import (
 	"github.com/ignn/ignn/cmd/internal/run"
 )
 
-// batchFlags shape mini-batch training (run.Config.BatchSize and kin).
+// batchFlags shape mini-batch training (run.Config.BatchSize and kin) and
+// pick the family of defaults (--scale).
 func batchFlags() []cli.Flag {
 	return []cli.Flag{
+		&cli.StringFlag{Name: "scale", Value: "auto", Usage: fmt.Sprintf("defaults: paper (the paper's: whole-graph steps, hash input, MSE), large (for big graphs: --position landmark:32 --position-skip --distance-loss rank --batch-size 512 --batch-steps 50 --epochs 10 --eval-every 2, each unless given), or auto: large from %d nodes", run.LargeGraphNodes)},
 		&cli.IntFlag{Name: "batch-size", Value: 0, Usage: "mini-batches: training positives per optimisation step, each step on the subgraph of their nodes' neighbourhoods with as many negatives and the distance term's triples or pairs (0 = whole-graph steps; GCN, SAGE, GIN, GraphConv)"},
 		&cli.IntFlag{Name: "batch-steps", Value: 0, Usage: "mini-batches: steps per epoch (0 = a full pass over the training positives)"},
 		&cli.IntFlag{Name: "batch-fanout", Value: 0, Usage: "mini-batches: neighbours drawn per node and hop (0 = every neighbour: seeds see exactly what the whole graph gives them)"},
-		&cli.IntFlag{Name: "batch-nodes", Value: 0, Usage: fmt.Sprintf("mini-batches: node slots of a batch, the training graph's size (0 = %d or the graph's nodes if fewer); a neighbourhood beyond it is cut, with a warning", run.BatchNodesAuto)},
+		&cli.IntFlag{Name: "batch-nodes", Value: 0, Usage: "mini-batches: node slots of a batch, the training graph's size (0 = sized from the mean neighbourhood of 64 probed nodes × a step's seed nodes, +25%); a neighbourhood beyond it is cut, with a warning"},
 	}
 }
 
-func setBatch(c *cli.Context, cfg *run.Config) {
+// setBatch reads the batch flags and --scale, and records which of the
+// settings the large defaults choose the user gave (run.Config.Explicit).
+func setBatch(c *cli.Context, cfg *run.Config) error {
 	cfg.BatchSize, cfg.BatchSteps = c.Int("batch-size"), c.Int("batch-steps")
 	cfg.BatchFanout, cfg.BatchNodes = c.Int("batch-fanout"), c.Int("batch-nodes")
+	sc, err := run.ParseScale(c.String("scale"))
+	if err != nil {
+		return usagef("%v", err)
+	}
+	cfg.Scale = sc
+	if sc == run.ScaleAuto {
+		cfg.Scale = ""
+	}
+	cfg.Explicit = map[string]bool{}
+	for _, n := range []string{"position", "position-skip", "distance-loss", "batch-size", "batch-steps", "epochs", "eval-every"} {
+		cfg.Explicit[n] = hasFlag(c, n) && c.IsSet(n)
+	}
+	if !cfg.Explicit["eval-every"] && cfg.EvalEvery > cfg.Epochs {
+		cfg.EvalEvery = cfg.Epochs // --epochs 5 alone evaluates after the last epoch
+	}
+	if hasFlag(c, "positions") && c.IsSet("positions") {
+		cfg.Explicit["position"] = true
+	}
+	return nil
 }

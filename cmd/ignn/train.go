@@ -94,6 +94,9 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 					}
 				},
 				Resolved: func(eff run.Config) {
+					if eff.ScaleNote != "" && !c.Bool("quiet") {
+						fmt.Fprintf(stderr, "note: %s\n", eff.ScaleNote)
+					}
 					if c.Bool("verbose") && !c.Bool("quiet") {
 						b, _ := json.MarshalIndent(eff, "", "  ")
 						fmt.Fprintf(stderr, "effective configuration:\n%s\n", b)

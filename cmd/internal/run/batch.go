@@ -62,14 +62,38 @@ func newBatcher(p *Prepared, cfg Config) (*batcher, error) {
 	if b.steps == 0 {
 		b.steps = (len(b.posI) + b.size - 1) / b.size
 	}
-	n := min(cfg.BatchNodes, u.N)
-	b.sub = newSubgraph(p.Input.Adj, n)
-	b.adj = engine.NewBatchAdjacency(n)
-	b.x = engine.NewBatchFeatures(p.Input.X, n)
-	if p.Input.Skip != nil {
-		b.skip = engine.NewBatchFeatures(p.Input.Skip, n)
-	}
 	return b, nil
+}
+
+// probeNodes is how many nodes autoSlots measures the neighbourhood of.
+const probeNodes = 64
+
+// allocate makes the batch inputs: slots node slots, or when slots is 0,
+// enough for seeds seed nodes with neighbourhoods the size of the mean
+// L-hop neighbourhood (with the fanout) of probeNodes nodes drawn from the
+// stream "batch-probe", a quarter more for margin; at most the graph's
+// nodes, at least 1024.
+func (b *batcher) allocate(slots, seeds int) {
+	n := b.p.Union.N
+	if slots == 0 {
+		probe := newSubgraph(b.p.Input.Adj, n)
+		rng := engine.Stream(b.seed, "batch-probe")
+		total := 0
+		for k := 0; k < probeNodes; k++ {
+			probe.build([]int32{int32(rng.IntN(n))}, b.layers, b.fanout, rng)
+			total += len(probe.nodes)
+			probe.clearSlots()
+		}
+		slots = int(1.25 * float64(seeds) * float64(total) / probeNodes)
+		slots = max(slots, 1024)
+	}
+	slots = min(slots, n)
+	b.sub = newSubgraph(b.p.Input.Adj, slots)
+	b.adj = engine.NewBatchAdjacency(slots)
+	b.x = engine.NewBatchFeatures(b.p.Input.X, slots)
+	if b.p.Input.Skip != nil {
+		b.skip = engine.NewBatchFeatures(b.p.Input.Skip, slots)
+	}
 }
 
 // Input is the training graph's input: n slots, filled by load.

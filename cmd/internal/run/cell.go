@@ -61,22 +61,14 @@ func Build(p *Prepared, cfg Config) (*Cell, error) {
 	}
 	model := entry.New(cfg.Model_)
 	bTrain := engine.NewBuilder(c.ps, true)
-	in := p.Input
-	if cfg.BatchSize > 0 {
-		if c.batch, err = newBatcher(p, cfg); err != nil {
-			return nil, err
-		}
-		in = c.batch.Input()
-	}
-	z, err := models.Build(model, bTrain, in)
-	if err != nil {
-		return nil, err
-	}
 	nTrain := 0
 	for _, s := range p.Splits {
 		nTrain += len(s.Train)
 	}
-	if c.batch != nil {
+	if cfg.BatchSize > 0 {
+		if c.batch, err = newBatcher(p, cfg); err != nil {
+			return nil, err
+		}
 		nTrain = cfg.BatchSize
 	}
 	obj := cfg.Objective()
@@ -93,6 +85,15 @@ func Build(p *Prepared, cfg Config) (*Cell, error) {
 		if c.mse.fixed {
 			mseIn.All, mseIn.AllPairs = c.mse.blocks, c.mse.total
 		}
+	}
+	in := p.Input
+	if c.batch != nil {
+		c.batch.allocate(cfg.BatchNodes, 4*nTrain+3*mseIn.Triples+2*mseIn.Slots)
+		in = c.batch.Input()
+	}
+	z, err := models.Build(model, bTrain, in)
+	if err != nil {
+		return nil, err
 	}
 	if c.loss, err = objective.Build(bTrain, z, obj, 2*nTrain, mseIn); err != nil {
 		return nil, err

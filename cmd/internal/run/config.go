@@ -76,14 +76,24 @@ type Config struct {
 	// every step): B training positives per step over their nodes'
 	// neighbourhoods (see batcher), BatchSteps steps per epoch (0 = a full
 	// pass over the training positives), BatchFanout neighbours per node and
-	// hop (0 = all), BatchNodes node slots per batch (0 = BatchNodesAuto).
-	BatchSize   int    `json:"batch_size,omitempty"`
-	BatchSteps  int    `json:"batch_steps,omitempty"`
-	BatchFanout int    `json:"batch_fanout,omitempty"`
-	BatchNodes  int    `json:"batch_nodes,omitempty"`
-	Workers     int    `json:"-"` // BFS goroutines; never changes results
-	MaxMemory   int64  `json:"-"` // refuse runs whose memory plan exceeds it (0 = no limit)
-	Save        string `json:"-"` // checkpoint directory ("" = none)
+	// hop (0 = all), BatchNodes node slots per batch (0 = sized by a probe
+	// of the graph's neighbourhoods, see batcher.allocate).
+	BatchSize   int `json:"batch_size,omitempty"`
+	BatchSteps  int `json:"batch_steps,omitempty"`
+	BatchFanout int `json:"batch_fanout,omitempty"`
+	BatchNodes  int `json:"batch_nodes,omitempty"`
+	// Scale picks the defaults: "" (decided by size when resolved: the
+	// paper's below LargeGraphNodes), ScalePaper, or ScaleLarge (see
+	// applyScale); ScaleNote says what the large defaults chose. Explicit
+	// lists the settings the user gave on the command line (flag names),
+	// which the large defaults leave alone; nil for stored configurations.
+	Scale     Scale           `json:"scale,omitempty"`
+	ScaleNote string          `json:"scale_note,omitempty"`
+	Explicit  map[string]bool `json:"-"`
+	scaled    bool            // applyScale ran (the large defaults may set BatchSize)
+	Workers   int             `json:"-"` // BFS goroutines; never changes results
+	MaxMemory int64           `json:"-"` // refuse runs whose memory plan exceeds it (0 = no limit)
+	Save      string          `json:"-"` // checkpoint directory ("" = none)
 
 	Model_ models.Config `json:"model_config"`
 }
@@ -113,10 +123,6 @@ const (
 	DefaultRankTemp    = 0.1
 	DefaultRankTriples = 1 << 16
 )
-
-// BatchNodesAuto is the node slots of a mini-batch when --batch-nodes is
-// 0 (fewer on smaller graphs: at most the graph's nodes).
-const BatchNodesAuto = 1 << 17
 
 // AutoLambdaMSE asks Resolve for the model's default λ_MSE.
 const AutoLambdaMSE = -1
@@ -205,7 +211,7 @@ func (c Config) validate() error {
 		return fmt.Errorf("--rank-triples must be in 1…2²⁶ (0 = the default, %d), got %d", DefaultRankTriples, c.RankTriples)
 	case c.BatchSize < 0 || c.BatchSteps < 0 || c.BatchFanout < 0 || c.BatchNodes < 0:
 		return fmt.Errorf("--batch-size, --batch-steps, --batch-fanout and --batch-nodes must be ≥ 0")
-	case c.BatchSize == 0 && c.BatchSteps+c.BatchFanout+c.BatchNodes > 0:
+	case c.BatchSize == 0 && c.BatchSteps+c.BatchFanout+c.BatchNodes > 0 && (c.Explicit == nil || c.scaled):
 		return fmt.Errorf("--batch-steps, --batch-fanout and --batch-nodes shape mini-batches: they need --batch-size")
 	case c.DistanceLoss != "" && c.DistanceLoss != objective.DistanceRank:
 		return fmt.Errorf("unknown --distance-loss %q (valid: mse, rank)", c.DistanceLoss)

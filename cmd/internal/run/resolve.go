@@ -111,7 +111,7 @@ func (c Config) Resolve(ds *data.Dataset) (Config, error) {
 	if _, err := models.Lookup(c.Model); err != nil {
 		return c, err
 	}
-	c = c.WithDefaults()
+	c = c.applyScale(ds.NumNodes()).WithDefaults()
 	if c.Position.IsHash() || !c.Variant.Hash() {
 		c.Position = features.Position{}
 	}
@@ -133,9 +133,6 @@ func (c Config) Resolve(ds *data.Dataset) (Config, error) {
 	if c.BatchSize > 0 {
 		if e, _ := models.Lookup(c.Model); !e.Batches {
 			return c, fmt.Errorf("--batch-size: %s cannot train on mini-batches (its ops are shaped by the edges or anchor sets of the whole graph); GCN, SAGE, GIN and GraphConv can", c.Model)
-		}
-		if c.BatchNodes == 0 {
-			c.BatchNodes = min(BatchNodesAuto, ds.NumNodes())
 		}
 	}
 	if c.MSESampling == MSEUniform || !c.Variant.MSE() {

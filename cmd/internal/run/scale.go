@@ -1,0 +1,93 @@
+package run
+
+import (
+	"cmp"
+	"fmt"
+	"strings"
+
+	"github.com/ignn/ignn/features"
+	"github.com/ignn/ignn/objective"
+)
+
+// Scale is the family of defaults a run resolves with (Config.Scale).
+type Scale string
+
+// The scales. The zero value decides by size when the run resolves and
+// stays zero for the paper's settings (so configurations of small graphs
+// are what they were before scales existed).
+const (
+	ScaleAuto  Scale = "auto"  // the flag's value; resolves to "" or ScaleLarge
+	ScalePaper Scale = "paper" // the paper's defaults whatever the size
+	ScaleLarge Scale = "large" // LargeDefaults for the settings not given
+)
+
+// LargeGraphNodes is where --scale auto switches to the large-graph
+// defaults. The paper's datasets have at most 17,997 nodes (PROTEINS),
+// so their results never change.
+const LargeGraphNodes = 50_000
+
+// ParseScale reads --scale.
+func ParseScale(s string) (Scale, error) {
+	switch sc := Scale(s); sc {
+	case ScaleAuto, ScalePaper, ScaleLarge:
+		return sc, nil
+	}
+	return "", fmt.Errorf("unknown --scale %q (valid: auto, paper, large)", s)
+}
+
+// The large-graph defaults (issue 25, measured in docs/results.md): a
+// landmark input with a skip path to the embedding, the ranking distance
+// term, and mini-batch steps.
+var largeDefaults = []struct {
+	setting string // the CLI flag that overrides it
+	apply   func(*Config)
+	says    func(Config) string
+}{
+	{"position", func(c *Config) {
+		if c.Variant.Hash() {
+			c.Position = features.Position{Kind: features.PosLandmark, K: 32}
+		}
+	}, func(c Config) string { return "--position " + c.Position.String() }},
+	{"position-skip", func(c *Config) { c.PositionSkip = c.Variant.Hash() }, func(c Config) string { return fmt.Sprintf("--position-skip=%v", c.PositionSkip) }},
+	{"distance-loss", func(c *Config) {
+		if c.Variant.MSE() {
+			c.DistanceLoss = objective.DistanceRank
+		}
+	}, func(c Config) string {
+		return "--distance-loss " + string(cmp.Or(c.DistanceLoss, objective.DistanceMSE))
+	}},
+	{"batch-size", func(c *Config) { c.BatchSize = 512 }, func(c Config) string { return fmt.Sprintf("--batch-size %d", c.BatchSize) }},
+	{"batch-steps", func(c *Config) { c.BatchSteps = 50 }, func(c Config) string { return fmt.Sprintf("--batch-steps %d", c.BatchSteps) }},
+	{"epochs", func(c *Config) { c.Epochs = 10 }, func(c Config) string { return fmt.Sprintf("--epochs %d", c.Epochs) }},
+	{"eval-every", func(c *Config) { c.EvalEvery = min(2, c.Epochs) }, func(c Config) string { return fmt.Sprintf("--eval-every %d", c.EvalEvery) }},
+}
+
+// applyScale decides the scale of a run on n nodes for a configuration
+// made from the command line (Explicit not nil; a stored configuration is
+// already decided and left as it is): the large defaults when Scale is
+// ScaleLarge, or when it is "" or ScaleAuto and n ≥ LargeGraphNodes. They
+// replace only settings not in c.Explicit (the flags the user gave), and
+// ScaleNote says what they chose.
+func (c Config) applyScale(n int) Config {
+	if c.Explicit == nil {
+		return c
+	}
+	c.scaled = true
+	if c.Scale == ScalePaper || (c.Scale != ScaleLarge && n < LargeGraphNodes) {
+		if c.Scale == ScaleAuto {
+			c.Scale = ""
+		}
+		return c
+	}
+	c.Scale = ScaleLarge
+	var chose []string
+	for _, d := range largeDefaults {
+		if c.Explicit[d.setting] {
+			continue
+		}
+		d.apply(&c)
+		chose = append(chose, d.says(c))
+	}
+	c.ScaleNote = fmt.Sprintf("a graph of %d nodes (≥ %d): the large-graph defaults chose %s (--scale paper keeps the paper's)", n, LargeGraphNodes, strings.Join(chose, ", "))
+	return c
+}

@@ -1,0 +1,61 @@
+package run
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/objective"
+)
+
+func graphOfN(n int) *data.Dataset {
+	return &data.Dataset{Name: "g", Graphs: []*data.Graph{{Name: "g", N: n}}}
+}
+
+// TestScaleDefaults: a command-line configuration of a graph of
+// LargeGraphNodes nodes gets the large defaults except where the user gave
+// the flag, says so, and resolves to itself; a smaller graph, --scale
+// paper, and a stored configuration (no Explicit) keep the paper's.
+func TestScaleDefaults(t *testing.T) {
+	cli := Default()
+	cli.Explicit = map[string]bool{"epochs": true}
+	cli.Epochs = 30
+	small, err := cli.Resolve(graphOfN(LargeGraphNodes - 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if small.Scale != "" || small.BatchSize != 0 || !small.Position.IsHash() || small.DistanceLoss != "" || small.ScaleNote != "" {
+		t.Fatalf("small graph: %+v", small)
+	}
+	large, err := cli.Resolve(graphOfN(LargeGraphNodes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if large.Scale != ScaleLarge || large.BatchSize != 512 || large.BatchSteps != 50 || large.Position.String() != "landmark:32" ||
+		!large.PositionSkip || large.DistanceLoss != objective.DistanceRank || large.RankTriples != 512 || large.Epochs != 30 || large.EvalEvery != 2 {
+		t.Fatalf("large graph: %+v", large)
+	}
+	if !strings.Contains(large.ScaleNote, "--batch-size 512") || strings.Contains(large.ScaleNote, "--epochs") {
+		t.Fatalf("note %q", large.ScaleNote)
+	}
+	again, err := large.Resolve(graphOfN(LargeGraphNodes))
+	if err != nil || !reflect.DeepEqual(again, large) {
+		t.Fatalf("resolving twice changed the configuration: %v\n%+v\n%+v", err, again, large)
+	}
+	paper := cli
+	paper.Scale = ScalePaper
+	if p, err := paper.Resolve(graphOfN(LargeGraphNodes)); err != nil || p.BatchSize != 0 || p.Scale != ScalePaper {
+		t.Fatalf("--scale paper: %v %+v", err, p)
+	}
+	stored := cli
+	stored.Explicit = nil
+	if s, err := stored.Resolve(graphOfN(LargeGraphNodes)); err != nil || s.BatchSize != 0 || s.Scale != "" {
+		t.Fatalf("stored configuration re-decided: %v %+v", err, s)
+	}
+	base := cli
+	base.Variant = Base
+	if b, err := base.Resolve(graphOfN(LargeGraphNodes)); err != nil || !b.Position.IsHash() || b.PositionSkip || b.DistanceLoss != "" || b.BatchSize != 512 {
+		t.Fatalf("base on a large graph: %v %+v", err, b)
+	}
+}
