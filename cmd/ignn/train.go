@@ -67,6 +67,7 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 			}
 			defer stopProfile()
 			start := time.Now()
+			epochs := cfg.Epochs // the resolved count, once known (--scale, --resume)
 			runFn := func(h run.Hooks) (*run.Result, error) { return run.Run(c.Context, cfg, h) }
 			if resume != "" {
 				runFn = func(h run.Hooks) (*run.Result, error) { return run.Resume(c.Context, resume, h) }
@@ -81,11 +82,11 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 					if m == nil || c.Bool("quiet") {
 						return
 					}
-					done := float64(epoch+1) / float64(cfg.Epochs)
+					done := float64(epoch+1) / float64(epochs)
 					el := time.Since(start)
 					eta := time.Duration(float64(el) * (1 - done) / done)
 					fmt.Fprintf(stderr, "epoch %4d/%d  loss %.4f  val AUC %.4f  test AUC %.4f  τ %.4f  ETA %s\n",
-						epoch, cfg.Epochs, loss, m.ValAUC, m.TestAUC, m.TestKendallTau, eta.Round(100*time.Millisecond))
+						epoch, epochs, loss, m.ValAUC, m.TestAUC, m.TestKendallTau, eta.Round(100*time.Millisecond))
 				},
 				Warn: func(msg string) { log.Warn(msg) },
 				Stage: func(msg string) {
@@ -94,6 +95,7 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 					}
 				},
 				Resolved: func(eff run.Config) {
+					epochs = eff.Epochs
 					if eff.ScaleNote != "" && !c.Bool("quiet") {
 						fmt.Fprintf(stderr, "note: %s\n", eff.ScaleNote)
 					}
