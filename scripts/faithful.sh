@@ -6,8 +6,9 @@
 # (the raw input's own AUC and τ). Writes docs/faithful.md: one markdown
 # table per run (final-epoch columns are the ones to compare), its command,
 # wall time and peak RSS. Resumable: each run keeps its cells in out/faithful.
-# The 10⁵–10⁶-node graphs (goals 2–3) are not in it yet: they need the
-# mini-batch training the issue asks for.
+# The -rank-skip runs add the skip path from the landmark input to the
+# embedding (--position-skip). The 10⁵–10⁶-node graphs (goals 2–3) are in
+# scripts/faithful-large.sh.
 # Usage: scripts/faithful.sh [workers]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,6 +49,7 @@ for ds in communities grid:30x30 caveman:500x20; do
   name=${ds//:/-}
   run "$name-mse"  --dataset "$ds" --models gcn,sage,gin --variants base,both --positions hash,landmark:32
   run "$name-rank" --dataset "$ds" --models gcn,sage,gin --variants both --positions hash,landmark:32 --distance-loss rank
+  run "$name-rank-skip" --dataset "$ds" --models gcn,sage,gin --variants both --positions landmark:32 --position-skip --distance-loss rank
 done
 mv "$tmp" "$DOC"
 echo "wrote $DOC" >&2

@@ -130,6 +130,7 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 		p.Input.Skip = sk
 	}
 	if !p.Exact() {
+		stage(fmt.Sprintf("the fixed τ sample: %d pairs from %d BFS sources", cfg.TauPairs, cfg.TauSources))
 		p.TauSample, p.Queries = tauSample(p, cfg)
 	}
 	for g, s := range p.Splits {
