@@ -14,9 +14,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 W=${1:-2}
 OUT=out/faithful
-BIN=bin/ignn
+BIN=${IGNN_BIN:-bin/ignn}  # IGNN_BIN: a binary built beforehand (then no build here)
 DOC=docs/faithful.md
-go build -buildvcs=auto -o "$BIN" ./cmd/ignn
+[ -n "${IGNN_BIN:-}" ] || go build -buildvcs=auto -o "$BIN" ./cmd/ignn
 commit=$(git rev-parse --short HEAD)
 tmp=$(mktemp)
 {
