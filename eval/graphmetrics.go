@@ -15,6 +15,10 @@ import (
 type Scores struct {
 	ValAUC, TestAUC, Tau, TauLo, TauHi float64
 	TestAP, TestHits20, TestHits50     float64
+	// TauHeldout is τ over the pairs with no endpoint in
+	// Evaluator.Exclude (NaN when Exclude is nil): the test pairs a
+	// validation sample anchored at the excluded nodes never saw.
+	TauHeldout float64
 }
 
 // CollapseSpread is the cosine spread at or below which a graph's
@@ -40,19 +44,28 @@ func GraphMetrics(z []float64, d int, splits []*data.Split, u *data.Union) (Scor
 // Evaluator keeps GraphMetrics's buffers across evaluations of one run.
 // The zero value is ready; it is not safe for concurrent use.
 type Evaluator struct {
-	tau  TauScratch
-	dist []uint16
-	cos  []float64
+	// Exclude, when set, marks global rows whose pairs GraphMetrics leaves
+	// out of Scores.TauHeldout.
+	Exclude []bool
+
+	tau   TauScratch
+	dist  []uint16
+	cos   []float64
+	hDist []uint16
+	hCos  []float64
+	sDist []uint16
+	sCos  []float64
 }
 
 // GraphMetrics is the package function with e's buffers.
 func (e *Evaluator) GraphMetrics(z []float64, d int, splits []*data.Split, u *data.Union) (Scores, []string) {
 	dot := rowDot(z, d)
-	var val, test, tau mean
+	var val, test, tau, held mean
 	var rk rankMeans
 	var warns []string
 	for g, s := range splits {
 		e.dist, e.cos = e.dist[:0], e.cos[:0]
+		e.hDist, e.hCos = e.hDist[:0], e.hCos[:0]
 		lo, hi := math.Inf(1), math.Inf(-1)
 		n := s.Graph.N
 		for i := 0; i < n; i++ {
@@ -61,10 +74,14 @@ func (e *Evaluator) GraphMetrics(z []float64, d int, splits []*data.Split, u *da
 				if h == data.Unreachable {
 					continue
 				}
-				c := dot(u.Global(g, i), u.Global(g, j))
+				gi, gj := u.Global(g, i), u.Global(g, j)
+				c := dot(gi, gj)
 				lo, hi = math.Min(lo, c), math.Max(hi, c)
 				e.dist = append(e.dist, h)
 				e.cos = append(e.cos, -c) // ascending distance ~ descending cosine
+				if e.Exclude != nil && !e.Exclude[gi] && !e.Exclude[gj] {
+					e.hDist, e.hCos = append(e.hDist, h), append(e.hCos, -c)
+				}
 			}
 		}
 		if len(e.dist) >= 2 && hi-lo <= CollapseSpread {
@@ -77,8 +94,33 @@ func (e *Evaluator) GraphMetrics(z []float64, d int, splits []*data.Split, u *da
 		if len(e.dist) >= 2 {
 			tau.add(e.tau.KendallTauBInts(e.dist, e.cos))
 		}
+		if len(e.hDist) >= 2 {
+			held.add(e.tau.KendallTauBInts(e.hDist, e.hCos))
+		}
 	}
-	return rk.fill(Scores{ValAUC: val.value(), TestAUC: test.value(), Tau: tau.value(), TauLo: math.NaN(), TauHi: math.NaN()}), warns
+	return rk.fill(Scores{ValAUC: val.value(), TestAUC: test.value(), Tau: tau.value(), TauLo: math.NaN(), TauHi: math.NaN(), TauHeldout: held.value()}), warns
+}
+
+// SampleTau is τ-b between hop distance (ascending) and cosine
+// (descending) over a pair sample's pairs at finite distance, per graph,
+// averaged over the graphs where it is defined (at least two pairs, a
+// cosine spread above CollapseSpread); NaN when it is nowhere defined.
+func (e *Evaluator) SampleTau(z []float64, d int, ps *PairSample) float64 {
+	dot := rowDot(z, d)
+	var tau mean
+	for lo := 0; lo < ps.Len(); {
+		hi := lo
+		for hi < ps.Len() && ps.Graph[hi] == ps.Graph[lo] {
+			hi++
+		}
+		var cmin, cmax float64
+		e.sDist, e.sCos, cmin, cmax = ps.finite(dot, lo, hi, e.sDist[:0], e.sCos[:0], nil)
+		if len(e.sDist) >= 2 && cmax-cmin > CollapseSpread {
+			tau.add(e.tau.KendallTauBInts(e.sDist, e.sCos))
+		}
+		lo = hi
+	}
+	return tau.value()
 }
 
 // rankMeans averages AP and Hits@K over graphs.

@@ -148,3 +148,52 @@ func TestSampledMetricsAllPairs(t *testing.T) {
 		t.Errorf("interval [%v, %v] does not bracket τ %v", got.TauLo, got.TauHi, got.Tau)
 	}
 }
+
+// TestHeldoutAndSampleTau: TauHeldout is the brute-force τ-b over the
+// pairs with no excluded endpoint, per graph, averaged; SampleTau is the
+// brute-force τ-b over a sample's pairs per graph, averaged.
+func TestHeldoutAndSampleTau(t *testing.T) {
+	splits := []*data.Split{pathSplit(t, "a", 7), pathSplit(t, "b", 6)}
+	u := data.NewUnion([]*data.Graph{splits[0].Graph, splits[1].Graph})
+	const d = 3
+	rng := rand.New(rand.NewPCG(7, 8))
+	z := make([]float64, u.N*d)
+	for i := range z {
+		z[i] = rng.NormFloat64()
+	}
+	dot := rowDot(z, d)
+	exclude := make([]bool, u.N)
+	exclude[1], exclude[u.Global(1, 4)] = true, true
+	var want, wantS float64
+	ps := &PairSample{}
+	for g, s := range splits {
+		var hx, hy, sx, sy []float64
+		for i := 0; i < s.Graph.N; i++ {
+			for j := i + 1; j < s.Graph.N; j++ {
+				gi, gj := u.Global(g, i), u.Global(g, j)
+				if !exclude[gi] && !exclude[gj] {
+					hx, hy = append(hx, float64(s.Dist.At(i, j))), append(hy, -dot(gi, gj))
+				}
+				if (i+j)%3 == 0 { // an arbitrary sample
+					ps.I, ps.J = append(ps.I, int32(gi)), append(ps.J, int32(gj))
+					ps.D, ps.Graph = append(ps.D, s.Dist.At(i, j)), append(ps.Graph, int32(g))
+					sx, sy = append(sx, float64(s.Dist.At(i, j))), append(sy, -dot(gi, gj))
+				}
+			}
+		}
+		want += bruteTauB(hx, hy) / 2
+		wantS += bruteTauB(sx, sy) / 2
+	}
+	e := Evaluator{Exclude: exclude}
+	got, _ := e.GraphMetrics(z, d, splits, u)
+	if math.Abs(got.TauHeldout-want) > 1e-12 {
+		t.Fatalf("held-out τ %v, brute force %v", got.TauHeldout, want)
+	}
+	if s := e.SampleTau(z, d, ps); math.Abs(s-wantS) > 1e-12 {
+		t.Fatalf("sample τ %v, brute force %v", s, wantS)
+	}
+	var plain Evaluator
+	if s, _ := plain.GraphMetrics(z, d, splits, u); !math.IsNaN(s.TauHeldout) || s.Tau != got.Tau {
+		t.Fatalf("without Exclude: held-out %v (want NaN), τ %v vs %v", s.TauHeldout, s.Tau, got.Tau)
+	}
+}

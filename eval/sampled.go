@@ -45,18 +45,9 @@ func (e *Evaluator) SampledMetrics(z []float64, d int, splits []*data.Split, u *
 		for hi < ps.Len() && int(ps.Graph[hi]) == g {
 			hi++
 		}
-		e.dist, e.cos = e.dist[:0], e.cos[:0]
 		var bsel []uint8
-		cmin, cmax := math.Inf(1), math.Inf(-1)
-		for k := lo; k < hi; k++ {
-			if ps.D[k] == data.Unreachable {
-				continue
-			}
-			c := dot(int(ps.I[k]), int(ps.J[k]))
-			cmin, cmax = math.Min(cmin, c), math.Max(cmax, c)
-			e.dist, e.cos = append(e.dist, ps.D[k]), append(e.cos, -c)
-			bsel = append(bsel, ps.Batch[k])
-		}
+		var cmin, cmax float64
+		e.dist, e.cos, cmin, cmax = ps.finite(dot, lo, hi, e.dist[:0], e.cos[:0], func(k int) { bsel = append(bsel, ps.Batch[k]) })
 		lo = hi
 		if len(e.dist) >= 2 && cmax-cmin <= CollapseSpread {
 			warns = append(warns, fmt.Sprintf("graph %s: embeddings collapsed (cosine spread %.2g ≤ 1e-6 over the sampled pairs); AUC and Kendall τ undefined for it", s.Graph.Name, cmax-cmin))
@@ -83,7 +74,7 @@ func (e *Evaluator) SampledMetrics(z []float64, d int, splits []*data.Split, u *
 			}
 		}
 	}
-	sc := rk.fill(Scores{ValAUC: val.value(), TestAUC: test.value(), Tau: tau.value(), TauLo: math.NaN(), TauHi: math.NaN()})
+	sc := rk.fill(Scores{ValAUC: val.value(), TestAUC: test.value(), Tau: tau.value(), TauLo: math.NaN(), TauHi: math.NaN(), TauHeldout: math.NaN()})
 	var bs []float64
 	for _, m := range batch {
 		if v := m.value(); !math.IsNaN(v) {
@@ -118,4 +109,23 @@ func aucOf(dot func(i, j int) float64, u *data.Union, g int, pos, neg []data.Pai
 		sc, lb = append(sc, dot(u.GlobalPair(g, q))), append(lb, false)
 	}
 	return AUC(sc, lb)
+}
+
+// finite appends the pairs lo…hi−1 at finite distance to dist and cos
+// (the negated cosine, so ascending distance matches descending cosine),
+// calls each(k) for each (when not nil), and returns the cosines' range.
+func (ps *PairSample) finite(dot func(i, j int) float64, lo, hi int, dist []uint16, cos []float64, each func(k int)) ([]uint16, []float64, float64, float64) {
+	cmin, cmax := math.Inf(1), math.Inf(-1)
+	for k := lo; k < hi; k++ {
+		if ps.D[k] == data.Unreachable {
+			continue
+		}
+		c := dot(int(ps.I[k]), int(ps.J[k]))
+		cmin, cmax = math.Min(cmin, c), math.Max(cmax, c)
+		dist, cos = append(dist, ps.D[k]), append(cos, -c)
+		if each != nil {
+			each(k)
+		}
+	}
+	return dist, cos, cmin, cmax
 }

@@ -12,6 +12,7 @@ import (
 // pick the family of defaults (--scale).
 func batchFlags() []cli.Flag {
 	return []cli.Flag{
+		&cli.StringFlag{Name: "select", Value: "auc", Usage: "which epoch a run reports, and which setting a sweep keeps: auc (the paper's: the highest validation AUC, first on ties), objective (the lowest validation objective: BCE on validation pairs + λ_MSE × the distance term on a validation pair sample disjoint from the test τ pairs), or auc-then-objective (AUC ties within one standard error broken by the objective); compare applies it to the cells' histories, so changing it reruns nothing"},
 		&cli.StringFlag{Name: "scale", Value: "auto", Usage: fmt.Sprintf("defaults: paper (the paper's: whole-graph steps, hash input, MSE), large (for big graphs: --position landmark:32 --position-skip --distance-loss rank --batch-size 512 --batch-steps 50 --epochs 10 --eval-every 2, each unless given), or auto: large from %d nodes", run.LargeGraphNodes)},
 		&cli.IntFlag{Name: "batch-size", Value: 0, Usage: "mini-batches: training positives per optimisation step, each step on the subgraph of their nodes' neighbourhoods with as many negatives and the distance term's triples or pairs (0 = whole-graph steps; GCN, SAGE, GIN, GraphConv)"},
 		&cli.IntFlag{Name: "batch-steps", Value: 0, Usage: "mini-batches: steps per epoch (0 = a full pass over the training positives)"},
@@ -25,6 +26,13 @@ func batchFlags() []cli.Flag {
 func setBatch(c *cli.Context, cfg *run.Config) error {
 	cfg.BatchSize, cfg.BatchSteps = c.Int("batch-size"), c.Int("batch-steps")
 	cfg.BatchFanout, cfg.BatchNodes = c.Int("batch-fanout"), c.Int("batch-nodes")
+	sel, err := run.ParseSelectRule(c.String("select"))
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if sel != run.SelectAUC {
+		cfg.Select = sel
+	}
 	sc, err := run.ParseScale(c.String("scale"))
 	if err != nil {
 		return usagef("%v", err)

@@ -208,7 +208,8 @@ func compareConfigFrom(c *cli.Context, sweep bool) (grid.CompareConfig, string, 
 	}
 	cc := grid.CompareConfig{Base: base, Models: splitList(c.String("models")),
 		Repeats: c.Int("repeats"), Workers: capWorkers(c.Int("workers"), func(s string) { fmt.Fprintln(c.App.ErrWriter, s) }), Out: c.String("out"), Sweep: sweep || c.Bool("sweep"),
-		RetryFailed: c.Bool("retry-failed")}
+		RetryFailed: c.Bool("retry-failed"), Select: base.Select}
+	cc.Base.Select = "" // applied to the cells' histories, not part of a cell
 	for _, v := range splitList(c.String("variants")) {
 		cc.Variants = append(cc.Variants, run.Variant(v))
 	}

@@ -3,6 +3,8 @@ package grid
 import (
 	"math"
 
+	"github.com/ignn/ignn/objective"
+
 	"github.com/ignn/ignn/cmd/internal/report"
 	"github.com/ignn/ignn/cmd/internal/run"
 	"github.com/ignn/ignn/eval"
@@ -11,12 +13,15 @@ import (
 func aggregate(cc CompareConfig, jobs []Job, results []*run.Result) *Comparison {
 	c := &Comparison{Dataset: cc.Base.Dataset, Task: cc.Base.Task, Epochs: cc.Base.Epochs, Repeats: cc.Repeats, HashDim: cc.Base.HashDim,
 		Selection: "per run: test metrics at the first epoch with the best validation AUC; 'final' = last epoch; mean ± sample std (n − 1) over seeds, 95% Student-t intervals; vs_base: paired differences from the model's base variant on the same seeds (paired t and exact sign-flip permutation p-values)"}
-	if cc.Sweep {
-		c.Selection += "; sweep: per model and variant, the (lr, λ_BCE, λ_MSE) with the highest mean validation AUC over seeds"
+	rule := cc.Select
+	if rule == "" {
+		rule = run.SelectAUC
 	}
-	type group struct {
-		setting Job
-		cells   []CellMetrics
+	if rule != run.SelectAUC {
+		c.Selection = "per run: test metrics at " + rule.Describe() + "; 'final' = last epoch; mean ± sample std (n − 1) over seeds, 95% Student-t intervals; vs_base: paired differences from the model's base variant on the same seeds (paired t and exact sign-flip permutation p-values)"
+	}
+	if cc.Sweep {
+		c.Selection += "; sweep: per model and variant, " + settingRule(rule)
 	}
 	groups := map[string]*group{}
 	var order []string
@@ -36,7 +41,13 @@ func aggregate(cc CompareConfig, jobs []Job, results []*run.Result) *Comparison 
 		if r.Faithfulness != nil {
 			byD = r.Faithfulness.Buckets
 		}
-		cm := CellMetrics{Job: j, ByDistance: byD, BestEpoch: r.BestEpoch, StoppedEpoch: r.StoppedEpoch, PrecisionAt10: faith(r, true), DistortionMean: faith(r, false), ValAUC: r.ValAUC, TestAUC: r.TestAUC, Tau: r.TestKendallTau, Final: r.Final}
+		if rule != run.SelectAUC {
+			rs := *r
+			rs.Select(rule)
+			r = &rs
+		}
+		cm := CellMetrics{Job: j, ByDistance: byD, BestEpoch: r.BestEpoch, StoppedEpoch: r.StoppedEpoch, PrecisionAt10: faith(r, true), DistortionMean: faith(r, false), ValAUC: r.ValAUC, TestAUC: r.TestAUC, Tau: r.TestKendallTau, Final: r.Final,
+			ValTau: r.ValKendallTau, ValObjective: r.ValObjective, ValYardstick: yardstick(r), valPos: r.ValPositives, valNeg: r.ValNegatives}
 		c.Cells = append(c.Cells, cm)
 		s := j
 		s.Seed = 0
@@ -46,29 +57,20 @@ func aggregate(cc CompareConfig, jobs []Job, results []*run.Result) *Comparison 
 		}
 		groups[s.Key()].cells = append(groups[s.Key()].cells, cm)
 	}
-	// Choose one setting per model/variant: the best mean validation AUC.
+	// Choose one setting per model/variant by the rule.
 	chosen := map[string]*group{}
 	var mv []string
+	cands := map[string][]*group{}
 	for _, k := range order {
 		g := groups[k]
 		key := g.setting.Model + "/" + g.setting.Label()
-		var vals []float64
-		for _, x := range g.cells {
-			vals = append(vals, float64(x.ValAUC))
-		}
-		m := eval.Summarise(vals).Mean
-		if prev, ok := chosen[key]; !ok {
-			chosen[key] = g
+		if _, ok := cands[key]; !ok {
 			mv = append(mv, key)
-		} else {
-			var pv []float64
-			for _, x := range prev.cells {
-				pv = append(pv, float64(x.ValAUC))
-			}
-			if pm := eval.Summarise(pv).Mean; m > pm || (math.IsNaN(pm) && !math.IsNaN(m)) {
-				chosen[key] = g
-			}
 		}
+		cands[key] = append(cands[key], g)
+	}
+	for _, key := range mv {
+		chosen[key] = chooseSetting(cands[key], rule)
 	}
 	for _, key := range mv {
 		g := chosen[key]
@@ -155,4 +157,89 @@ func faith(r *run.Result, p10 bool) run.Num {
 		return run.Num(r.Faithfulness.PrecisionAtK)
 	}
 	return run.Num(r.Faithfulness.DistortionMean)
+}
+
+// group is one setting's cells (seeds).
+type group struct {
+	setting Job
+	cells   []CellMetrics
+}
+
+// groupMean is the mean over a setting's cells of one of their values.
+func groupMean(cells []CellMetrics, f func(CellMetrics) run.Num) float64 {
+	var v []float64
+	for _, x := range cells {
+		v = append(v, float64(f(x)))
+	}
+	return eval.Summarise(v).Mean
+}
+
+// chooseSetting picks one of a model/variant's settings (in grid order):
+// the highest mean validation AUC (the first on ties; NaN loses), the
+// lowest mean validation yardstick, or the lowest yardstick among the
+// settings whose mean AUC is within one Hanley–McNeil standard error of
+// the highest.
+func chooseSetting(gs []*group, rule run.SelectRule) *group {
+	auc := func(g *group) float64 { return groupMean(g.cells, func(c CellMetrics) run.Num { return c.ValAUC }) }
+	yard := func(g *group) float64 {
+		return groupMean(g.cells, func(c CellMetrics) run.Num { return c.ValYardstick })
+	}
+	lower := func(a, b float64) bool { return !math.IsNaN(a) && (math.IsNaN(b) || a < b) }
+	top := gs[0]
+	for _, g := range gs[1:] {
+		if m, pm := auc(g), auc(top); m > pm || (math.IsNaN(pm) && !math.IsNaN(m)) {
+			top = g
+		}
+	}
+	switch rule {
+	case run.SelectObjective:
+		best := gs[0]
+		for _, g := range gs[1:] {
+			if lower(yard(g), yard(best)) {
+				best = g
+			}
+		}
+		return best
+	case run.SelectAUCThenObjective:
+		a := auc(top)
+		c := top.cells[0]
+		floor := a - run.AUCStdErr(a, c.valPos, c.valNeg)
+		var best *group
+		for _, g := range gs {
+			if auc(g) >= floor && (best == nil || lower(yard(g), yard(best))) {
+				best = g
+			}
+		}
+		if best != nil {
+			return best
+		}
+	}
+	return top
+}
+
+// settingRule says how a sweep chose, for the comparison's selection line.
+func settingRule(rule run.SelectRule) string {
+	switch rule {
+	case run.SelectObjective:
+		return "the (lr, λ_BCE, λ_MSE) with the lowest mean validation yardstick over seeds (BCE + the run's distance term, both weighted 1, so settings of different λ compare)"
+	case run.SelectAUCThenObjective:
+		return "the (lr, λ_BCE, λ_MSE) with the lowest mean validation yardstick among those whose mean validation AUC is within one Hanley–McNeil standard error of the highest"
+	}
+	return "the (lr, λ_BCE, λ_MSE) with the highest mean validation AUC over seeds"
+}
+
+// yardstick is a result's selected validation objective with unit weights:
+// BCE + the distance term it trains (the MSE, or the ranking loss), or the
+// MSE for variants without one.
+func yardstick(r *run.Result) run.Num {
+	for _, m := range r.History {
+		if m.Epoch == r.BestEpoch && m.ValBCE != 0 { // cells made before issue 29 have none
+			d := m.ValMSE
+			if r.Config.DistanceLoss == objective.DistanceRank {
+				d = m.ValRank
+			}
+			return m.ValBCE + d
+		}
+	}
+	return run.Num(math.NaN())
 }

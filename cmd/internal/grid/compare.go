@@ -38,8 +38,13 @@ type CompareConfig struct {
 	// When set, the table gains a reference row per input: the raw input's
 	// own AUC and τ, untrained (InputReference).
 	Positions []features.Position
-	LRs       []float64 // sweep grid (defaults: 1e-4, 1e-3, 1e-2)
-	Lambdas   []float64 // sweep grid for λ_BCE and λ_MSE (defaults: 0, 0.1, 1, 10)
+	// Select is the rule that picks each cell's reported epoch and a
+	// sweep's setting ("" = run.SelectAUC). It is applied to the cells'
+	// histories when the table is made, so it is not part of a cell: the
+	// same cells serve every rule.
+	Select  run.SelectRule
+	LRs     []float64 // sweep grid (defaults: 1e-4, 1e-3, 1e-2)
+	Lambdas []float64 // sweep grid for λ_BCE and λ_MSE (defaults: 0, 0.1, 1, 10)
 }
 
 // CompareHooks observe a grid.

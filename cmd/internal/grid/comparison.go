@@ -16,12 +16,20 @@ import (
 // byte-identical whatever the worker count).
 type CellMetrics struct {
 	Job
-	BestEpoch    int         `json:"best_epoch"`
-	StoppedEpoch int         `json:"stopped_epoch,omitempty"`
-	ValAUC       run.Num     `json:"val_auc"`
-	TestAUC      run.Num     `json:"test_auc"`
-	Tau          run.Num     `json:"test_kendall_tau"`
+	BestEpoch    int     `json:"best_epoch"`
+	StoppedEpoch int     `json:"stopped_epoch,omitempty"`
+	ValAUC       run.Num `json:"val_auc"`
+	TestAUC      run.Num `json:"test_auc"`
+	Tau          run.Num `json:"test_kendall_tau"`
+	// The selected epoch's validation τ and objective (see run.Metrics),
+	// and the objective with λ_BCE = λ_MSE = 1: the yardstick that compares
+	// settings of different λ (--select objective in a sweep).
+	ValTau       run.Num     `json:"val_kendall_tau,omitempty"`
+	ValObjective run.Num     `json:"val_objective,omitempty"`
+	ValYardstick run.Num     `json:"val_yardstick,omitempty"`
 	Final        run.Metrics `json:"final"`
+	valPos       int
+	valNeg       int
 	// Faithfulness of the final embeddings (see Result.Faithfulness).
 	PrecisionAt10  run.Num      `json:"final_precision_at_10"`
 	DistortionMean run.Num      `json:"final_distortion_mean"`

@@ -34,6 +34,8 @@ type Cell struct {
 	rank                  *rankTriples    // nil without the ranking term
 	scorer                eval.Evaluator
 	batch                 *batcher        // nil: whole-graph steps
+	val                   *valSample      // the validation pair sample (issue 29)
+	lastVal               valScores       // its yardsticks at the last Evaluate
 	mseEpoch              objective.Pairs // mini-batches: the epoch's MSE sample, shared out over the steps
 	msePart               objective.Pairs
 }
@@ -56,6 +58,8 @@ func Build(p *Prepared, cfg Config) (*Cell, error) {
 		dropRN: engine.NewSeeded(cfg.Seed, "dropout"), mseRN: engine.NewSeeded(cfg.Seed, "mse-pairs"),
 		signRN: engine.NewSeeded(cfg.Seed, "lap-signs")}
 	c.ps.PrivateBuffers = privateBuffers
+	c.val = newValSample(p, cfg)
+	c.scorer.Exclude = c.val.exclude
 	if pos := cfg.Position; pos.Kind == features.PosLap {
 		c.lapK, c.signs = pos.K, make([]float64, pos.K)
 	}
@@ -200,6 +204,11 @@ func (c *Cell) Evaluate() (eval.Scores, []string, error) {
 			return eval.Scores{}, nil, fmt.Errorf("training diverged: the embeddings contain %v (lower --lr or the λ weights)", v)
 		}
 	}
+	temp := c.cfg.RankTemp
+	if temp == 0 {
+		temp = DefaultRankTemp
+	}
+	c.lastVal = c.val.score(&c.scorer, z, d, c.p.Splits, c.p.Union, c.cfg.Alpha, temp)
 	if !c.p.Exact() {
 		s, warns := c.scorer.SampledMetrics(z, d, c.p.Splits, c.p.Union, c.p.TauSample)
 		return s, warns, nil

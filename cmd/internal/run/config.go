@@ -72,6 +72,9 @@ type Config struct {
 	// Patience > 0 stops training after that many evaluations without a
 	// better validation AUC (0: every epoch, the paper's protocol).
 	Patience int `json:"patience,omitempty"`
+	// Select is the rule that picks the reported epoch ("" = SelectAUC,
+	// the paper's); the history holds what every rule needs.
+	Select SelectRule `json:"select,omitempty"`
 	// Mini-batch training (BatchSize B > 0; 0 trains on the whole graph
 	// every step): B training positives per step over their nodes'
 	// neighbourhoods (see batcher), BatchSteps steps per epoch (0 = a full
@@ -215,6 +218,11 @@ func (c Config) validate() error {
 		return fmt.Errorf("--batch-steps, --batch-fanout and --batch-nodes shape mini-batches: they need --batch-size")
 	case c.DistanceLoss != "" && c.DistanceLoss != objective.DistanceRank:
 		return fmt.Errorf("unknown --distance-loss %q (valid: mse, rank)", c.DistanceLoss)
+	}
+	if c.Select != "" {
+		if _, err := ParseSelectRule(string(c.Select)); err != nil {
+			return err
+		}
 	}
 	if _, err := ParseDistanceSource(string(c.Distances)); err != nil {
 		return err

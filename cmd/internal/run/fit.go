@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/ignn/ignn/engine"
+	"github.com/ignn/ignn/objective"
 )
 
 // Run trains one cell and returns its metrics: resolve → prepare → build →
@@ -111,11 +112,12 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	}
 	res.MsPerEpochMean = 1000 * fr.StepSeconds / float64(max(1, ran))
 	res.MsPerEpoch = 1000 * median(fr.StepTimes)
-	best := toMetrics(fr.Best)
-	res.BestEpoch, res.ValAUC, res.TestAUC, res.TestKendallTau, res.TauCI = best.Epoch, best.ValAUC, best.TestAUC, best.TestKendallTau, best.TauCI
-	res.Final = toMetrics(fr.Final)
-	res.Selection += untrainedNote(res.BestEpoch, res.Final.Epoch)
+	for _, s := range p.Splits {
+		res.ValPositives, res.ValNegatives = res.ValPositives+len(s.Val), res.ValNegatives+len(s.ValNeg)
+	}
 	res.History = l.evals
+	res.Final = l.evals[len(l.evals)-1]
+	res.Select(cfg.Select)
 	if res.Faithfulness, err = cell.Faithfulness(); err != nil {
 		return nil, err
 	}
@@ -203,6 +205,18 @@ func (l *loop) evaluate(epoch int) (engine.Evaluation, error) {
 	if !math.IsNaN(m.TauLo) {
 		ev.Metrics["tau_lo"], ev.Metrics["tau_hi"] = m.TauLo, m.TauHi
 	}
+	if err == nil {
+		v, cfg := l.cell.lastVal, l.cfg
+		dist := v.MSE
+		if cfg.DistanceLoss == objective.DistanceRank {
+			dist = v.Rank
+		}
+		ev.Metrics["val_tau"], ev.Metrics["val_bce"], ev.Metrics["val_mse"], ev.Metrics["val_rank"] = v.Tau, v.BCE, v.MSE, v.Rank
+		ev.Metrics["val_objective"] = cfg.LambdaBCE*v.BCE + cfg.LambdaMSE*dist
+		if !math.IsNaN(m.TauHeldout) {
+			ev.Metrics["test_tau_heldout"] = m.TauHeldout
+		}
+	}
 	return ev, err
 }
 
@@ -249,6 +263,8 @@ func toMetrics(ev engine.Evaluation) Metrics {
 	m := Metrics{Epoch: ev.Epoch, ValAUC: Num(ev.ValAUC), TestAUC: Num(ev.Metrics["test_auc"]), TestKendallTau: Num(ev.Metrics["tau"]),
 		TestAP: Num(ev.Metrics["ap"]), TestHits20: Num(ev.Metrics["hits20"]), TestHits50: Num(ev.Metrics["hits50"])}
 	m.BCELoss, m.MSELoss, m.RankLoss = Num(ev.Metrics["bce_loss"]), Num(ev.Metrics["mse_loss"]), Num(ev.Metrics["rank_loss"])
+	m.ValKendallTau, m.ValObjective, m.TestTauHeldout = Num(ev.Metrics["val_tau"]), Num(ev.Metrics["val_objective"]), Num(ev.Metrics["test_tau_heldout"])
+	m.ValBCE, m.ValMSE, m.ValRank = Num(ev.Metrics["val_bce"]), Num(ev.Metrics["val_mse"]), Num(ev.Metrics["val_rank"])
 	if lo, ok := ev.Metrics["tau_lo"]; ok {
 		m.TauCI = []Num{Num(lo), Num(ev.Metrics["tau_hi"])}
 	}

@@ -52,23 +52,45 @@ type Metrics struct {
 	MSELoss Num `json:"mse_loss,omitempty"`
 	// RankLoss is the ranking term's (--distance-loss rank).
 	RankLoss Num `json:"rank_loss,omitempty"`
+	// Validation yardsticks on the run's validation pair sample (see
+	// valSample), disjoint from the test τ pairs: τ, the BCE of the cosine
+	// on the validation positives and negatives, the paper's MSE and the
+	// ranking loss on the sample, and ValObjective = λ_BCE·BCE + λ_MSE·the
+	// run's distance term (MSE, or the ranking loss with
+	// --distance-loss rank). TestTauHeldout is test τ without the pairs the
+	// validation sample holds (exact path; the sampled path's test sample
+	// has none of them).
+	ValKendallTau  Num `json:"val_kendall_tau,omitempty"`
+	ValObjective   Num `json:"val_objective,omitempty"`
+	ValBCE         Num `json:"val_bce,omitempty"`
+	ValMSE         Num `json:"val_mse,omitempty"`
+	ValRank        Num `json:"val_rank,omitempty"`
+	TestTauHeldout Num `json:"test_kendall_tau_heldout,omitempty"`
 }
 
 // Result is one run's outcome; its JSON form is the CLI's --json output.
 type Result struct {
-	Dataset        string         `json:"dataset"`
-	Task           data.Task      `json:"task"`
-	Model          string         `json:"model"`
-	Variant        Variant        `json:"variant"`
-	Seed           uint64         `json:"seed"`
-	Epochs         int            `json:"epochs"`
-	HashDim        int            `json:"hash_dim"`
-	BestEpoch      int            `json:"best_epoch"`
-	StoppedEpoch   int            `json:"stopped_epoch,omitempty"` // early stopping (--patience) ended training after this epoch
-	ValAUC         Num            `json:"val_auc"`
-	TestAUC        Num            `json:"test_auc"`
-	TestKendallTau Num            `json:"test_kendall_tau"`
-	TauCI          []Num          `json:"test_kendall_tau_ci,omitempty"`
+	Dataset        string    `json:"dataset"`
+	Task           data.Task `json:"task"`
+	Model          string    `json:"model"`
+	Variant        Variant   `json:"variant"`
+	Seed           uint64    `json:"seed"`
+	Epochs         int       `json:"epochs"`
+	HashDim        int       `json:"hash_dim"`
+	BestEpoch      int       `json:"best_epoch"`
+	StoppedEpoch   int       `json:"stopped_epoch,omitempty"` // early stopping (--patience) ended training after this epoch
+	ValAUC         Num       `json:"val_auc"`
+	TestAUC        Num       `json:"test_auc"`
+	TestKendallTau Num       `json:"test_kendall_tau"`
+	TauCI          []Num     `json:"test_kendall_tau_ci,omitempty"`
+	// The selected evaluation's validation τ and objective and held-out
+	// test τ (see Metrics), and the validation pair counts the AUC
+	// tolerance of --select auc-then-objective uses.
+	ValKendallTau  Num            `json:"val_kendall_tau,omitempty"`
+	ValObjective   Num            `json:"val_objective,omitempty"`
+	TestTauHeldout Num            `json:"test_kendall_tau_heldout,omitempty"`
+	ValPositives   int            `json:"val_positives,omitempty"`
+	ValNegatives   int            `json:"val_negatives,omitempty"`
 	Final          Metrics        `json:"final"`
 	Selection      string         `json:"selection"`
 	TauPairs       string         `json:"tau_pairs"`
