@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ignn/ignn/cmd/internal/grid"
+	"github.com/ignn/ignn/cmd/internal/run"
 	"github.com/ignn/ignn/data"
 )
 
@@ -79,6 +80,7 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			&cli.StringFlag{Name: "command", Value: "make reproduce", Usage: "the command line to cite"},
 			&cli.BoolFlag{Name: "selection", Usage: "the results come from the paper's selection protocol (make reproduce-paper): say so, and show each row's chosen lr and λ_MSE"},
 			&cli.StringFlag{Name: "sweep", Usage: "a directory written by ignn sweep, for the τ-vs-λ figure"},
+			&cli.StringFlag{Name: "rules", Usage: "a directory with one subdirectory per selection rule (auc, objective, auc-then-objective), each laid out like --results: adds the per-rule table of the τ claim"},
 		},
 		Action: func(c *cli.Context) error {
 			root := c.String("results")
@@ -136,6 +138,25 @@ func reportCommand(stdout io.Writer) *cli.Command {
 					return err
 				}
 				md += grid.SweepSection(cmp, sw, "plots/"+name+"-tau-lambda.png", len(files) > 1)
+			}
+			if rd := c.String("rules"); rd != "" {
+				var rules []grid.RuleSections
+				for _, r := range run.SelectRules {
+					var rs grid.RuleSections
+					rs.Rule = r
+					for _, name := range order {
+						if cmp, err := grid.LoadComparison(filepath.Join(rd, string(r), name)); err == nil {
+							rs.Sections = append(rs.Sections, grid.ReportSection{Name: name, C: cmp})
+						}
+					}
+					if len(rs.Sections) > 0 {
+						rules = append(rules, rs)
+					}
+				}
+				if len(rules) == 0 {
+					return fmt.Errorf("--rules %s: no rule's comparisons found (want %s/RULE/DATASET-TASK/results.json)", rd, rd)
+				}
+				md += "\n" + grid.RulesSection(rules)
 			}
 			// Hand-written sections below KeepMarker survive a regeneration.
 			if old, err := os.ReadFile(filepath.Join(out, "results.md")); err == nil {

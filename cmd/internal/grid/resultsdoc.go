@@ -67,8 +67,7 @@ func Report(sections []ReportSection, wallSeconds int, command, plotDir string, 
 	}
 	b.WriteString("Kendall τ-b is computed over all intra-graph node pairs at finite hop distance on the message-passing graph, per graph, averaged. ")
 	b.WriteString("Negatives are leak-free (see README). Hash dimension: input feature dimension (Communities 400, protein 29), 32 for Email (featureless).\n\n")
-	var tauWins, tauCells, aucKeep, aucCells int
-	var fTauWins, fTauCells, fAucKeep, collapsed, sigWins, fSigWins int
+	var n cellCounts
 	for _, s := range sections {
 		c := s.C
 		paper := report.Paper[s.Name]
@@ -105,50 +104,17 @@ func Report(sections []ReportSection, wallSeconds int, command, plotDir string, 
 			fmt.Fprintf(&b, "| %s | %s |%s %s | %s | %s | %s | %s | %s | %s | %s |\n", r.Model, r.Variant, set, pm(r.AUCMean, r.AUCStd), pa, tau, pt,
 				pm(r.FAUCMean, r.FAUCStd), pm(r.FTauMean, r.FTauStd), pm(r.FP10Mean, r.FP10Std), d)
 		}
-		for _, m := range uniqueModels(c) {
-			base, both := c.row(m, "base"), c.row(m, "both")
-			if base == nil || both == nil {
-				continue
-			}
-			if math.IsNaN(float64(base.TauMean)) && !math.IsNaN(float64(both.TauMean)) {
-				collapsed++
-			}
-			if !math.IsNaN(float64(base.TauMean)) && !math.IsNaN(float64(both.TauMean)) {
-				tauCells++
-				if both.TauMean > base.TauMean {
-					tauWins++
-					if both.VsBase != nil && both.VsBase.Tau.Significant {
-						sigWins++
-					}
-				}
-			}
-			aucCells++
-			if both.AUCMean >= base.AUCMean-0.01 {
-				aucKeep++
-			}
-			if !math.IsNaN(float64(base.FTauMean)) && !math.IsNaN(float64(both.FTauMean)) {
-				fTauCells++
-				if both.FTauMean > base.FTauMean {
-					fTauWins++
-					if both.VsBase != nil && both.VsBase.FinalTau.Significant {
-						fSigWins++
-					}
-				}
-			}
-			if both.FAUCMean >= base.FAUCMean-0.01 {
-				fAucKeep++
-			}
-		}
+		n.addSection(c)
 		fmt.Fprintf(&b, "\n![AUC vs τ, %s](%s/%s-auc-tau.png)\n\n", s.Name, plotDir, s.Name)
 	}
 	b.WriteString("## Summary\n\n")
 	b.WriteString("| (model, dataset, task) cells | at the best-validation epoch | at the final epoch | the paper |\n|---|---|---|---|\n")
-	fmt.Fprintf(&b, "| τ(both) > τ(base) | **%d of %d** | **%d of %d** | all |\n", tauWins, tauCells, fTauWins, fTauCells)
-	fmt.Fprintf(&b, "| … and significantly (paired t over the 3 seeds, p < 0.05) | **%d of %d** | **%d of %d** | – |\n", sigWins, tauCells, fSigWins, fTauCells)
-	fmt.Fprintf(&b, "| AUC(both) ≥ AUC(base) − 0.01 | **%d of %d** | **%d of %d** | 28 of 30 |\n", aucKeep, aucCells, fAucKeep, aucCells)
+	fmt.Fprintf(&b, "| τ(both) > τ(base) | **%d of %d** | **%d of %d** | all |\n", n.tauWins, n.tauCells, n.fTauWins, n.fTauCells)
+	fmt.Fprintf(&b, "| … and significantly (paired t over the 3 seeds, p < 0.05) | **%d of %d** | **%d of %d** | – |\n", n.sigWins, n.tauCells, n.fSigWins, n.fTauCells)
+	fmt.Fprintf(&b, "| AUC(both) ≥ AUC(base) − 0.01 | **%d of %d** | **%d of %d** | 28 of 30 |\n", n.aucKeep, n.aucCells, n.fAucKeep, n.aucCells)
 	b.WriteString("\nWhere validation AUC saturates (Communities pair: 1.000 from the first evaluation), the best-validation rule picks epoch 0 ")
 	b.WriteString("and its τ says nothing about training; the final-epoch column is the informative one there. ")
-	fmt.Fprintf(&b, "In %d more cells the base variant's embeddings collapsed (constant features through SAGE/GAT: τ undefined) while both's did not; they are left out of the τ counts.\n", collapsed)
+	fmt.Fprintf(&b, "In %d more cells the base variant's embeddings collapsed (constant features through SAGE/GAT: τ undefined) while both's did not; they are left out of the τ counts.\n", n.collapsed)
 	return b.String()
 }
 
