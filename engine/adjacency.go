@@ -79,20 +79,36 @@ func (a *Adjacency) cached(key string, f func() *CSR) *CSR {
 func (a *Adjacency) GCNNorm() *CSR {
 	return a.cached("gcn", func() *CSR {
 		deg := a.Degree()
-		es := make([]Entry, 0, a.A.NNZ()+a.N)
 		inv := make([]float64, a.N)
 		for i := range inv {
 			inv[i] = 1 / math.Sqrt(float64(deg[i]+1))
-			es = append(es, Entry{i, i, inv[i] * inv[i]})
 		}
-		for r := 0; r < a.N; r++ {
-			for k := a.A.RowPtr[r]; k < a.A.RowPtr[r+1]; k++ {
-				c := a.A.ColIdx[k]
-				es = append(es, Entry{r, c, inv[r] * inv[c]})
-			}
-		}
-		return NewCSR(a.N, a.N, es)
+		return a.withDiagonal(func(r int) float64 { return inv[r] * inv[r] }, func(r, c int) float64 { return inv[r] * inv[c] })
 	})
+}
+
+// withDiagonal builds A + diagonal in CSR order directly from A's sorted
+// rows (no sort): entry (r, r) = diag(r), entry (r, c) = off(r, c). A has
+// no self-loops, so this is exactly NewCSR of the same entries.
+// O(nnz + N).
+func (a *Adjacency) withDiagonal(diag func(r int) float64, off func(r, c int) float64) *CSR {
+	m := &CSR{Rows: a.N, Cols: a.N, RowPtr: make([]int, a.N+1),
+		ColIdx: make([]int, 0, a.A.NNZ()+a.N), Val: make([]float64, 0, a.A.NNZ()+a.N)}
+	for r := 0; r < a.N; r++ {
+		placed := false
+		for k := a.A.RowPtr[r]; k < a.A.RowPtr[r+1]; k++ {
+			c := a.A.ColIdx[k]
+			if !placed && c > r {
+				m.ColIdx, m.Val, placed = append(m.ColIdx, r), append(m.Val, diag(r)), true
+			}
+			m.ColIdx, m.Val = append(m.ColIdx, c), append(m.Val, off(r, c))
+		}
+		if !placed {
+			m.ColIdx, m.Val = append(m.ColIdx, r), append(m.Val, diag(r))
+		}
+		m.RowPtr[r+1] = len(m.ColIdx)
+	}
+	return m
 }
 
 // MeanNorm returns the row-normalised adjacency D^{-1}A (mean over
@@ -100,14 +116,15 @@ func (a *Adjacency) GCNNorm() *CSR {
 // uses the cached transpose.
 func (a *Adjacency) MeanNorm() *CSR {
 	return a.cached("mean", func() *CSR {
-		es := make([]Entry, 0, a.A.NNZ())
+		m := &CSR{Rows: a.N, Cols: a.N, RowPtr: append([]int(nil), a.A.RowPtr...),
+			ColIdx: append([]int(nil), a.A.ColIdx...), Val: make([]float64, a.A.NNZ())}
 		for r := 0; r < a.N; r++ {
 			d := a.A.RowPtr[r+1] - a.A.RowPtr[r]
 			for k := a.A.RowPtr[r]; k < a.A.RowPtr[r+1]; k++ {
-				es = append(es, Entry{r, a.A.ColIdx[k], 1 / float64(d)})
+				m.Val[k] = 1 / float64(d)
 			}
 		}
-		return NewCSR(a.N, a.N, es)
+		return m
 	})
 }
 
@@ -117,15 +134,7 @@ func (a *Adjacency) Sum() *CSR { return a.A }
 // WithSelfLoops returns A+I with unit values (the edge set GAT attends over).
 func (a *Adjacency) WithSelfLoops() *CSR {
 	return a.cached("selfloops", func() *CSR {
-		es := make([]Entry, 0, a.A.NNZ()+a.N)
-		for i := 0; i < a.N; i++ {
-			es = append(es, Entry{i, i, 1})
-		}
-		for r := 0; r < a.N; r++ {
-			for k := a.A.RowPtr[r]; k < a.A.RowPtr[r+1]; k++ {
-				es = append(es, Entry{r, a.A.ColIdx[k], 1})
-			}
-		}
-		return NewCSR(a.N, a.N, es)
+		one := func(int) float64 { return 1 }
+		return a.withDiagonal(one, func(int, int) float64 { return 1 })
 	})
 }

@@ -129,3 +129,36 @@ func gradOfSum(t *testing.T, op func(b *Builder, x *G.Node) *G.Node) ([]float64,
 	}
 	return ToFloat64(g.(*tensor.Dense)), ToFloat64(x.Value().(*tensor.Dense))
 }
+
+// The normalised adjacencies are built row by row without a sort; they
+// equal NewCSR of the same entries (the definition) on a random graph.
+func TestNormalisationsEqualTheirDefinition(t *testing.T) {
+	rng := Stream(3, "graph")
+	var es [][2]int
+	for k := 0; k < 300; k++ {
+		es = append(es, [2]int{rng.IntN(60), rng.IntN(60)})
+	}
+	a := NewAdjacency(60, es)
+	deg := a.Degree()
+	var gcn, mean, loops []Entry
+	inv := make([]float64, 60)
+	for r := range inv {
+		inv[r] = 1 / math.Sqrt(float64(deg[r]+1))
+	}
+	for r := 0; r < 60; r++ {
+		gcn, loops = append(gcn, Entry{r, r, inv[r] * inv[r]}), append(loops, Entry{r, r, 1})
+		for k := a.A.RowPtr[r]; k < a.A.RowPtr[r+1]; k++ {
+			c := a.A.ColIdx[k]
+			gcn = append(gcn, Entry{r, c, inv[r] * inv[c]})
+			mean, loops = append(mean, Entry{r, c, 1 / float64(deg[r])}), append(loops, Entry{r, c, 1})
+		}
+	}
+	for _, c := range []struct {
+		name      string
+		got, want *CSR
+	}{{"gcn", a.GCNNorm(), NewCSR(60, 60, gcn)}, {"mean", a.MeanNorm(), NewCSR(60, 60, mean)}, {"loops", a.WithSelfLoops(), NewCSR(60, 60, loops)}} {
+		if !slices.Equal(c.got.RowPtr, c.want.RowPtr) || !slices.Equal(c.got.ColIdx, c.want.ColIdx) || !slices.Equal(c.got.Val, c.want.Val) {
+			t.Fatalf("%s differs from its definition", c.name)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ignn/ignn/models"
+	"github.com/ignn/ignn/objective"
 )
 
 // benchCell builds a Communities link cell for model/variant/dtype.
@@ -77,6 +78,31 @@ func BenchmarkScaleEpoch100k(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if err := c.Feed(i); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := c.tr.Step(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkScaleBatchStep100k: one mini-batch step of the large-graph
+// defaults (GCN both, landmark:32 with the skip path, rank, 512 training
+// positives) on the 10⁵-node grid: building the batch's subgraph, loading
+// it, forward, backward and Adam.
+func BenchmarkScaleBatchStep100k(b *testing.B) {
+	cfg := Default()
+	cfg.Dataset, cfg.Position, cfg.PositionSkip = "grid:316x316", position(b, "landmark:32"), true
+	cfg.DistanceLoss, cfg.BatchSize, cfg.BatchSteps = objective.DistanceRank, 512, 50
+	c := benchCellOf(b, cfg)
+	defer c.Close()
+	if err := c.Feed(0); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := c.Batch(0, i%50); err != nil {
 			b.Fatal(err)
 		}
 		if _, err := c.tr.Step(); err != nil {

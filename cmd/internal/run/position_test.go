@@ -104,7 +104,7 @@ func TestPositionValidation(t *testing.T) {
 }
 
 // position parses a --position value or fails the test.
-func position(t *testing.T, s string) features.Position {
+func position(t testing.TB, s string) features.Position {
 	t.Helper()
 	p, err := features.ParsePosition(s)
 	if err != nil {
