@@ -67,7 +67,8 @@ func (a *Adjacency) cached(key string, f func() *CSR) *CSR {
 	m := f()
 	if a.derive != nil { // a batch adjacency: Load recomputes it in place
 		mm := NewMutableCSR(m.Rows, m.Cols)
-		mm.Assign(m.RowPtr, m.ColIdx, m.Val)
+		mm.symmetric = key != "mean" // D^{-1}A is the one variant that is not symmetric
+		mm.assign(m.RowPtr, m.ColIdx, m.Val)
 		a.derive[key], m = f, mm
 	}
 	a.cache[key] = m

@@ -30,6 +30,11 @@ func NewMutableCSR(rows, cols int) *CSR {
 // that uses the matrix runs. It panics on an immutable matrix or a
 // malformed content.
 func (m *CSR) Assign(rowPtr, colIdx []int, val []float64) {
+	m.assign(append(m.RowPtr[:0], rowPtr...), append(m.ColIdx[:0], colIdx...), append(m.Val[:0], val...))
+}
+
+// assign is Assign taking ownership of the slices (no copy).
+func (m *CSR) assign(rowPtr, colIdx []int, val []float64) {
 	if !m.mutable {
 		panic("engine: Assign on an immutable CSR")
 	}
@@ -41,18 +46,22 @@ func (m *CSR) Assign(rowPtr, colIdx []int, val []float64) {
 			panic(fmt.Sprintf("engine: Assign: column %d outside %d", c, m.Cols))
 		}
 	}
-	m.RowPtr = append(m.RowPtr[:0], rowPtr...)
-	m.ColIdx = append(m.ColIdx[:0], colIdx...)
-	m.Val = append(m.Val[:0], val...)
+	m.RowPtr, m.ColIdx, m.Val = rowPtr, colIdx, val
 	if m.v32 != nil {
 		m.v32 = m.v32[:0]
 		for _, v := range m.Val {
 			m.v32 = append(m.v32, float32(v))
 		}
 	}
-	if m.t != nil {
+	switch {
+	case m.t == nil:
+	case m.symmetric: // the transpose is the matrix itself: share its arrays
+		m.t.RowPtr, m.t.ColIdx, m.t.Val = m.RowPtr, m.ColIdx, m.Val
+		m.t.v32 = m.Val32()
+		m.perm = nil
+	default:
 		t, perm := transposeOf(m)
-		m.t.Assign(t.RowPtr, t.ColIdx, t.Val)
+		m.t.assign(t.RowPtr, t.ColIdx, t.Val)
 		m.perm = perm
 	}
 }
@@ -61,7 +70,9 @@ func (m *CSR) Assign(rowPtr, colIdx []int, val []float64) {
 // replaces between runs. Every normalised variant a model asks for (GCNNorm,
 // MeanNorm, WithSelfLoops) is a mutable matrix recomputed by each Load.
 func NewBatchAdjacency(n int) *Adjacency {
-	return &Adjacency{N: n, A: NewMutableCSR(n, n), cache: map[string]*CSR{}, batchState: batchState{derive: map[string]func() *CSR{}}}
+	a := NewMutableCSR(n, n)
+	a.symmetric = true
+	return &Adjacency{N: n, A: a, cache: map[string]*CSR{}, batchState: batchState{derive: map[string]func() *CSR{}}}
 }
 
 // Load sets a batch adjacency's edges: row r lists the neighbours
@@ -85,7 +96,7 @@ func (a *Adjacency) Load(rowPtr, colIdx []int, deg []int) {
 	a.deg = deg
 	for key, m := range a.cache {
 		f := a.derive[key]()
-		m.Assign(f.RowPtr, f.ColIdx, f.Val)
+		m.assign(f.RowPtr, f.ColIdx, f.Val) // f is fresh: no copy
 	}
 }
 

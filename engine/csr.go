@@ -32,7 +32,8 @@ type CSR struct {
 	v32Once sync.Once
 	v32     []float32
 
-	mutable bool // NewMutableCSR: content replaced by Assign
+	mutable   bool // NewMutableCSR: content replaced by Assign
+	symmetric bool // mutable and symmetric: its transpose shares its arrays (no TransposePerm)
 }
 
 // Entry is one (row, col, value) triple used to build a CSR.
@@ -104,10 +105,16 @@ func (m *CSR) ID() uint64 {
 // map from transposed entry positions back to this matrix's entries.
 func (m *CSR) T() *CSR {
 	m.tOnce.Do(func() {
+		if m.symmetric {
+			t := NewMutableCSR(m.Cols, m.Rows)
+			t.RowPtr, t.ColIdx, t.Val, t.v32 = m.RowPtr, m.ColIdx, m.Val, m.Val32()
+			m.t = t
+			return
+		}
 		t, perm := transposeOf(m)
 		if m.mutable {
 			mt := NewMutableCSR(t.Rows, t.Cols)
-			mt.Assign(t.RowPtr, t.ColIdx, t.Val)
+			mt.assign(t.RowPtr, t.ColIdx, t.Val)
 			t = mt
 		}
 		m.t, m.perm = t, perm
@@ -142,8 +149,15 @@ func transposeOf(m *CSR) (*CSR, []int) {
 	return t, perm
 }
 
-// TransposePerm returns perm with T().Val[k] == Val[perm[k]].
-func (m *CSR) TransposePerm() []int { m.T(); return m.perm }
+// TransposePerm returns perm with T().Val[k] == Val[perm[k]]. A symmetric
+// mutable matrix (a batch adjacency) has none: it panics there.
+func (m *CSR) TransposePerm() []int {
+	m.T()
+	if m.symmetric {
+		panic("engine: TransposePerm of a symmetric batch matrix")
+	}
+	return m.perm
+}
 
 // Val32 returns the values as float32, cached.
 func (m *CSR) Val32() []float32 {

@@ -45,7 +45,7 @@ var largeDefaults = []struct {
 }{
 	{"position", func(c *Config) {
 		if c.Variant.Hash() {
-			c.Position = features.Position{Kind: features.PosLandmark, K: 32}
+			c.Position = features.Position{Kind: features.PosLandmark, K: 64}
 		}
 	}, func(c Config) string { return "--position " + c.Position.String() }},
 	{"position-skip", func(c *Config) { c.PositionSkip = c.Variant.Hash() }, func(c Config) string { return fmt.Sprintf("--position-skip=%v", c.PositionSkip) }},

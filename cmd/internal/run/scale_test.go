@@ -32,7 +32,7 @@ func TestScaleDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if large.Scale != ScaleLarge || large.BatchSize != 512 || large.BatchSteps != 50 || large.Position.String() != "landmark:32" ||
+	if large.Scale != ScaleLarge || large.BatchSize != 512 || large.BatchSteps != 50 || large.Position.String() != "landmark:64" ||
 		!large.PositionSkip || large.DistanceLoss != objective.DistanceRank || large.RankTriples != 512 || large.Epochs != 30 || large.EvalEvery != 2 {
 		t.Fatalf("large graph: %+v", large)
 	}
