@@ -9,6 +9,12 @@
 // TapeMachine with Adam, plus a forward-only evaluation graph that shares the
 // parameter tensors.
 //
+// Mini-batches (batch.go) keep one graph for every batch: a batch
+// adjacency (NewBatchAdjacency) and batch features (NewBatchFeatures) have
+// fixed node slots, and Load/LoadRows replace their content between runs —
+// the ops hold them by reference and read them when they run, transposes
+// and float32 copies included. Fit runs FitConfig.Steps steps per epoch.
+//
 // Its float32 kernels live in internal/blas: the AVX2+FMA Sgemm it installs
 // for gorgonia and gonum's blas32 on CPUs that have them, and the AVX2
 // sparse-row and element kernels its ops call there (elsewhere the ops run

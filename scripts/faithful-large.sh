@@ -4,8 +4,8 @@
 # it measures is the defaults a user gets (--scale auto picks the
 # large-graph ones from 50,000 nodes: landmark:64 input with a skip path,
 # the ranking distance term, mini-batches). For each graph: GCN, SAGE and
-# GIN both (the defaults), GCN base, and the raw landmark:64 input's own
-# AUC and τ (the `(input)` reference row of `ignn compare --positions`).
+# GIN both (the defaults; GCN and GIN at 10⁶), GCN base (10⁵), and the raw
+# landmark:64 input's own AUC and τ (the `(input)` reference row of `ignn compare --positions`).
 # Each run under /usr/bin/time: wall clock (setup, encoding, training and
 # evaluation included) and peak RSS. Writes docs/faithful-large.md; the
 # runs' JSON stays in out/faithful-large (a run whose JSON exists is not
