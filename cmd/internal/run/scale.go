@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ignn/ignn/features"
+	"github.com/ignn/ignn/models"
 	"github.com/ignn/ignn/objective"
 )
 
@@ -48,7 +49,7 @@ var largeDefaults = []struct {
 			c.Position = features.Position{Kind: features.PosLandmark, K: 64}
 		}
 	}, func(c Config) string { return "--position " + c.Position.String() }},
-	{"position-skip", func(c *Config) { c.PositionSkip = c.Variant.Hash() }, func(c Config) string { return fmt.Sprintf("--position-skip=%v", c.PositionSkip) }},
+	{"position-skip", func(c *Config) { c.PositionSkip = c.Variant.Hash() && !entryOf(c).NeedsHops }, func(c Config) string { return fmt.Sprintf("--position-skip=%v", c.PositionSkip) }},
 	{"distance-loss", func(c *Config) {
 		if c.Variant.MSE() {
 			c.DistanceLoss = objective.DistanceRank
@@ -56,10 +57,25 @@ var largeDefaults = []struct {
 	}, func(c Config) string {
 		return "--distance-loss " + string(cmp.Or(c.DistanceLoss, objective.DistanceMSE))
 	}},
-	{"batch-size", func(c *Config) { c.BatchSize = 512 }, func(c Config) string { return fmt.Sprintf("--batch-size %d", c.BatchSize) }},
-	{"batch-steps", func(c *Config) { c.BatchSteps = 50 }, func(c Config) string { return fmt.Sprintf("--batch-steps %d", c.BatchSteps) }},
+	{"batch-size", func(c *Config) {
+		if entryOf(c).Batches {
+			c.BatchSize = 512
+		}
+	}, func(c Config) string { return fmt.Sprintf("--batch-size %d", c.BatchSize) }},
+	{"batch-steps", func(c *Config) {
+		if c.BatchSize > 0 {
+			c.BatchSteps = 50
+		}
+	}, func(c Config) string { return fmt.Sprintf("--batch-steps %d", c.BatchSteps) }},
 	{"epochs", func(c *Config) { c.Epochs = 10 }, func(c Config) string { return fmt.Sprintf("--epochs %d", c.Epochs) }},
 	{"eval-every", func(c *Config) { c.EvalEvery = min(2, c.Epochs) }, func(c Config) string { return fmt.Sprintf("--eval-every %d", c.EvalEvery) }},
+}
+
+// entryOf is c's model's registry entry (the zero Entry for an unknown
+// model, which validation reports).
+func entryOf(c *Config) models.Entry {
+	e, _ := models.Lookup(c.Model)
+	return e
 }
 
 // applyScale decides the scale of a run on n nodes for a configuration

@@ -53,6 +53,14 @@ func TestScaleDefaults(t *testing.T) {
 	if s, err := stored.Resolve(graphOfN(LargeGraphNodes)); err != nil || s.BatchSize != 0 || s.Scale != "" {
 		t.Fatalf("stored configuration re-decided: %v %+v", err, s)
 	}
+	for _, m := range []string{"gat", "pgnn-f"} {
+		w := cli
+		w.Model = m
+		r, err := w.Resolve(graphOfN(LargeGraphNodes))
+		if err != nil || r.BatchSize != 0 || r.BatchSteps != 0 || r.PositionSkip != (m == "gat") {
+			t.Fatalf("%s on a large graph: %v %+v", m, err, r)
+		}
+	}
 	base := cli
 	base.Variant = Base
 	if b, err := base.Resolve(graphOfN(LargeGraphNodes)); err != nil || !b.Position.IsHash() || b.PositionSkip || b.DistanceLoss != "" || b.BatchSize != 512 {
