@@ -158,10 +158,19 @@ func TestAnchorIndexSemantics(t *testing.T) {
 // block added before normalisation) by central differences for the stack
 // models, including the skip weights.
 func TestSkipPathGradients(t *testing.T) {
+	for _, gated := range []bool{false, true} {
+		testSkipPathGradients(t, gated)
+	}
+}
+
+// testSkipPathGradients is TestSkipPathGradients without or with the gate
+// (SkipGate: the message-passing branch through an Out×Out map started at 0;
+// the check moves it off 0 like every zero-initialised parameter).
+func testSkipPathGradients(t *testing.T, gated bool) {
 	for _, name := range []string{"gcn", "sage", "gat", "gin"} {
 		e, _ := Lookup(name)
 		cfg := DefaultConfig()
-		cfg.Hidden, cfg.Out, cfg.Layers, cfg.Heads = 4, 3, 2, 2
+		cfg.Hidden, cfg.Out, cfg.Layers, cfg.Heads, cfg.SkipGate = 4, 3, 2, 2, gated
 		in := tiny()
 		in.Skip = &engine.Features{N: 6, Dense: enginetest.RandomValues(33, 12), DenseDim: 2}
 		err := enginetest.CheckGradient(func(b *engine.Builder) (*G.Node, []*G.Node) {
@@ -169,9 +178,10 @@ func TestSkipPathGradients(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			found := false
+			found, gate := false, false
 			for i, p := range b.ParamNodes() {
 				found = found || p.Name() == name+".skip.Wd"
+				gate = gate || p.Name() == name+".gate"
 				v := p.Value().(*tensor.Dense).Data().([]float64)
 				for k := range v {
 					if v[k] == 0 {
@@ -179,8 +189,8 @@ func TestSkipPathGradients(t *testing.T) {
 					}
 				}
 			}
-			if !found {
-				t.Fatalf("%s: no %s.skip.Wd parameter", name, name)
+			if !found || gate != gated {
+				t.Fatalf("%s: skip weights %v, gate %v (want %v)", name, found, gate, gated)
 			}
 			return z, b.ParamNodes()
 		}, 1e-6, 2e-6)

@@ -118,6 +118,9 @@ func (c Config) Resolve(ds *data.Dataset) (Config, error) {
 	if !c.Variant.Hash() {
 		c.PositionSkip = false
 	}
+	if !c.PositionSkip {
+		c.Model_.SkipGate = false
+	}
 	switch {
 	case !c.Variant.Hash() || !c.Position.IsHash():
 		c.HashDim = 0
