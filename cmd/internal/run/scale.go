@@ -50,6 +50,7 @@ var largeDefaults = []struct {
 		}
 	}, func(c Config) string { return "--position " + c.Position.String() }},
 	{"position-skip", func(c *Config) { c.PositionSkip = c.Variant.Hash() && !entryOf(c).NeedsHops }, func(c Config) string { return fmt.Sprintf("--position-skip=%v", c.PositionSkip) }},
+	{"skip-gate", func(c *Config) { c.Model_.SkipGate = c.PositionSkip }, func(c Config) string { return fmt.Sprintf("--skip-gate=%v", c.Model_.SkipGate) }},
 	{"distance-loss", func(c *Config) {
 		if c.Variant.MSE() {
 			c.DistanceLoss = objective.DistanceRank
@@ -104,6 +105,10 @@ func (c Config) applyScale(n int) Config {
 		d.apply(&c)
 		chose = append(chose, d.says(c))
 	}
-	c.ScaleNote = fmt.Sprintf("a graph of %d nodes (≥ %d): the large-graph defaults chose %s (--scale paper keeps the paper's)", n, LargeGraphNodes, strings.Join(chose, ", "))
+	why := fmt.Sprintf("a graph of %d nodes (≥ %d)", n, LargeGraphNodes)
+	if n < LargeGraphNodes {
+		why = fmt.Sprintf("--scale large (a graph of %d nodes)", n)
+	}
+	c.ScaleNote = fmt.Sprintf("%s: the large-graph defaults chose %s (--scale paper keeps the paper's)", why, strings.Join(chose, ", "))
 	return c
 }
