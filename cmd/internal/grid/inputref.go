@@ -82,6 +82,9 @@ type InputRow struct {
 	TauMean  run.Num    `json:"tau_mean"`
 	TauStd   run.Num    `json:"tau_std"`
 	TauCI    [2]run.Num `json:"tau_ci95"`
+	// TauBySeed is τ for seeds 1, 2, …: what a paired comparison with the
+	// trained rows of the same seeds needs.
+	TauBySeed []run.Num `json:"tau_by_seed"`
 }
 
 // inputReferences scores every position of the grid on seeds 1..repeats.
@@ -100,8 +103,12 @@ func (cc CompareConfig) inputReferences() ([]InputRow, []report.Row, error) {
 			auc, tau = append(auc, s.TestAUC), append(tau, s.Tau)
 		}
 		a, t := eval.Summarise(auc), eval.Summarise(tau)
+		var bySeed []run.Num
+		for _, x := range tau {
+			bySeed = append(bySeed, run.Num(x))
+		}
 		rows = append(rows, InputRow{Position: pos.String(), Runs: len(tau), AUCMean: run.Num(a.Mean), AUCStd: run.Num(a.Std),
-			TauMean: run.Num(t.Mean), TauStd: run.Num(t.Std), TauCI: ci(t)})
+			TauMean: run.Num(t.Mean), TauStd: run.Num(t.Std), TauCI: ci(t), TauBySeed: bySeed})
 		nan := eval.Summarise(nil)
 		trows = append(trows, report.Row{Model: "(input)", Variant: pos.String(), Runs: len(tau), AUC: a, Tau: t, FinalAUC: a, FinalTau: t, FinalP10: nan, FinalAP: nan})
 	}
