@@ -19,11 +19,12 @@ type Config struct {
 	Pre      bool    // linear pre-layer input→Hidden, no activation (true)
 	Heads    int     // GAT attention heads (1)
 	TrainEps bool    // GIN: learn ε (false: ε = 0)
-	// SkipGate, with a skip path (GraphInput.Skip), passes the
-	// message-passing output through a learned Out×Out map initialised at 0
-	// before adding the skip: the untrained embedding is the skip's linear
-	// map of the positional input (keeping its geometry), and training
-	// brings the message passing in from there.
+	// SkipGate, with a skip path (GraphInput.Skip), L2-normalises the
+	// message-passing output and passes it through a learned Out×Out map
+	// initialised at 0 before adding the skip: the untrained embedding is
+	// the skip's linear map of the positional input (keeping its geometry),
+	// training brings the message passing in from there, and the map alone
+	// sets its share (GIN's summed messages would otherwise swamp the skip).
 	SkipGate bool `json:",omitempty"`
 	// AnchorIndex is P-GNN's closest-anchor semantics: AnchorFixed ("" or
 	// "fixed", the reference code since its fix 9c1553d) or AnchorOriginal
@@ -218,8 +219,8 @@ func (s stack) Forward(b *engine.Builder, gi *engine.GraphInput) *G.Node {
 		in = out
 	}
 	if gi.Skip != nil {
-		if s.cfg.SkipGate { // the message-passing branch through an Out×Out map that starts at 0
-			h = G.Must(G.Mul(h, b.Param(s.name+".gate", engine.Zeros, s.cfg.Out, s.cfg.Out)))
+		if s.cfg.SkipGate { // the message-passing branch, normalised, through an Out×Out map that starts at 0
+			h = G.Must(G.Mul(engine.RowNormalize(h), b.Param(s.name+".gate", engine.Zeros, s.cfg.Out, s.cfg.Out)))
 		}
 		h = G.Must(G.Add(h, b.InputLinear(s.name+".skip", gi.Skip, s.cfg.Out, false)))
 	}
