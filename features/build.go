@@ -115,3 +115,32 @@ func DefaultHashDim(ds *data.Dataset) int {
 // MaxRuleHashDim is the widest input the paper's rule n = input dimension
 // is applied to (Communities' 400-dim identity is below it).
 const MaxRuleHashDim = 1024
+
+// Standardise shifts and scales each of the k columns of the row-major
+// n × k matrix v in place to mean 0 and (population) standard deviation 1;
+// a constant column becomes 0. Sums in row order, float64: deterministic.
+// O(n·k).
+func Standardise(v []float64, n, k int) {
+	if n == 0 {
+		return
+	}
+	for c := 0; c < k; c++ {
+		var mean float64
+		for r := 0; r < n; r++ {
+			mean += v[r*k+c]
+		}
+		mean /= float64(n)
+		var ss float64
+		for r := 0; r < n; r++ {
+			v[r*k+c] -= mean
+			ss += v[r*k+c] * v[r*k+c]
+		}
+		if ss == 0 {
+			continue
+		}
+		inv := 1 / math.Sqrt(ss/float64(n))
+		for r := 0; r < n; r++ {
+			v[r*k+c] *= inv
+		}
+	}
+}

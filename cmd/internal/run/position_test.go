@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -129,6 +130,26 @@ func TestPositionSkip(t *testing.T) {
 	}
 	if skip.Params != plain.Params+8*cfg.Model_.Hidden || !skip.Config.PositionSkip {
 		t.Fatalf("params %d → %d with the skip path (want +%d)", plain.Params, skip.Params, 8*cfg.Model_.Hidden)
+	}
+	cfg.SkipStandardise = true
+	_, _, pr := prepared(t, cfg)
+	x, sk := pr.Input.X, pr.Input.Skip
+	for c := 0; c < 8; c++ {
+		var mean, sq float64
+		same := true
+		for r := 0; r < x.N; r++ {
+			v := sk.Dense[r*8+c]
+			mean, sq = mean+v, sq+v*v
+			same = same && v == x.Dense[r*x.DenseDim+pr.EncodingCol+c]
+		}
+		mean /= float64(x.N)
+		if math.Abs(mean) > 1e-12 || math.Abs(sq/float64(x.N)-1) > 1e-9 || same {
+			t.Errorf("--skip-standardise: skip column %d has mean %g, mean square %g (the input's own column: %v)", c, mean, sq/float64(x.N), same)
+		}
+	}
+	cfg.PositionSkip = false
+	if r, err := cfg.Resolve(graphOfN(10)); err != nil || r.SkipStandardise {
+		t.Errorf("--skip-standardise without the skip path resolves to %v (%v)", r.SkipStandardise, err)
 	}
 	p := shortRun("pgnn-e")
 	p.Position, p.PositionSkip = position(t, "landmark:8"), true

@@ -127,6 +127,9 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 		for r := 0; r < x.N; r++ {
 			copy(sk.Dense[r*k:(r+1)*k], x.Dense[r*x.DenseDim+p.EncodingCol:])
 		}
+		if cfg.SkipStandardise {
+			features.Standardise(sk.Dense, x.N, k)
+		}
 		p.Input.Skip = sk
 	}
 	if !p.Exact() {

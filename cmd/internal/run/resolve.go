@@ -119,7 +119,7 @@ func (c Config) Resolve(ds *data.Dataset) (Config, error) {
 		c.PositionSkip = false
 	}
 	if !c.PositionSkip {
-		c.Model_.SkipGate = false
+		c.Model_.SkipGate, c.SkipStandardise = false, false
 	}
 	switch {
 	case !c.Variant.Hash() || !c.Position.IsHash():

@@ -51,6 +51,9 @@ var largeDefaults = []struct {
 	}, func(c Config) string { return "--position " + c.Position.String() }},
 	{"position-skip", func(c *Config) { c.PositionSkip = c.Variant.Hash() && !entryOf(c).NeedsHops }, func(c Config) string { return fmt.Sprintf("--position-skip=%v", c.PositionSkip) }},
 	{"skip-gate", func(c *Config) { c.Model_.SkipGate = c.PositionSkip }, func(c Config) string { return fmt.Sprintf("--skip-gate=%v", c.Model_.SkipGate) }},
+	{"skip-standardise", func(c *Config) { c.SkipStandardise = c.PositionSkip }, func(c Config) string {
+		return fmt.Sprintf("--skip-standardise=%v", c.SkipStandardise)
+	}},
 	{"distance-loss", func(c *Config) {
 		if c.Variant.MSE() {
 			c.DistanceLoss = objective.DistanceRank
