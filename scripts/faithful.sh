@@ -7,7 +7,9 @@
 # table per run (final-epoch columns are the ones to compare), its command,
 # wall time and peak RSS. Resumable: each run keeps its cells in out/faithful.
 # The -rank-skip runs add the skip path from the landmark input to the
-# embedding (--position-skip). The 10⁵–10⁶-node graphs (goals 2–3) are in
+# embedding (--position-skip); the -rank-skip-gate-std runs are the
+# large-graph scheme on these graphs (the skip's gate and standardised
+# columns too). The 10⁵–10⁶-node graphs (goals 2–3) are in
 # scripts/faithful-large.sh.
 # Usage: scripts/faithful.sh [workers]
 set -euo pipefail
@@ -50,6 +52,7 @@ for ds in communities grid:30x30 caveman:500x20; do
   run "$name-mse"  --dataset "$ds" --models gcn,sage,gin --variants base,both --positions hash,landmark:32
   run "$name-rank" --dataset "$ds" --models gcn,sage,gin --variants both --positions hash,landmark:32 --distance-loss rank
   run "$name-rank-skip" --dataset "$ds" --models gcn,sage,gin --variants both --positions landmark:32 --position-skip --distance-loss rank
+  run "$name-rank-skip-gate-std" --dataset "$ds" --models gcn,sage,gin --variants both --positions landmark:32 --position-skip --skip-gate --skip-standardise --distance-loss rank
 done
 mv "$tmp" "$DOC"
 echo "wrote $DOC" >&2
