@@ -102,11 +102,21 @@ func TestStagesAnnounced(t *testing.T) {
 	}
 }
 
-// TestPositionIgnoredWarns: a positional input on a variant without one is
-// reported, not silently dropped.
+// TestPositionIgnoredWarns: a positional input on a variant without one,
+// and the skip path's options without the skip path, are reported, not
+// silently dropped.
 func TestPositionIgnoredWarns(t *testing.T) {
 	_, stderr, err := runCLI("train", "--variant", "base", "--position", "lap:4", "--epochs", "1", "--eval-every", "1")
 	if err != nil || !strings.Contains(stderr, "no effect on variant base") {
 		t.Fatalf("err %v, stderr:\n%s", err, stderr)
+	}
+	for _, flag := range []string{"--skip-gate", "--skip-standardise"} {
+		_, stderr, err := runCLI("train", flag, "--epochs", "1", "--eval-every", "1")
+		if err != nil || !strings.Contains(stderr, "no effect without the skip path") {
+			t.Errorf("%s alone: err %v, stderr:\n%s", flag, err, stderr)
+		}
+	}
+	if _, stderr, err := runCLI("train", "--position", "landmark:4", "--position-skip", "--skip-standardise", "--epochs", "1", "--eval-every", "1"); err != nil || strings.Contains(stderr, "no effect") {
+		t.Errorf("--skip-standardise with the skip path: err %v, stderr:\n%s", err, stderr)
 	}
 }
