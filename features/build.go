@@ -126,8 +126,10 @@ func Standardise(v []float64, n, k int) {
 	}
 	for c := 0; c < k; c++ {
 		var mean float64
+		constant := true
 		for r := 0; r < n; r++ {
 			mean += v[r*k+c]
+			constant = constant && v[r*k+c] == v[c]
 		}
 		mean /= float64(n)
 		var ss float64
@@ -135,7 +137,10 @@ func Standardise(v []float64, n, k int) {
 			v[r*k+c] -= mean
 			ss += v[r*k+c] * v[r*k+c]
 		}
-		if ss == 0 {
+		if constant || ss == 0 { // exactly 0, not the rounding of the mean blown up to std 1
+			for r := 0; r < n; r++ {
+				v[r*k+c] = 0
+			}
 			continue
 		}
 		inv := 1 / math.Sqrt(ss/float64(n))

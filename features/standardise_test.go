@@ -42,5 +42,12 @@ func TestStandardise(t *testing.T) {
 	if v[1] != 0 || v[4] != 0 {
 		t.Errorf("the constant column: %v", v)
 	}
+	// 0.1 three times: the float64 mean is 0.10000000000000002, so a
+	// constant column must be recognised, not scaled from its rounding.
+	tenth := []float64{0.1, 0.1, 0.1}
+	Standardise(tenth, 3, 1)
+	if tenth[0] != 0 || tenth[1] != 0 || tenth[2] != 0 {
+		t.Errorf("a constant column of 0.1: %v, want zeros", tenth)
+	}
 	Standardise(nil, 0, 3) // no rows: nothing to do, no division by zero
 }
