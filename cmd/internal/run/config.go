@@ -44,17 +44,22 @@ type Config struct {
 	// SkipStandardise, with PositionSkip, gives the skip path the
 	// positional columns standardised over the nodes (mean 0, std 1 per
 	// column; the message-passing input keeps them as they are).
-	SkipStandardise bool    `json:"skip_standardise,omitempty"`
-	LambdaBCE       float64 `json:"lambda_bce"`
-	LambdaMSE       float64 `json:"lambda_mse"` // -1 = the model's default; 0 when the variant has no MSE
-	Alpha           float64 `json:"alpha"`
-	Epochs          int     `json:"epochs"`
-	LR              float64 `json:"lr"`
-	WeightDec       float64 `json:"weight_decay"`
-	EvalEvery       int     `json:"eval_every"`
-	Seed            uint64  `json:"seed"`
-	DType           DType   `json:"dtype"`
-	MSEPairs        int     `json:"mse_pairs"` // cap on MSE pairs per epoch; all pairs when they fit
+	SkipStandardise bool `json:"skip_standardise,omitempty"`
+	// SkipPolar, with PositionSkip and a landmark position, gives the skip
+	// path features.Polar's cone of the landmark columns instead: a pole
+	// column and the standardised rows, unit length, scaled by the node's
+	// rescaled mean landmark distance (it supersedes SkipStandardise).
+	SkipPolar bool    `json:"skip_polar,omitempty"`
+	LambdaBCE float64 `json:"lambda_bce"`
+	LambdaMSE float64 `json:"lambda_mse"` // -1 = the model's default; 0 when the variant has no MSE
+	Alpha     float64 `json:"alpha"`
+	Epochs    int     `json:"epochs"`
+	LR        float64 `json:"lr"`
+	WeightDec float64 `json:"weight_decay"`
+	EvalEvery int     `json:"eval_every"`
+	Seed      uint64  `json:"seed"`
+	DType     DType   `json:"dtype"`
+	MSEPairs  int     `json:"mse_pairs"` // cap on MSE pairs per epoch; all pairs when they fit
 	// Distances picks the distance source: exact (all-pairs tables), sampled
 	// (BFS rows from seeded sources), or auto (exact while the tables fit
 	// ExactDistanceLimit); Resolve replaces auto.

@@ -48,8 +48,8 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	if !cfg.Variant.Hash() && (!asked.Position.IsHash() || asked.PositionSkip) && hooks.Warn != nil {
 		hooks.Warn(fmt.Sprintf("--position/--position-skip have no effect on variant %s: only hash and both take a positional input", cfg.Variant))
 	}
-	if !cfg.PositionSkip && (asked.Model_.SkipGate || asked.SkipStandardise) && hooks.Warn != nil {
-		hooks.Warn("--skip-gate/--skip-standardise have no effect without the skip path (--position-skip, on the hash and both variants)")
+	if !cfg.PositionSkip && (asked.Model_.SkipGate || asked.SkipStandardise || asked.SkipPolar) && hooks.Warn != nil {
+		hooks.Warn("--skip-gate/--skip-standardise/--skip-polar have no effect without the skip path (--position-skip, on the hash and both variants)")
 	}
 	if hooks.Resolved != nil {
 		hooks.Resolved(cfg)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -147,9 +148,26 @@ func TestPositionSkip(t *testing.T) {
 			t.Errorf("--skip-standardise: skip column %d has mean %g, mean square %g (the input's own column: %v)", c, mean, sq/float64(x.N), same)
 		}
 	}
+	cfg.SkipPolar = true // the cone: a pole column, then the landmark columns, through features.Polar
+	_, _, pr = prepared(t, cfg)
+	if pr.Input.Skip.DenseDim != 9 || pr.Input.Skip.Dense[0] != 1 {
+		t.Errorf("--skip-polar: skip block %d columns, first value %g (want 9 columns, the pole 1)", pr.Input.Skip.DenseDim, pr.Input.Skip.Dense[0])
+	}
+	enc := make([]float64, x.N*8)
+	for r := 0; r < x.N; r++ {
+		copy(enc[r*8:(r+1)*8], x.Dense[r*x.DenseDim+pr.EncodingCol:])
+	}
+	if !slices.Equal(pr.Input.Skip.Dense, features.Polar(enc, x.N, 8, []int{0, x.N})) {
+		t.Errorf("--skip-polar: the skip block is not features.Polar of the landmark columns")
+	}
+	lap := cfg
+	lap.Position = position(t, "lap:4")
+	if _, err := lap.Resolve(graphOfN(10)); err == nil || !strings.Contains(err.Error(), "landmark") {
+		t.Errorf("--skip-polar with a Laplacian input: %v, want an error naming the landmark input", err)
+	}
 	cfg.PositionSkip = false
-	if r, err := cfg.Resolve(graphOfN(10)); err != nil || r.SkipStandardise {
-		t.Errorf("--skip-standardise without the skip path resolves to %v (%v)", r.SkipStandardise, err)
+	if r, err := cfg.Resolve(graphOfN(10)); err != nil || r.SkipStandardise || r.SkipPolar {
+		t.Errorf("--skip-standardise/--skip-polar without the skip path resolve to %v/%v (%v)", r.SkipStandardise, r.SkipPolar, err)
 	}
 	p := shortRun("pgnn-e")
 	p.Position, p.PositionSkip = position(t, "landmark:8"), true

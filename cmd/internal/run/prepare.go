@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/ignn/ignn/data"
@@ -127,7 +128,10 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 		for r := 0; r < x.N; r++ {
 			copy(sk.Dense[r*k:(r+1)*k], x.Dense[r*x.DenseDim+p.EncodingCol:])
 		}
-		if cfg.SkipStandardise {
+		switch {
+		case cfg.SkipPolar:
+			sk.Dense, sk.DenseDim = features.Polar(sk.Dense, x.N, k, append(slices.Clone(u.Offsets), u.N)), k+1
+		case cfg.SkipStandardise:
 			features.Standardise(sk.Dense, x.N, k)
 		}
 		p.Input.Skip = sk

@@ -119,7 +119,10 @@ func (c Config) Resolve(ds *data.Dataset) (Config, error) {
 		c.PositionSkip = false
 	}
 	if !c.PositionSkip {
-		c.Model_.SkipGate, c.SkipStandardise = false, false
+		c.Model_.SkipGate, c.SkipStandardise, c.SkipPolar = false, false, false
+	}
+	if c.SkipPolar && c.Position.Kind != features.PosLandmark {
+		return c, fmt.Errorf("--skip-polar reads distances to landmarks: it needs --position landmark:L, not %s", c.Position)
 	}
 	switch {
 	case !c.Variant.Hash() || !c.Position.IsHash():

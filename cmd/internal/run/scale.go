@@ -54,6 +54,9 @@ var largeDefaults = []struct {
 	{"skip-standardise", func(c *Config) { c.SkipStandardise = c.PositionSkip }, func(c Config) string {
 		return fmt.Sprintf("--skip-standardise=%v", c.SkipStandardise)
 	}},
+	{"skip-polar", func(c *Config) { c.SkipPolar = c.PositionSkip && c.Position.Kind == features.PosLandmark }, func(c Config) string {
+		return fmt.Sprintf("--skip-polar=%v", c.SkipPolar)
+	}},
 	{"distance-loss", func(c *Config) {
 		if c.Variant.MSE() {
 			c.DistanceLoss = objective.DistanceRank
