@@ -106,7 +106,12 @@ func (e *Evaluator) GraphMetrics(z []float64, d int, splits []*data.Split, u *da
 // averaged over the graphs where it is defined (at least two pairs, a
 // cosine spread above CollapseSpread); NaN when it is nowhere defined.
 func (e *Evaluator) SampleTau(z []float64, d int, ps *PairSample) float64 {
-	dot := rowDot(z, d)
+	return e.SampleTauOf(rowDot(z, d), ps)
+}
+
+// SampleTauOf is SampleTau with the similarity of rows i and j given by
+// sim (a cosine computed without forming unit rows, for instance).
+func (e *Evaluator) SampleTauOf(dot func(i, j int) float64, ps *PairSample) float64 {
 	var tau mean
 	for lo := 0; lo < ps.Len(); {
 		hi := lo

@@ -53,6 +53,13 @@ L = ["# Distance faithfulness on large graphs", "",
      "pairs, with its 95% batch-means interval). Wall time is the whole command (setup, encoding,",
      "training, evaluation); RSS is its peak. `(input)` is the raw landmark:64 vector's own AUC and",
      "τ (no training): the goal is τ above it.", ""]
+def skipblock(r):
+    c, ch = r['config'], r.get('skip_choice')
+    if ch:
+        return f", {ch['block']} by --skip-polar auto (validation τ polar {ch['val_tau_polar']:.3f}, standardised {ch['val_tau_standardised']:.3f})"
+    if c.get('skip_polar') in ('on', True):
+        return ', polar'
+    return ', standardised' if c.get('skip_standardise') else ''
 for g in graphs:
     n = g.replace(":", "-")
     L += [f"## {g}", "", "| run | AUC | τ [95% CI] | wall | peak RSS | scheme |", "|---|---|---|---|---|---|"]
@@ -66,7 +73,7 @@ for g in graphs:
         tau, auc = f.get("test_kendall_tau"), f.get("test_auc")
         taus = "undefined (collapsed)" if tau is None else f"{tau:.3f} [{ci[0]:.3f}, {ci[1]:.3f}]"
         aucs = "undefined" if auc is None else f"{auc:.3f}"
-        L.append(f"| {run} | {aucs} | {taus} | {float(wall)/60:.1f} min | {int(rss)/1e6:.2f} GB | {r['config'].get('position', 'hash')}{', skip' if r['config'].get('position_skip') else ''}{' (gated' if r['config'].get('model_config', {}).get('SkipGate') else ''}{', polar' if r['config'].get('skip_polar') else (', standardised' if r['config'].get('skip_standardise') else '')}{')' if r['config'].get('model_config', {}).get('SkipGate') else ''}, {r['config'].get('distance_loss') or ('mse' if r['config']['lambda_mse'] else 'no distance term')}, batches {r['config'].get('batch_size', 0)}×{r['config'].get('batch_steps', 0)} × {r['config']['epochs']} epochs |")
+        L.append(f"| {run} | {aucs} | {taus} | {float(wall)/60:.1f} min | {int(rss)/1e6:.2f} GB | {r['config'].get('position', 'hash')}{', skip' if r['config'].get('position_skip') else ''}{' (gated' if r['config'].get('model_config', {}).get('SkipGate') else ''}{skipblock(r)}{')' if r['config'].get('model_config', {}).get('SkipGate') else ''}, {r['config'].get('distance_loss') or ('mse' if r['config']['lambda_mse'] else 'no distance term')}, batches {r['config'].get('batch_size', 0)}×{r['config'].get('batch_steps', 0)} × {r['config']['epochs']} epochs |")
     p = f"{out}/{n}-input.json"
     if os.path.exists(p):
         i = json.load(open(p))["inputs"][0]

@@ -14,17 +14,7 @@ func TestInputRowsCosine(t *testing.T) {
 	cfg := run.Default()
 	cfg.Variant, cfg.Dataset = run.Hash, "caveman:6x5"
 	cfg.Position, _ = features.ParsePosition("landmark:6")
-	ds, err := run.LoadDataset(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg, err = cfg.Resolve(ds); err != nil {
-		t.Fatal(err)
-	}
-	p, err := run.Prepare(ds, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, cfg := prepareFor(t, cfg)
 	z, d := inputRows(p)
 	x := p.Input.X
 	full := func(i int) []float64 { // [one-hot | dense], explicitly

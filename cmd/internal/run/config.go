@@ -46,10 +46,12 @@ type Config struct {
 	// column; the message-passing input keeps them as they are).
 	SkipStandardise bool `json:"skip_standardise,omitempty"`
 	// SkipPolar, with PositionSkip and a landmark position, gives the skip
-	// path features.Polar's cone of the landmark columns instead: a pole
+	// path (SkipPolarOn) features.Polar's cone of the landmark columns instead: a pole
 	// column and the standardised rows, unit length, scaled by the node's
 	// rescaled mean landmark distance (it supersedes SkipStandardise).
-	SkipPolar bool    `json:"skip_polar,omitempty"`
+	// SkipPolarAuto builds both blocks and keeps the one whose untrained
+	// cosines rank the validation pairs better (Prepared.SkipChoice).
+	SkipPolar string  `json:"skip_polar,omitempty"`
 	LambdaBCE float64 `json:"lambda_bce"`
 	LambdaMSE float64 `json:"lambda_mse"` // -1 = the model's default; 0 when the variant has no MSE
 	Alpha     float64 `json:"alpha"`

@@ -48,7 +48,7 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	if !cfg.Variant.Hash() && (!asked.Position.IsHash() || asked.PositionSkip) && hooks.Warn != nil {
 		hooks.Warn(fmt.Sprintf("--position/--position-skip have no effect on variant %s: only hash and both take a positional input", cfg.Variant))
 	}
-	if !cfg.PositionSkip && (asked.Model_.SkipGate || asked.SkipStandardise || asked.SkipPolar) && hooks.Warn != nil {
+	if !cfg.PositionSkip && (asked.Model_.SkipGate || asked.SkipStandardise || asked.SkipPolar != SkipPolarOff) && hooks.Warn != nil {
 		hooks.Warn("--skip-gate/--skip-standardise/--skip-polar have no effect without the skip path (--position-skip, on the hash and both variants)")
 	}
 	if hooks.Resolved != nil {
@@ -72,6 +72,7 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	res := newResult(cfg, p)
 	res.MemoryEstimate = plan.Total
 	res.Encoding, res.EncodingSeconds = p.Encoding, p.EncodingSeconds
+	res.SkipChoice = p.SkipChoice
 	warn := func(msg string) {
 		res.Warnings = append(res.Warnings, msg)
 		if hooks.Warn != nil {

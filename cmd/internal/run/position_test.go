@@ -12,6 +12,7 @@ import (
 
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
+	"github.com/ignn/ignn/eval"
 	"github.com/ignn/ignn/features"
 )
 
@@ -148,7 +149,7 @@ func TestPositionSkip(t *testing.T) {
 			t.Errorf("--skip-standardise: skip column %d has mean %g, mean square %g (the input's own column: %v)", c, mean, sq/float64(x.N), same)
 		}
 	}
-	cfg.SkipPolar = true // the cone: a pole column, then the landmark columns, through features.Polar
+	cfg.SkipPolar = SkipPolarOn // the cone: a pole column, then the landmark columns, through features.Polar
 	_, _, pr = prepared(t, cfg)
 	if pr.Input.Skip.DenseDim != 9 || pr.Input.Skip.Dense[0] != 1 {
 		t.Errorf("--skip-polar: skip block %d columns, first value %g (want 9 columns, the pole 1)", pr.Input.Skip.DenseDim, pr.Input.Skip.Dense[0])
@@ -160,14 +161,40 @@ func TestPositionSkip(t *testing.T) {
 	if !slices.Equal(pr.Input.Skip.Dense, features.Polar(enc, x.N, 8, []int{0, x.N})) {
 		t.Errorf("--skip-polar: the skip block is not features.Polar of the landmark columns")
 	}
+	polar := pr.Input.Skip
+	cfg.SkipPolar = SkipPolarAuto // both blocks, and the one the validation pairs rank better
+	_, _, pr = prepared(t, cfg)
+	c := pr.SkipChoice
+	if c == nil || (c.Block == "polar") != (c.ValTauPolar >= c.ValTauStandardised) {
+		t.Fatalf("--skip-polar auto chose %+v", c)
+	}
+	std := append([]float64(nil), enc...)
+	features.Standardise(std, x.N, 8)
+	v := newValSample(pr, cfg)
+	var e eval.Evaluator
+	if got := e.SampleTau(unitRowsForTest(polar.Dense, 9), 9, &v.pairs); math.Abs(got-c.ValTauPolar) > 1e-4 { // rounding of the cosines may flip near-ties
+		t.Errorf("auto: polar validation τ %v, recomputed %v", c.ValTauPolar, got)
+	}
+	if got := e.SampleTau(unitRowsForTest(std, 8), 8, &v.pairs); math.Abs(got-c.ValTauStandardised) > 1e-4 {
+		t.Errorf("auto: standardised validation τ %v, recomputed %v", c.ValTauStandardised, got)
+	}
+	if want := map[string][]float64{"polar": polar.Dense, "standardised": std}[c.Block]; !slices.Equal(pr.Input.Skip.Dense, want) {
+		t.Errorf("auto: the skip block is not the %s block it names", c.Block)
+	}
+	bad := cfg
+	bad.SkipPolar = "sometimes"
+	if _, err := bad.Resolve(graphOfN(10)); err == nil {
+		t.Errorf("--skip-polar %q resolved", bad.SkipPolar)
+	}
+	cfg.SkipPolar = SkipPolarOn
 	lap := cfg
 	lap.Position = position(t, "lap:4")
 	if _, err := lap.Resolve(graphOfN(10)); err == nil || !strings.Contains(err.Error(), "landmark") {
 		t.Errorf("--skip-polar with a Laplacian input: %v, want an error naming the landmark input", err)
 	}
 	cfg.PositionSkip = false
-	if r, err := cfg.Resolve(graphOfN(10)); err != nil || r.SkipStandardise || r.SkipPolar {
-		t.Errorf("--skip-standardise/--skip-polar without the skip path resolve to %v/%v (%v)", r.SkipStandardise, r.SkipPolar, err)
+	if r, err := cfg.Resolve(graphOfN(10)); err != nil || r.SkipStandardise || r.SkipPolar != SkipPolarOff {
+		t.Errorf("--skip-standardise/--skip-polar without the skip path resolve to %v/%q (%v)", r.SkipStandardise, r.SkipPolar, err)
 	}
 	p := shortRun("pgnn-e")
 	p.Position, p.PositionSkip = position(t, "landmark:8"), true
@@ -275,4 +302,19 @@ func TestPGNNSampledPath(t *testing.T) {
 	if sampled.Distances != DistSampled || sampled.TestAUC != exact.TestAUC || sampled.Final.TestAUC != exact.Final.TestAUC {
 		t.Fatalf("sampled path %q: AUC %v/%v, exact %v/%v", sampled.Distances, sampled.TestAUC, sampled.Final.TestAUC, exact.TestAUC, exact.Final.TestAUC)
 	}
+}
+
+// unitRowsForTest scales v's rows (width d) to unit length, zero rows kept.
+func unitRowsForTest(v []float64, d int) []float64 {
+	out := make([]float64, len(v))
+	for r := 0; r < len(v)/d; r++ {
+		var sq float64
+		for _, x := range v[r*d : (r+1)*d] {
+			sq += x * x
+		}
+		for c := 0; sq > 0 && c < d; c++ {
+			out[r*d+c] = v[r*d+c] / math.Sqrt(sq)
+		}
+	}
+	return out
 }

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/ignn/ignn/data"
@@ -36,6 +35,8 @@ type Prepared struct {
 	Encoding        []features.EncodingInfo
 	EncodingCol     int
 	EncodingSeconds float64
+	// SkipChoice is the skip block --skip-polar auto chose (nil otherwise).
+	SkipChoice *SkipChoice
 }
 
 // Exact reports whether the run has all-pairs distance tables.
@@ -116,6 +117,7 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 	}
 	p.Input = &engine.GraphInput{Adj: engine.NewAdjacency(u.N, mp), X: x}
 	p.EncodingCol = x.DenseDim - fo.EncodingDim
+	var polar *engine.Features
 	if cfg.PositionSkip {
 		if entry.NeedsHops {
 			return nil, fmt.Errorf("--position-skip: %s has no skip path (GCN, SAGE, GAT and GIN have)", cfg.Model)
@@ -124,21 +126,16 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 		if cfg.Position.IsHash() {
 			k, p.EncodingCol = cfg.HashDim, x.DenseDim-cfg.HashDim
 		}
-		sk := &engine.Features{N: x.N, DenseDim: k, Dense: make([]float64, x.N*k)}
-		for r := 0; r < x.N; r++ {
-			copy(sk.Dense[r*k:(r+1)*k], x.Dense[r*x.DenseDim+p.EncodingCol:])
-		}
-		switch {
-		case cfg.SkipPolar:
-			sk.Dense, sk.DenseDim = features.Polar(sk.Dense, x.N, k, append(slices.Clone(u.Offsets), u.N)), k+1
-		case cfg.SkipStandardise:
-			features.Standardise(sk.Dense, x.N, k)
-		}
-		p.Input.Skip = sk
+		p.Input.Skip, polar = p.skipBlock(cfg, x, k)
 	}
 	if !p.Exact() {
 		stage(fmt.Sprintf("the fixed τ sample: %d pairs from %d BFS sources", cfg.TauPairs, cfg.TauSources))
 		p.TauSample, p.Queries = tauSample(p, cfg)
+	}
+	if cfg.SkipPolar == SkipPolarAuto && polar != nil {
+		p.chooseSkip(cfg, p.Input.Skip, polar)
+		c := p.SkipChoice
+		stage(fmt.Sprintf("--skip-polar auto: the %s skip block (untrained τ on the validation pairs: polar %.3f, standardised %.3f)", c.Block, c.ValTauPolar, c.ValTauStandardised))
 	}
 	for g, s := range p.Splits {
 		b := engine.Block{Off: u.Offsets[g], N: s.Graph.N}

@@ -119,9 +119,12 @@ func (c Config) Resolve(ds *data.Dataset) (Config, error) {
 		c.PositionSkip = false
 	}
 	if !c.PositionSkip {
-		c.Model_.SkipGate, c.SkipStandardise, c.SkipPolar = false, false, false
+		c.Model_.SkipGate, c.SkipStandardise, c.SkipPolar = false, false, SkipPolarOff
 	}
-	if c.SkipPolar && c.Position.Kind != features.PosLandmark {
+	if _, err := ParseSkipPolar(c.SkipPolar); err != nil || c.SkipPolar == "off" {
+		return c, fmt.Errorf("Config.SkipPolar %q: want %q, %q or %q", c.SkipPolar, SkipPolarOff, SkipPolarOn, SkipPolarAuto)
+	}
+	if c.SkipPolar != SkipPolarOff && c.Position.Kind != features.PosLandmark {
 		return c, fmt.Errorf("--skip-polar reads distances to landmarks: it needs --position landmark:L, not %s", c.Position)
 	}
 	switch {

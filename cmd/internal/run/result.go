@@ -125,6 +125,8 @@ type Result struct {
 	// lap/rw/landmark): method, residuals or error bound, landmarks.
 	Encoding        []features.EncodingInfo `json:"encoding,omitempty"`
 	EncodingSeconds float64                 `json:"encoding_seconds,omitempty"`
+	// SkipChoice is the block --skip-polar auto chose, with its reason.
+	SkipChoice *SkipChoice `json:"skip_choice,omitempty"`
 }
 
 // Hooks observe a run (all optional).

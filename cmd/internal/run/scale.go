@@ -54,8 +54,12 @@ var largeDefaults = []struct {
 	{"skip-standardise", func(c *Config) { c.SkipStandardise = c.PositionSkip }, func(c Config) string {
 		return fmt.Sprintf("--skip-standardise=%v", c.SkipStandardise)
 	}},
-	{"skip-polar", func(c *Config) { c.SkipPolar = c.PositionSkip && c.Position.Kind == features.PosLandmark }, func(c Config) string {
-		return fmt.Sprintf("--skip-polar=%v", c.SkipPolar)
+	{"skip-polar", func(c *Config) {
+		if c.PositionSkip && c.Position.Kind == features.PosLandmark {
+			c.SkipPolar = SkipPolarAuto
+		}
+	}, func(c Config) string {
+		return "--skip-polar " + cmp.Or(c.SkipPolar, "off")
 	}},
 	{"distance-loss", func(c *Config) {
 		if c.Variant.MSE() {
