@@ -121,8 +121,10 @@ func (c Config) Resolve(ds *data.Dataset) (Config, error) {
 	if !c.PositionSkip {
 		c.Model_.SkipGate, c.SkipStandardise, c.SkipPolar = false, false, SkipPolarOff
 	}
-	if _, err := ParseSkipPolar(c.SkipPolar); err != nil || c.SkipPolar == "off" {
-		return c, fmt.Errorf("Config.SkipPolar %q: want %q, %q or %q", c.SkipPolar, SkipPolarOff, SkipPolarOn, SkipPolarAuto)
+	switch c.SkipPolar {
+	case SkipPolarOff, SkipPolarOn, SkipPolarAuto:
+	default:
+		return c, fmt.Errorf("Config.SkipPolar %q: want %q, %q or %q (ParseSkipPolar reads the flag)", c.SkipPolar, SkipPolarOff, SkipPolarOn, SkipPolarAuto)
 	}
 	if c.SkipPolar != SkipPolarOff && c.Position.Kind != features.PosLandmark {
 		return c, fmt.Errorf("--skip-polar reads distances to landmarks: it needs --position landmark:L, not %s", c.Position)
