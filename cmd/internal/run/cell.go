@@ -58,7 +58,9 @@ func Build(p *Prepared, cfg Config) (*Cell, error) {
 		dropRN: engine.NewSeeded(cfg.Seed, "dropout"), mseRN: engine.NewSeeded(cfg.Seed, "mse-pairs"),
 		signRN: engine.NewSeeded(cfg.Seed, "lap-signs")}
 	c.ps.PrivateBuffers = privateBuffers
-	c.val = newValSample(p, cfg)
+	if c.val = p.val; c.val == nil { // --skip-polar auto drew them in Prepare, from the same configuration
+		c.val = newValSample(p, cfg)
+	}
 	c.scorer.Exclude = c.val.exclude
 	if pos := cfg.Position; pos.Kind == features.PosLap {
 		c.lapK, c.signs = pos.K, make([]float64, pos.K)

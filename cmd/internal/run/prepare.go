@@ -37,6 +37,7 @@ type Prepared struct {
 	EncodingSeconds float64
 	// SkipChoice is the skip block --skip-polar auto chose (nil otherwise).
 	SkipChoice *SkipChoice
+	val        *valSample // the validation pairs, when Prepare needed them (the cell reuses them)
 }
 
 // Exact reports whether the run has all-pairs distance tables.

@@ -67,6 +67,7 @@ func (p *Prepared) skipBlock(cfg Config, x *engine.Features, k int) (*engine.Fea
 // (the cone on a tie), into p.Input.Skip and p.SkipChoice.
 func (p *Prepared) chooseSkip(cfg Config, std, polar *engine.Features) {
 	v := newValSample(p, cfg)
+	p.val = v
 	var e eval.Evaluator
 	tau := func(f *engine.Features) float64 {
 		return e.SampleTauOf(cosine(f.Dense, f.N, f.DenseDim), &v.pairs)
