@@ -175,7 +175,7 @@ func columnsByName(names, header []string) ([2]int, error) {
 			}
 		}
 		if cols[k] < 0 {
-			return cols, fmt.Errorf("--columns: no column %q in the header (its columns: %s)", n, strings.Join(header, ", "))
+			return cols, fmt.Errorf("--columns: no column %q in the header (its columns: %s)", n, listFirst(len(header), ", ", func(i int) string { return shortToken(header[i]) }))
 		}
 	}
 	if cols[0] == cols[1] {
@@ -189,23 +189,23 @@ func columnsByName(names, header []string) ([2]int, error) {
 func columnNote(name string, header []string, cols [2]int, widest int) string {
 	col := func(i int) string {
 		if i < len(header) {
-			return fmt.Sprintf("%q (column %d)", header[i], i)
+			return fmt.Sprintf("%s (column %d)", quoteToken(header[i]), i)
 		}
 		return fmt.Sprintf("column %d", i)
 	}
 	s := fmt.Sprintf("%s: ", name)
 	if header != nil {
-		s += fmt.Sprintf("header line %s skipped; ", strings.Join(header, ","))
+		s += fmt.Sprintf("header line %s skipped; ", listFirst(len(header), ",", func(i int) string { return shortToken(header[i]) }))
 	}
 	s += fmt.Sprintf("edges from %s and %s", col(cols[0]), col(cols[1]))
 	if n := max(widest, len(header)); n > 2 {
-		var ignored []string
+		var ignored []int
 		for i := 0; i < n; i++ {
 			if i != cols[0] && i != cols[1] {
-				ignored = append(ignored, col(i))
+				ignored = append(ignored, i)
 			}
 		}
-		s += fmt.Sprintf("; ignored %s (edge weights and times are not used for distances yet)", strings.Join(ignored, ", "))
+		s += fmt.Sprintf("; ignored %s (edge weights and times are not used for distances yet)", listFirst(len(ignored), ", ", func(i int) string { return col(ignored[i]) }))
 	}
 	return s
 }

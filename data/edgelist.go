@@ -45,7 +45,7 @@ func parseLabels(name string, r io.Reader, names Names) (map[uint64]int, error) 
 			return err
 		}
 		if _, dup := out[id]; dup {
-			return fmt.Errorf("node %s labelled twice", names.Of(id))
+			return fmt.Errorf("node %s labelled twice", names.short(id))
 		}
 		out[id] = int(l)
 		return nil
@@ -56,10 +56,13 @@ func parseLabels(name string, r io.Reader, names Names) (map[uint64]int, error) 
 // ParseFeatures reads "node v1 … vF" lines (the node an integer id or a
 // name); every row must have the width of the first.
 func ParseFeatures(name string, r io.Reader) (map[uint64][]float64, int, error) {
-	return parseFeatures(name, r, Names{})
+	return parseFeatures(name, r, Names{}, nil)
 }
 
-func parseFeatures(name string, r io.Reader, names Names) (map[uint64][]float64, int, error) {
+// parseFeatures is ParseFeatures with the names of named nodes; when wide
+// is not nil it records the line of every row holding a value beyond
+// float32's range, by node.
+func parseFeatures(name string, r io.Reader, names Names, wide map[uint64]int) (map[uint64][]float64, int, error) {
 	out := map[uint64][]float64{}
 	width, rows := -1, 0
 	err := scanRows(name, r, func(line int, f []string) error {
@@ -79,12 +82,15 @@ func parseFeatures(name string, r io.Reader, names Names) (map[uint64][]float64,
 			return fmt.Errorf("%d feature values, earlier rows have %d", len(f)-1, width)
 		}
 		if _, dup := out[id]; dup {
-			return fmt.Errorf("node %s has two feature rows", names.Of(id))
+			return fmt.Errorf("node %s has two feature rows", names.short(id))
 		}
 		row := make([]float64, width)
 		for k := range row {
 			if row[k], err = parseFloat(f[k+1], k+2); err != nil {
 				return err
+			}
+			if wide != nil && beyondFloat32(row[k]) {
+				wide[id] = line
 			}
 		}
 		out[id] = row

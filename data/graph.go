@@ -2,7 +2,9 @@ package data
 
 import (
 	"fmt"
+	"math"
 	"sort"
+	"strconv"
 )
 
 // Graph is one undirected simple graph with nodes 0..N-1.
@@ -16,6 +18,37 @@ type Graph struct {
 	X       []float64 // node features, row-major N×XDim (nil when none)
 	XDim    int
 	Removed struct{ SelfLoops, Duplicates int }
+	// xFile and xLines say where LoadUser read the feature rows that hold
+	// a value beyond float32's range: the features file and, by node, the
+	// row's line (for CheckFloat32's message; nil when every value fits).
+	xFile  string
+	xLines map[int]int
+}
+
+// beyondFloat32 reports whether v is beyond float32's range (±3.4e38).
+func beyondFloat32(v float64) bool { return math.Abs(v) > math.MaxFloat32 }
+
+// CheckFloat32 returns nil when every feature value fits float32's range
+// (±3.4e38), else an error naming the first that does not: its features
+// file, line and column when LoadUser read it from one ("f.txt:7: column
+// 2: 1e+39 is beyond float32's range (±3.4e38)"), else the graph and the
+// node. A run computing in float32 must refuse such values.
+func (g *Graph) CheckFloat32() error {
+	for k, v := range g.X {
+		if !beyondFloat32(v) {
+			continue
+		}
+		i, c := k/g.XDim, k%g.XDim
+		if line, ok := g.xLines[i]; ok {
+			return &LineError{g.xFile, line, fmt.Sprintf("column %d: %g is beyond float32's range (±3.4e38)", c+2, v)}
+		}
+		node := strconv.FormatUint(g.IDs[i], 10)
+		if g.Names != nil {
+			node = shortToken(g.Names[i])
+		}
+		return fmt.Errorf("graph %s: node %s attribute %d is %g, beyond float32's range (±3.4e38)", g.Name, node, c+1, v)
+	}
+	return nil
 }
 
 // Dataset is a named list of graphs sharing a feature scheme.

@@ -17,25 +17,26 @@ const mmBanner = "%%MatrixMarket"
 // own 1-based numbers; values are ignored (with a note); the entry count
 // and every index are checked against the size line.
 func parseMatrixMarket(name string, br *bufio.Reader) (*EdgeList, error) {
-	sc := bufio.NewScanner(br)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	sc := newLineScanner(br)
 	lineNo := 0
 	fail := func(msg string, a ...any) error { return &LineError{name, lineNo, fmt.Sprintf(msg, a...)} }
-	sc.Scan()
 	lineNo++
+	if !sc.Scan() && sc.Err() != nil {
+		return nil, scanError(name, lineNo, sc.Err())
+	}
 	banner := strings.Fields(strings.ToLower(sc.Text()))
 	if len(banner) != 5 || banner[1] != "matrix" {
 		return nil, fail("a Matrix Market banner needs 5 words: %%%%MatrixMarket matrix coordinate <field> <symmetry>")
 	}
 	if banner[2] != "coordinate" {
-		return nil, fail("Matrix Market %s format: only the coordinate (sparse) format is a graph", banner[2])
+		return nil, fail("Matrix Market %s format: only the coordinate (sparse) format is a graph", shortToken(banner[2]))
 	}
 	field, sym := banner[3], banner[4]
 	if field != "pattern" && field != "real" && field != "integer" {
-		return nil, fail("Matrix Market field %q: ignn reads pattern, real and integer", field)
+		return nil, fail("Matrix Market field %s: ignn reads pattern, real and integer", quoteToken(field))
 	}
 	if sym != "general" && sym != "symmetric" {
-		return nil, fail("Matrix Market symmetry %q: ignn reads general and symmetric", sym)
+		return nil, fail("Matrix Market symmetry %s: ignn reads general and symmetric", quoteToken(sym))
 	}
 	want := 2
 	if field != "pattern" {
@@ -58,7 +59,7 @@ func parseMatrixMarket(name string, br *bufio.Reader) (*EdgeList, error) {
 			var err error
 			for k, p := range []*uint64{&rows, &cols, &entries} {
 				if *p, err = strconv.ParseUint(f[k], 10, 64); err != nil {
-					return nil, fail("size %q is not a non-negative integer", f[k])
+					return nil, fail("size %s is not a non-negative integer", quoteToken(f[k]))
 				}
 			}
 			if rows != cols {
@@ -87,7 +88,7 @@ func parseMatrixMarket(name string, br *bufio.Reader) (*EdgeList, error) {
 		el.Edges = append(el.Edges, [2]uint64{i, j})
 	}
 	if err := sc.Err(); err != nil {
-		return nil, &LineError{name, lineNo + 1, err.Error()}
+		return nil, scanError(name, lineNo+1, err)
 	}
 	switch {
 	case !sized:

@@ -33,7 +33,7 @@ func parseNode(s string, names Names) (uint64, error) {
 	}
 	id := NameID(s)
 	if prev, ok := names[id]; ok && prev != s {
-		return 0, fmt.Errorf("node names %q and %q have the same id %d (a MurmurHash3 collision): rename one", prev, s, id)
+		return 0, fmt.Errorf("node names %s and %s have the same id %d (a MurmurHash3 collision): rename one", quoteToken(prev), quoteToken(s), id)
 	}
 	names[id] = s
 	return id, nil

@@ -44,11 +44,34 @@ func fields(line string) []string {
 	return f
 }
 
+// maxLine is the longest line the text readers take: 1 MiB.
+const maxLine = 1 << 20
+
+// newLineScanner returns a scanner of r's lines of at most maxLine bytes.
+func newLineScanner(r io.Reader) *bufio.Scanner {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), maxLine)
+	return sc
+}
+
+// scanError is a line scanner's failure at line of the file name: an
+// over-long line says what the limit is; the input's own failure
+// (InputError) passes as it is.
+func scanError(name string, line int, err error) error {
+	var ie *InputError
+	switch {
+	case errors.As(err, &ie):
+		return err
+	case errors.Is(err, bufio.ErrTooLong):
+		return &LineError{name, line, "line longer than 1 MiB, the limit per line (ignn reads text with one edge, label or feature row per line)"}
+	}
+	return &LineError{name, line, err.Error()}
+}
+
 // scanRows calls fn for every data line of r with its 1-based line number.
 // name is used in errors. Lines longer than 1 MiB are an error.
 func scanRows(name string, r io.Reader, fn func(line int, f []string) error) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	sc := newLineScanner(r)
 	n, rows := 0, 0
 	for sc.Scan() {
 		n++
@@ -70,11 +93,7 @@ func scanRows(name string, r io.Reader, fn func(line int, f []string) error) err
 		}
 	}
 	if err := sc.Err(); err != nil {
-		var ie *InputError
-		if errors.As(err, &ie) {
-			return err
-		}
-		return &LineError{name, n + 1, err.Error()}
+		return scanError(name, n+1, err)
 	}
 	if rows == 0 {
 		return &LineError{File: name, Msg: ErrEmpty.Error()}
@@ -87,12 +106,12 @@ func parseID(s, what string) (uint64, error) {
 	v, err := strconv.ParseUint(s, 10, 64)
 	if err != nil {
 		if errors.Is(err, strconv.ErrRange) {
-			return 0, fmt.Errorf("%s %q is out of range (ids are integers 0 … 18446744073709551615)", what, s)
+			return 0, fmt.Errorf("%s %s is out of range (ids are integers 0 … 18446744073709551615)", what, quoteToken(s))
 		}
 		if _, ferr := strconv.ParseFloat(s, 64); ferr == nil || strings.HasPrefix(s, "-") {
-			return 0, fmt.Errorf("%s %q is not a non-negative integer", what, s)
+			return 0, fmt.Errorf("%s %s is not a non-negative integer", what, quoteToken(s))
 		}
-		return 0, fmt.Errorf("%s %q is not a number", what, s)
+		return 0, fmt.Errorf("%s %s is not a number", what, quoteToken(s))
 	}
 	return v, nil
 }
@@ -100,10 +119,10 @@ func parseID(s, what string) (uint64, error) {
 func parseFloat(s string, col int) (float64, error) {
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
-		return 0, fmt.Errorf("column %d: %q is not a number", col, s)
+		return 0, fmt.Errorf("column %d: %s is not a number", col, quoteToken(s))
 	}
 	if v != v || v > 1e300 || v < -1e300 {
-		return 0, fmt.Errorf("column %d: %q is not a finite number", col, s)
+		return 0, fmt.Errorf("column %d: %s is not a finite number", col, quoteToken(s))
 	}
 	return v, nil
 }

@@ -69,6 +69,7 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 		}
 	}
 	var feats map[uint64][]float64
+	wide := map[uint64]int{} // the lines of feature rows beyond float32's range
 	width := 0
 	identity := files.Features == "" || files.Features == FeaturesIdentity
 	if files.Features != "" && files.Features != FeaturesIdentity && files.Features != FeaturesConstant {
@@ -76,7 +77,7 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 		if err != nil {
 			return nil, err
 		}
-		feats, width, err = parseFeatures(files.Features, fh, names)
+		feats, width, err = parseFeatures(files.Features, fh, names, wide)
 		err = preferStreamError(fh, err)
 		closeIn()
 		if err != nil {
@@ -105,7 +106,7 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 		}
 		for id := range ids {
 			if _, ok := gi[id]; !ok {
-				return nil, fmt.Errorf("data: %s: node %s has no graph", files.GraphIndex, names.Of(id))
+				return nil, fmt.Errorf("data: %s: node %s has no graph", files.GraphIndex, names.short(id))
 			}
 		}
 	}
@@ -135,7 +136,7 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 	for _, e := range el.Edges {
 		gu, gv := graphOf[e[0]], graphOf[e[1]]
 		if gu != gv {
-			return nil, fmt.Errorf("data: %s: edge %s–%s joins graphs %d and %d of %s (--graph-index): an edge must stay within one graph", files.Edges, names.Of(e[0]), names.Of(e[1]), gu, gv, files.GraphIndex)
+			return nil, fmt.Errorf("data: %s: edge %s–%s joins graphs %d and %d of %s (--graph-index): an edge must stay within one graph", files.Edges, names.short(e[0]), names.short(e[1]), gu, gv, files.GraphIndex)
 		}
 		edges[gu] = append(edges[gu], [2]int{local[e[0]], local[e[1]]})
 	}
@@ -158,7 +159,7 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 			for i, id := range nodes {
 				l, ok := labels[id]
 				if !ok {
-					return nil, fmt.Errorf("data: %s: node %s has no label", files.Labels, names.Of(id))
+					return nil, fmt.Errorf("data: %s: node %s has no label", files.Labels, names.short(id))
 				}
 				gr.Labels[i] = l
 			}
@@ -166,12 +167,18 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 		if feats != nil {
 			gr.XDim = width
 			gr.X = make([]float64, 0, len(nodes)*width)
-			for _, id := range nodes {
+			for i, id := range nodes {
 				row, ok := feats[id]
 				if !ok {
-					return nil, fmt.Errorf("data: %s: node %s has no feature row", files.Features, names.Of(id))
+					return nil, fmt.Errorf("data: %s: node %s has no feature row", files.Features, names.short(id))
 				}
 				gr.X = append(gr.X, row...)
+				if line, ok := wide[id]; ok {
+					if gr.xLines == nil {
+						gr.xFile, gr.xLines = files.Features, map[int]int{}
+					}
+					gr.xLines[i] = line
+				}
 			}
 		} else if identity {
 			ds.Perm = append(ds.Perm, identityPerm(len(nodes)))
@@ -197,7 +204,7 @@ func someIDs(ids []uint64, names Names) string {
 			parts = append(parts, "…")
 			break
 		}
-		parts = append(parts, names.Of(id))
+		parts = append(parts, names.short(id))
 	}
 	return "e.g. " + strings.Join(parts, ", ")
 }

@@ -67,12 +67,9 @@ func Build(ds *data.Dataset, opt Options) (*engine.Features, error) {
 		return f, nil
 	}
 	if opt.Float32 {
-		for gi, g := range ds.Graphs {
-			for k, v := range g.X {
-				if math.Abs(v) > math.MaxFloat32 {
-					return nil, fmt.Errorf("features: %s: node %d (graph %d) attribute %d is %g, beyond float32's range (±3.4e38); use --dtype float64 or rescale the features",
-						ds.Name, g.IDs[k/xdim], gi, k%xdim+1, v)
-				}
+		for _, g := range ds.Graphs {
+			if err := g.CheckFloat32(); err != nil {
+				return nil, fmt.Errorf("features: %w; use --dtype float64 or rescale the features", err)
 			}
 		}
 	}

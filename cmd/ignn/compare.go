@@ -145,7 +145,7 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 				}
 				return nil
 			}
-			fmt.Fprintf(text, "%s, %s task, %d epochs, seeds 1..%d (τ = Kendall τ-b; * = best τ per model)\n", cc.Base.Dataset, cc.Base.Task, cc.Base.Epochs, cc.Repeats)
+			fmt.Fprintln(text, res.Heading(fmt.Sprintf("seeds 1..%d (τ = Kendall τ-b; * = best τ per model)", cc.Repeats)))
 			if err := printTable(stdout, res, format); err != nil {
 				return err
 			}

@@ -68,6 +68,9 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 			defer stopProfile()
 			start := time.Now()
 			epochs := cfg.Epochs // the resolved count, once known (--scale, --resume)
+			var trainStart time.Time
+			evalEvery := cfg.EvalEvery
+			firstEpoch := -1 // the first epoch this process trains (a resume starts later)
 			runFn := func(h run.Hooks) (*run.Result, error) { return run.Run(c.Context, cfg, h) }
 			if resume != "" {
 				runFn = func(h run.Hooks) (*run.Result, error) { return run.Resume(c.Context, resume, h) }
@@ -79,12 +82,21 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 							log.Warn("heap profile", "err", err)
 						}
 					}
-					if m == nil || c.Bool("quiet") {
+					first := firstEpoch < 0
+					if first {
+						firstEpoch = epoch
+					}
+					if c.Bool("quiet") || (m == nil && !first) {
 						return
 					}
-					done := float64(epoch+1) / float64(epochs)
-					el := time.Since(start)
-					eta := time.Duration(float64(el) * (1 - done) / done)
+					// The ETA extrapolates this process's epochs (setup left out).
+					ran := epoch + 1 - firstEpoch
+					eta := time.Duration(float64(time.Since(trainStart)) * float64(epochs-epoch-1) / float64(ran))
+					if m == nil {
+						fmt.Fprintf(stderr, "epoch %4d/%d  loss %.4f  (evaluated every %d epochs)  ETA %s\n",
+							epoch, epochs, loss, evalEvery, eta.Round(100*time.Millisecond))
+						return
+					}
 					fmt.Fprintf(stderr, "epoch %4d/%d  loss %.4f  val AUC %.4f  test AUC %.4f  τ %.4f  ETA %s\n",
 						epoch, epochs, loss, m.ValAUC, m.TestAUC, m.TestKendallTau, eta.Round(100*time.Millisecond))
 				},
@@ -94,10 +106,14 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 						fmt.Fprintf(stderr, "[%6.1fs] %s\n", time.Since(start).Seconds(), msg)
 					}
 				},
+				Start: func() { trainStart = time.Now() },
 				Resolved: func(eff run.Config) {
-					epochs = eff.Epochs
+					epochs, evalEvery = eff.Epochs, eff.EvalEvery
 					if eff.ScaleNote != "" && !c.Bool("quiet") {
 						fmt.Fprintf(stderr, "note: %s\n", eff.ScaleNote)
+					}
+					if !c.Bool("quiet") {
+						fmt.Fprintf(stderr, "training: %s\n", eff.Settings().Schedule())
 					}
 					if c.Bool("verbose") && !c.Bool("quiet") {
 						b, _ := json.MarshalIndent(eff, "", "  ")

@@ -59,7 +59,7 @@ func (cc CompareConfig) expectations(jobs []Job) ([]expectation, error) {
 // another configuration or other data.
 func (cc CompareConfig) loadCell(j Job, want expectation) (r *run.Result, corrupt *run.CorruptFileError, err error) {
 	r = new(run.Result)
-	if err := run.ReadJSONFile(cc.cellPath(j), r); err != nil {
+	if err := readCell(cc.cellPath(j), r); err != nil {
 		errors.As(err, &corrupt)
 		return nil, corrupt, nil
 	}
@@ -71,6 +71,36 @@ func (cc CompareConfig) loadCell(j Job, want expectation) (r *run.Result, corrup
 		return nil, nil, &StaleOutError{Dir: cc.Out, Cell: j.Key(), Diff: diff}
 	}
 	return r, nil, nil
+}
+
+// readCell decodes the cell file at path into r. A file that parses but is
+// not a finished cell (an empty object left by a sync tool or an editor,
+// missing fields, another schema) is a *run.CorruptFileError saying "not a
+// finished cell: no …", so it runs again like a truncated one.
+func readCell(path string, r *run.Result) error {
+	if err := run.ReadJSONFile(path, r); err != nil {
+		return err
+	}
+	var missing []string
+	for _, f := range []struct {
+		name string
+		ok   bool
+	}{
+		{"dataset", r.Dataset != "" && r.Config.Dataset != ""},
+		{"model", r.Model != "" && r.Config.Model != ""},
+		{"variant", r.Variant != "" && r.Config.Variant != ""},
+		{"epochs", r.Config.Epochs > 0},
+		{"evaluation history", len(r.History) > 0},
+		{"dataset fingerprint", r.Fingerprint != ""},
+	} {
+		if !f.ok {
+			missing = append(missing, f.name)
+		}
+	}
+	if len(missing) > 0 {
+		return &run.CorruptFileError{Path: path, Problem: "not a finished cell: no " + strings.Join(missing, ", no ")}
+	}
+	return nil
 }
 
 // StaleOutError refuses a --out folder whose cells were made with another

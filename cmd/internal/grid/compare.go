@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/ignn/ignn/cmd/internal/run"
@@ -95,7 +96,11 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 				return nil, err
 			}
 			if corrupt != nil && mine[i] && hooks.Warn != nil {
-				hooks.Warn(j, corrupt.Error()+"; it is not a finished cell: running it again")
+				msg := corrupt.Error() + "; it is not a finished cell: running it again"
+				if strings.Contains(corrupt.Problem, "not a finished cell") {
+					msg = corrupt.Error() + "; running it again"
+				}
+				hooks.Warn(j, msg)
 			}
 			if r != nil {
 				results[i] = r

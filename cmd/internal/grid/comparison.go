@@ -28,8 +28,11 @@ type CellMetrics struct {
 	ValObjective run.Num     `json:"val_objective,omitempty"`
 	ValYardstick run.Num     `json:"val_yardstick,omitempty"`
 	Final        run.Metrics `json:"final"`
-	valPos       int
-	valNeg       int
+	// Settings is what the cell resolved to and ran (its epochs, steps,
+	// input and distance term), which may differ from the grid's flags.
+	Settings run.Settings `json:"settings"`
+	valPos   int
+	valNeg   int
 	// Faithfulness of the final embeddings (see Result.Faithfulness).
 	PrecisionAt10  run.Num      `json:"final_precision_at_10"`
 	DistortionMean run.Num      `json:"final_distortion_mean"`
@@ -38,15 +41,22 @@ type CellMetrics struct {
 
 // Comparison is the outcome of a grid.
 type Comparison struct {
-	Dataset   string        `json:"dataset"`
-	Task      data.Task     `json:"task"`
-	Epochs    int           `json:"epochs"`
-	Repeats   int           `json:"repeats"`
-	HashDim   int           `json:"hash_dim_setting"`
-	Selection string        `json:"selection"`
-	Rows      []RowJSON     `json:"rows"`
-	Chosen    []Job         `json:"chosen,omitempty"` // sweep: selected settings per model/variant (seed 0)
-	Cells     []CellMetrics `json:"cells"`
+	Dataset string    `json:"dataset"`
+	Task    data.Task `json:"task"`
+	// Epochs is what the cells ran (resolved: --scale large runs 10 unless
+	// --epochs is given), the flag's value only while no cell has finished;
+	// 0 when the cells ran different counts (each cell's settings say).
+	Epochs int `json:"epochs"`
+	// Settings states the resolved settings every cell shares, and
+	// SettingsPerCell those that differ between them (report.Heading).
+	Settings        string        `json:"settings,omitempty"`
+	SettingsPerCell string        `json:"settings_per_cell,omitempty"`
+	Repeats         int           `json:"repeats"`
+	HashDim         int           `json:"hash_dim_setting"`
+	Selection       string        `json:"selection"`
+	Rows            []RowJSON     `json:"rows"`
+	Chosen          []Job         `json:"chosen,omitempty"` // sweep: selected settings per model/variant (seed 0)
+	Cells           []CellMetrics `json:"cells"`
 	// Inputs are the reference rows of compare --positions: each
 	// positional input's own scores, untrained (InputReference).
 	Inputs   []InputRow `json:"inputs,omitempty"`
@@ -86,6 +96,24 @@ type RowJSON struct {
 	LambdaMSE float64    `json:"lambda_mse"`
 }
 
+// Heading is the table's title: dataset, task, the settings every cell
+// resolved to, then seeds (as given), and on a second line what the cells
+// resolved differently.
+func (c *Comparison) Heading(seeds string) string {
+	h := fmt.Sprintf("%s, %s task", c.Dataset, c.Task)
+	switch {
+	case c.Settings != "":
+		h += ", " + c.Settings
+	case c.Epochs > 0:
+		h += fmt.Sprintf(", %d epochs", c.Epochs)
+	}
+	h += ", " + seeds
+	if c.SettingsPerCell != "" {
+		h += "\n" + c.SettingsPerCell
+	}
+	return h
+}
+
 // TableRows returns the table rows.
 func (c *Comparison) TableRows() []report.Row { return c.rows }
 
@@ -98,7 +126,7 @@ func (c *Comparison) Write(dir string) error {
 	files := map[string]string{
 		"results.json": string(b) + "\n",
 		"results.csv":  report.CSV(c.rows),
-		"results.md":   fmt.Sprintf("%s, %s task, %d epochs, %d seeds\n\n", c.Dataset, c.Task, c.Epochs, c.Repeats) + report.Markdown(c.rows) + "\n" + report.Legend + "\n\n" + c.Provenance.Footer() + "\n",
+		"results.md":   c.Heading(fmt.Sprintf("%d seeds", c.Repeats)) + "\n\n" + report.Markdown(c.rows) + "\n" + report.Legend + "\n\n" + c.Provenance.Footer() + "\n",
 	}
 	for _, name := range []string{"results.json", "results.csv", "results.md"} {
 		if err := data.WriteFileAtomic(filepath.Join(dir, name), []byte(files[name])); err != nil {

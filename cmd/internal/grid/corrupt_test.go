@@ -10,7 +10,8 @@ import (
 	"github.com/ignn/ignn/cmd/internal/run"
 )
 
-// TestCorruptCellRunsAgain: a cell file that was emptied or truncated is
+// TestCorruptCellRunsAgain: a cell file that was emptied or truncated, or
+// that parses but is no finished cell ({}, another schema: issue 38), is
 // listed by Status as corrupt (with the byte offset), is not mistaken for a
 // cell of another configuration, is reported through Warn and run again,
 // and the grid's result is the same as before.
@@ -26,12 +27,14 @@ func TestCorruptCellRunsAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, body := range [][]byte{nil, good[:len(good)/3]} {
+	for _, body := range [][]byte{nil, good[:len(good)/3], []byte("{}"), []byte(`{"schema": 2, "rows": []}`)} {
 		if err := os.WriteFile(cc.cellPath(j), body, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		st, err := cc.Status()
-		if err != nil || st[0].State != "corrupt" || (len(body) > 0 && !strings.Contains(st[0].Note, "truncated at byte")) {
+		unfinished := len(body) > 0 && body[0] == '{' && body[len(body)-1] == '}' // parses, but is no cell (issue 38)
+		if err != nil || st[0].State != "corrupt" || (len(body) > 0 && !unfinished && !strings.Contains(st[0].Note, "truncated at byte")) ||
+			(unfinished && !strings.Contains(st[0].Note, "not a finished cell: no dataset, no model")) {
 			t.Fatalf("status of a %d-byte cell: %+v %v", len(body), st, err)
 		}
 		var warned []string

@@ -71,7 +71,11 @@ func Report(sections []ReportSection, wallSeconds int, command, plotDir string, 
 	for _, s := range sections {
 		c := s.C
 		paper := report.Paper[s.Name]
-		fmt.Fprintf(&b, "## %s (%s task, %d epochs, %d seeds)\n\n", c.Dataset, c.Task, c.Epochs, c.Repeats)
+		h, per, _ := strings.Cut(c.Heading(fmt.Sprintf("%d seeds", c.Repeats)), "\n")
+		fmt.Fprintf(&b, "## %s\n\n", h)
+		if per != "" {
+			fmt.Fprintf(&b, "%s\n\n", per)
+		}
 		cols := ""
 		if selection {
 			cols = " lr | λ_MSE |"

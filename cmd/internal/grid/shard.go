@@ -124,7 +124,8 @@ type CellStatus struct {
 }
 
 // Status lists every cell of the grid under Out: finished (a cell file),
-// corrupt (a cell file that does not parse: it runs again),
+// corrupt (a cell file that does not parse or is not a finished cell: it
+// runs again),
 // failed (a failure file), running (a marker whose process is alive, or on
 // another host), stale (a marker on this host whose process is gone: the
 // task died; the cell runs again on the next run), or missing.
@@ -138,7 +139,7 @@ func (cc CompareConfig) Status() ([]CellStatus, error) {
 		st := CellStatus{Key: j.Key(), State: "missing"}
 		var r run.Result
 		var corrupt *run.CorruptFileError
-		if err := run.ReadJSONFile(cc.cellPath(j), &r); err == nil {
+		if err := readCell(cc.cellPath(j), &r); err == nil {
 			st.State = "finished"
 		} else if errors.As(err, &corrupt) {
 			st.State, st.Note = "corrupt", corrupt.Problem+"; runs again on the next compare"

@@ -25,6 +25,8 @@ type Row struct {
 	// (HasBase false for the base row itself or when there is none).
 	HasBase               bool
 	DTau, DFinalTau, DAUC eval.Paired
+	// Settings is what the row's cells resolved to (zero for reference rows).
+	Settings Settings
 }
 
 // Significant is the table's mark for a paired difference: two-sided
@@ -119,7 +121,8 @@ func CSV(rows []Row) string {
 		"tau_ci_lo", "tau_ci_hi", "final_tau_ci_lo", "final_tau_ci_hi",
 		"dtau_mean", "dtau_ci_lo", "dtau_ci_hi", "dtau_p_t", "dtau_p_perm",
 		"dfinal_tau_mean", "dfinal_tau_ci_lo", "dfinal_tau_ci_hi", "dfinal_tau_p_t", "dfinal_tau_p_perm",
-		"final_precision_at_10_mean", "final_precision_at_10_std", "final_ap_mean", "final_ap_std"})
+		"final_precision_at_10_mean", "final_precision_at_10_std", "final_ap_mean", "final_ap_std",
+		"epochs", "steps_per_epoch", "input", "distance_term"})
 	f := func(x float64) string {
 		if math.IsNaN(x) {
 			return ""
@@ -137,8 +140,17 @@ func CSV(rows []Row) string {
 			f(r.FinalAUC.Mean), f(r.FinalAUC.Std), f(r.FinalTau.Mean), f(r.FinalTau.Std), fmt.Sprint(r.BestTau),
 			f(r.Tau.Lo), f(r.Tau.Hi), f(r.FinalTau.Lo), f(r.FinalTau.Hi),
 			f(d.Mean), f(d.Lo), f(d.Hi), f(d.PT), f(d.PPerm), f(fd.Mean), f(fd.Lo), f(fd.Hi), f(fd.PT), f(fd.PPerm),
-			f(r.FinalP10.Mean), f(r.FinalP10.Std), f(r.FinalAP.Mean), f(r.FinalAP.Std)})
+			f(r.FinalP10.Mean), f(r.FinalP10.Std), f(r.FinalAP.Mean), f(r.FinalAP.Std),
+			epochs(r.Settings.Epochs), r.Settings.Steps, r.Settings.Input, r.Settings.Distance})
 	}
 	w.Flush()
 	return b.String()
+}
+
+// epochs is a CSV cell: empty for a reference row (no training).
+func epochs(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprint(n)
 }

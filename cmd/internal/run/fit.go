@@ -101,6 +101,9 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 		}
 		l.start, l.evals, l.priorSeconds = ck.Epoch, append(l.evals, ck.Evals...), ck.StepSeconds
 	}
+	if hooks.Start != nil {
+		hooks.Start()
+	}
 	t0 := time.Now()
 	fr, err := l.fit()
 	if err != nil {

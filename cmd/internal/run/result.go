@@ -142,6 +142,9 @@ type Hooks struct {
 	// distances, encodings, features, building) for graphs of at least
 	// StageNodes nodes; small runs stay quiet.
 	Stage func(msg string)
+	// Start is called once preparation is done, as the first epoch starts
+	// (an ETA measured from here leaves setup out).
+	Start func()
 }
 
 // StageNodes is the graph size from which Hooks.Stage is called.
