@@ -11,7 +11,7 @@ import (
 )
 
 // bound is a numeric flag's accepted range, checked before a command does
-// any work (checkBounds) and printed in the README's flag reference
+// any work (checkBounds) and printed in docs/flags.md, the flag reference
 // (flagTable), so the limits and their documentation cannot drift apart.
 // Values in sentinels are accepted outside [min, max] with the meaning
 // given in note.
@@ -202,7 +202,7 @@ func withBounds(cmds []*cli.Command) {
 	}
 }
 
-// flagTable is the README's flag reference: every flag of every command
+// flagTable is the flag reference of docs/flags.md: every flag of every command
 // with its default and accepted range, from the flags and bounds above.
 func flagTable(cmds []*cli.Command) string {
 	var b strings.Builder

@@ -66,7 +66,7 @@ func Report(sections []ReportSection, wallSeconds int, command, plotDir string, 
 		b.WriteString("λ_BCE = 1, λ_MSE = 10 — 1 for P-GNN —, α = 1); the paper sweeps lr and λ and reports the best validation setting. ")
 	}
 	b.WriteString("Kendall τ-b is computed over all intra-graph node pairs at finite hop distance on the message-passing graph, per graph, averaged. ")
-	b.WriteString("Negatives are leak-free (see README). Hash dimension: input feature dimension (Communities 400, protein 29), 32 for Email (featureless).\n\n")
+	b.WriteString("Negatives are leak-free (see docs/protocol.md). Hash dimension: input feature dimension (Communities 400, protein 29), 32 for Email (featureless).\n\n")
 	var n cellCounts
 	for _, s := range sections {
 		c := s.C

@@ -77,14 +77,16 @@ func Heading(rows []Row) (common, perCell string) {
 		byVariant[r.Variant] = d
 	}
 	var per []string
+	by := "variant"
 	if byVariant != nil {
 		for _, v := range order {
 			per = append(per, v+": "+byVariant[v])
 		}
 	} else {
+		by = "cell"
 		for _, r := range rs {
 			per = append(per, r.Model+" "+r.Variant+": "+describe(r.Settings))
 		}
 	}
-	return common, fmt.Sprintf("%s per cell: %s", strings.Join(varying, "; "), strings.Join(per, " | "))
+	return common, fmt.Sprintf("resolved per %s (%s): %s", by, strings.Join(varying, "; "), strings.Join(per, " | "))
 }

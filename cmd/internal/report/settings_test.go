@@ -19,9 +19,9 @@ func TestHeading(t *testing.T) {
 			"200 epochs, steps per epoch 1 whole-graph step, input features, distance term none", ""},
 		{"by variant", []Row{{Model: "gcn", Variant: "base", Settings: paper}, {Model: "gcn", Variant: "both", Settings: both},
 			{Model: "sage", Variant: "base", Settings: paper}, {Model: "sage", Variant: "both", Settings: both}, {Model: "(input)", Variant: "landmark:64"}},
-			"200 epochs, steps per epoch 1 whole-graph step", "input; distance term per cell: base: features; none | both: features + hash; mse"},
+			"200 epochs, steps per epoch 1 whole-graph step", "resolved per variant (input; distance term): base: features; none | both: features + hash; mse"},
 		{"by row", []Row{{Model: "gcn", Variant: "both", Settings: both}, {Model: "gin", Variant: "both", Settings: large}},
-			"", "epochs; steps per epoch; input; distance term per cell: gcn both: 200; 1 whole-graph step; features + hash; mse | gin both: 10; 50 mini-batch steps of 512 positives; features + landmark:64 + skip; rank"},
+			"", "resolved per cell (epochs; steps per epoch; input; distance term): gcn both: 200; 1 whole-graph step; features + hash; mse | gin both: 10; 50 mini-batch steps of 512 positives; features + landmark:64 + skip; rank"},
 	} {
 		common, per := Heading(c.rows)
 		if common != c.common || per != c.per {

@@ -31,7 +31,7 @@ type MemoryPlan struct {
 }
 
 // Per-unit costs, calibrated against measured peak RSS (see
-// TestMemoryPlanMatchesPeak and the README's scale table): they fold in
+// TestMemoryPlanMatchesPeak and docs/performance.md's scale table): they fold in
 // gorgonia's per-op output tensors, the gradients, the garbage collector's
 // headroom under the memory limit, and float64 staging copies.
 const (
