@@ -159,7 +159,7 @@ func TestProteinErrors(t *testing.T) {
 }
 
 // TestInputSurprises: a BOM, ids above 2⁶³−1, nodes only in the labels file
-// and feature rows of unknown nodes are each handled as the README says.
+// and feature rows of unknown nodes are each handled as docs/your-graph.md says.
 func TestInputSurprises(t *testing.T) {
 	el, err := ParseEdgeList("e.txt", strings.NewReader("\ufeff0 1\n1 18446744073709551615\n"))
 	if err != nil {
