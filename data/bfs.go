@@ -47,15 +47,25 @@ func (a *Adj) BFSRows(sources []int, cutoff int, rows []uint16, workers int) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	workers = max(1, min(workers, len(sources)))
+	perSource(len(sources), workers, func(k int, queue []int32) []int32 {
+		return a.BFS(sources[k], cutoff, rows[k*n:(k+1)*n], queue)
+	})
+}
+
+// perSource calls bfs(k, queue) for k = 0…n−1 on up to workers goroutines
+// (at least 1), worker w taking k = w, w+workers, …: a fixed assignment,
+// so what each call writes does not depend on workers. Each worker keeps
+// its own BFS queue (the scratch bfs returns).
+func perSource(n, workers int, bfs func(k int, queue []int32) []int32) {
+	workers = max(1, min(workers, n))
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			queue := make([]int32, 0, n)
-			for k := w; k < len(sources); k += workers {
-				queue = a.BFS(sources[k], cutoff, rows[k*n:(k+1)*n], queue)
+			var queue []int32
+			for k := w; k < n; k += workers {
+				queue = bfs(k, queue)
 			}
 		}()
 	}

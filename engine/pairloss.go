@@ -134,8 +134,8 @@ func pairLossForward[T Float](op *pairLossOp, z []T, d int, s, c []T) float64 {
 		x, v := float64(sp), ps.V[p]
 		var f, df float64
 		if op.kind == Logistic {
-			// softplus(x) = max(x, 0) + log1p(e^−|x|); its derivative σ(x).
-			f = math.Max(x, 0) + math.Log1p(math.Exp(-math.Abs(x))) - v*x
+			// softplus(x), whose derivative is σ(x).
+			f = Softplus(x) - v*x
 			df = 1/(1+math.Exp(-x)) - v
 		} else {
 			r := v - x
@@ -146,6 +146,11 @@ func pairLossForward[T Float](op *pairLossOp, z []T, d int, s, c []T) float64 {
 	}
 	return total
 }
+
+// Softplus is log(1 + eˣ) = max(x, 0) + log1p(e^−|x|), stable for large
+// |x|: the logistic BCE and the ranking loss, in the ops and in every
+// forward-only value of them (objective.LogisticMean, objective.RankMean).
+func Softplus(x float64) float64 { return math.Max(x, 0) + math.Log1p(math.Exp(-math.Abs(x))) }
 
 func pairLossBackward[T Float](op *pairLossOp, z, dz []T, n, d int, g float64, c []T) {
 	if g != 1 { // c is this run's: scaled in place, recomputed by the next forward

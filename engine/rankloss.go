@@ -121,8 +121,8 @@ func rankLossForward[T Float](op *rankLossOp, z []T, d int) float64 {
 			}
 			zi := z[ts.I[t]*d : ts.I[t]*d+d]
 			u := (dot64(zi, z[ts.K[t]*d:ts.K[t]*d+d]) - dot64(zi, z[ts.J[t]*d:ts.J[t]*d+d])) / op.temp
-			// softplus(u) = max(u, 0) + log1p(e^−|u|); its derivative σ(u).
-			f[t] = w * (math.Max(u, 0) + math.Log1p(math.Exp(-math.Abs(u))))
+			// softplus(u), whose derivative is σ(u).
+			f[t] = w * Softplus(u)
 			c[t] = w / (1 + math.Exp(-u)) / op.temp
 		}
 	})

@@ -31,3 +31,14 @@ func (s *Seeded) MarshalBinary() ([]byte, error) { return s.src.MarshalBinary() 
 
 // UnmarshalBinary restores a state from MarshalBinary.
 func (s *Seeded) UnmarshalBinary(b []byte) error { return s.src.UnmarshalBinary(b) }
+
+// OtherThan draws a node uniformly from the n nodes other than s (n ≥ 2):
+// the one rule every sampler uses for "another node of the graph". It
+// consumes one rng.IntN(n−1).
+func OtherThan(rng *rand.Rand, n, s int) int {
+	j := rng.IntN(n - 1)
+	if j >= s {
+		j++
+	}
+	return j
+}

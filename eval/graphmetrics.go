@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/engine"
 )
 
 // Scores are one evaluation's averages over graphs. TauLo and TauHi bound
@@ -174,13 +175,4 @@ func (m mean) value() float64 {
 }
 
 // rowDot returns ⟨z_i, z_j⟩ for rows of width d.
-func rowDot(z []float64, d int) func(i, j int) float64 {
-	return func(i, j int) float64 {
-		var s float64
-		a, b := z[i*d:(i+1)*d], z[j*d:(j+1)*d]
-		for k := range a {
-			s += a[k] * b[k]
-		}
-		return s
-	}
-}
+func rowDot(z []float64, d int) func(i, j int) float64 { return engine.RowDot(z, d) }

@@ -2,12 +2,12 @@ package features
 
 import (
 	"fmt"
-	"hash/fnv"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 
 	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/engine"
 )
 
 // Position names the positional input that the hash and both variants
@@ -123,11 +123,10 @@ func Encode(p Position, a *data.Adj, seed uint64, graph int, workers int) ([]flo
 	panic(fmt.Sprintf("features: Encode: %q is not a graph encoding", p.Kind))
 }
 
-// stream is the seeded stream called name for one graph.
+// stream is the seeded stream called name for one graph: engine.Stream's
+// "position/NAME/GRAPH".
 func stream(seed uint64, name string, graph int) *rand.Rand {
-	h := fnv.New64a()
-	fmt.Fprintf(h, "position/%s/%d", name, graph)
-	return rand.New(rand.NewPCG(seed, h.Sum64()))
+	return engine.Stream(seed, fmt.Sprintf("position/%s/%d", name, graph))
 }
 
 // LandmarkPE returns 1/(1+d(v, ℓ_j)) for L landmarks ℓ_j drawn uniformly

@@ -120,8 +120,8 @@ func runFlags() []cli.Flag {
 		&cli.IntFlag{Name: "epochs", Value: d.Epochs, Usage: fmt.Sprintf("training epochs: under the paper's scheme one whole-graph step each; under --scale large (auto from %d nodes) --batch-steps mini-batch steps each (default 10 epochs × 50 steps), so --epochs 100 there is 5000 steps; train states the total before it starts", run.LargeGraphNodes)},
 		&cli.Float64Flag{Name: "lr", Value: d.LR, Usage: "Adam learning rate"},
 		&cli.Float64Flag{Name: "weight-decay", Value: d.WeightDec, Usage: "Adam L2 weight decay"},
-		&cli.Float64Flag{Name: "dropout", Value: d.Model_.Dropout, Usage: "dropout between layers"},
-		&cli.IntFlag{Name: "hidden", Value: d.Model_.Hidden, Usage: "hidden and embedding width"},
+		&cli.Float64Flag{Name: "dropout", Value: d.ModelConfig.Dropout, Usage: "dropout between layers"},
+		&cli.IntFlag{Name: "hidden", Value: d.ModelConfig.Hidden, Usage: "hidden and embedding width"},
 		&cli.IntFlag{Name: "layers", Value: 0, Usage: "message-passing layers (0 = the model's default: 3, P-GNN 2)"},
 	}
 	flags = append(flags, modelFlags()...)
@@ -257,13 +257,13 @@ func configFrom(c *cli.Context) (run.Config, error) {
 	}
 	cfg.MaxMemory = mm
 	debug.SetMemoryLimit(mm)
-	cfg.Model_.Dropout = c.Float64("dropout")
-	cfg.Model_.Hidden = c.Int("hidden")
-	cfg.Model_.Out = c.Int("hidden")
-	if err := setModelOptions(c, &cfg.Model_); err != nil {
+	cfg.ModelConfig.Dropout = c.Float64("dropout")
+	cfg.ModelConfig.Hidden = c.Int("hidden")
+	cfg.ModelConfig.Out = c.Int("hidden")
+	if err := setModelOptions(c, &cfg.ModelConfig); err != nil {
 		return cfg, err
 	}
-	cfg.Model_.Layers = c.Int("layers")
+	cfg.ModelConfig.Layers = c.Int("layers")
 	if c.Args().Len() > 0 {
 		return cfg, usagef("unexpected argument %q", c.Args().First())
 	}

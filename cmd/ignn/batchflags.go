@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ignn/ignn/cmd/internal/run"
+	"github.com/ignn/ignn/features"
 )
 
 // batchFlags shape mini-batch training (run.Config.BatchSize and kin) and
@@ -45,8 +46,8 @@ func setBatch(c *cli.Context, cfg *run.Config) error {
 		cfg.Scale = ""
 	}
 	cfg.Explicit = map[string]bool{}
-	cfg.Model_.SkipGate, cfg.SkipStandardise = c.Bool("skip-gate"), c.Bool("skip-standardise")
-	if cfg.SkipPolar, err = run.ParseSkipPolar(c.String("skip-polar")); err != nil {
+	cfg.ModelConfig.SkipGate, cfg.SkipStandardise = c.Bool("skip-gate"), c.Bool("skip-standardise")
+	if cfg.SkipPolar, err = features.ParseSkipPolar(c.String("skip-polar")); err != nil {
 		return usagef("%v", err)
 	}
 	for _, n := range []string{"position", "position-skip", "skip-gate", "skip-standardise", "skip-polar", "distance-loss", "batch-size", "batch-steps", "epochs", "eval-every"} {

@@ -17,6 +17,7 @@ var layers = map[string]int{
 	"data":                 1,
 	"engine":               1,
 	"engine/enginetest":    2, // imported by tests only
+	"data/datatest":        2, // imported by tests only
 	"eval":                 2,
 	"features":             2,
 	"models":               2,

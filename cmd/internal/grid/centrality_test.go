@@ -79,9 +79,9 @@ func TestInputCentrality(t *testing.T) {
 	std.SkipStandardise = true
 	stdTau := tau(std, skip)
 	polar := cfg
-	polar.SkipPolar = run.SkipPolarOn
+	polar.SkipPolar = features.SkipPolarOn
 	polarTau := tau(polar, skip)
-	polar.SkipPolar = run.SkipPolarAuto
+	polar.SkipPolar = features.SkipPolarAuto
 	var choice *run.SkipChoice
 	tau(polar, func(p *run.Prepared) ([]float64, int) { choice = p.SkipChoice; return skip(p) })
 	t.Logf("τ: reference %.3f, identity → 32 random dims %.3f, standardised %.3f, polar %.3f; auto: %+v", ref, private, stdTau, polarTau, choice)

@@ -103,7 +103,7 @@ func TestRunsReleaseMemory(t *testing.T) {
 		return m.HeapInuse
 	}
 	cfg := run.Default()
-	cfg.Model, cfg.Model_.Layers, cfg.LambdaMSE, cfg.Epochs, cfg.EvalEvery = "pgnn-e", 2, 1, 2, 2
+	cfg.Model, cfg.ModelConfig.Layers, cfg.LambdaMSE, cfg.Epochs, cfg.EvalEvery = "pgnn-e", 2, 1, 2, 2
 	var after []uint64
 	for seed := uint64(1); seed <= 4; seed++ {
 		cfg.Seed = seed

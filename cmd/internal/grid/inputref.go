@@ -2,7 +2,6 @@ package grid
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/ignn/ignn/cmd/internal/report"
 	"github.com/ignn/ignn/cmd/internal/run"
@@ -50,24 +49,21 @@ func InputReference(cfg run.Config) (eval.Scores, error) {
 func inputRows(p *run.Prepared) ([]float64, int) {
 	x := p.Input.X
 	d := x.DenseDim
-	z := make([]float64, x.N*d)
-	for i := 0; i < x.N; i++ {
-		row := x.Dense[i*d : (i+1)*d]
-		var sq float64
-		if x.Sparse != nil {
-			for k := x.Sparse.RowPtr[i]; k < x.Sparse.RowPtr[i+1]; k++ {
+	var sparse func(r int) float64
+	if x.Sparse != nil {
+		sparse = func(r int) float64 {
+			var sq float64
+			for k := x.Sparse.RowPtr[r]; k < x.Sparse.RowPtr[r+1]; k++ {
 				sq += x.Sparse.Val[k] * x.Sparse.Val[k]
 			}
+			return sq
 		}
-		for _, v := range row {
-			sq += v * v
-		}
-		if sq == 0 {
-			continue
-		}
-		inv := 1 / math.Sqrt(sq)
-		for k, v := range row {
-			z[i*d+k] = v * inv
+	}
+	inv := eval.InvNorms(x.Dense, x.N, d, sparse)
+	z := make([]float64, x.N*d)
+	for i := 0; i < x.N; i++ {
+		for k, v := range x.Dense[i*d : (i+1)*d] {
+			z[i*d+k] = v * inv[i]
 		}
 	}
 	return z, d

@@ -20,7 +20,7 @@ import (
 //     draws what the uninterrupted one would;
 //   - as many negatives, drawn per graph as full-batch training draws them
 //     (the checkpointed "negatives" stream);
-//   - the distance term's triples (rank) or pairs (MSE): see Cell.Batch;
+//   - the distance term's triples (rank) or pairs (MSE): see Built.Batch;
 //   - the seeds' L-hop neighbourhood (L = the model's layers): every
 //     neighbour, or Config.BatchFanout of them per node and hop drawn
 //     without replacement (stream "batch-fanout/epoch/step"), until the
@@ -40,14 +40,18 @@ type batcher struct {
 	posG            []int32 // their graphs
 	pass            int     // the pass perm holds (−1: none)
 	perm            []int32
-	sub             subgraph
+	sub             engine.Subgraph
 	adj             *engine.Adjacency
 	x, skip         *engine.Features
 	Cut, CutBatches int // neighbourhood slots cut, and the steps that cut some
 }
 
-func newBatcher(p *Prepared, cfg Config) (*batcher, error) {
-	b := &batcher{p: p, seed: cfg.Seed, size: cfg.BatchSize, fanout: cfg.BatchFanout, layers: cfg.Model_.Layers, pass: -1}
+// newBatcher trains on size positives per step, steps steps per epoch (0:
+// a pass over the positives), over the layers-hop neighbourhood of their
+// nodes (fanout neighbours per node and hop; 0: all); seed names the
+// streams.
+func newBatcher(p *Prepared, seed uint64, size, steps, fanout, layers int) (*batcher, error) {
+	b := &batcher{p: p, seed: seed, size: size, fanout: fanout, layers: layers, pass: -1}
 	u := p.Union
 	for g, s := range p.Splits {
 		for _, q := range s.Train {
@@ -58,7 +62,7 @@ func newBatcher(p *Prepared, cfg Config) (*batcher, error) {
 	if len(b.posI) == 0 {
 		return nil, fmt.Errorf("mini-batches: no training positives")
 	}
-	b.steps = cfg.BatchSteps
+	b.steps = steps
 	if b.steps == 0 {
 		b.steps = (len(b.posI) + b.size - 1) / b.size
 	}
@@ -76,19 +80,19 @@ const probeNodes = 64
 func (b *batcher) allocate(slots, seeds int) {
 	n := b.p.Union.N
 	if slots == 0 {
-		probe := newSubgraph(b.p.Input.Adj, n)
+		probe := engine.NewSubgraph(b.p.Input.Adj, n)
 		rng := engine.Stream(b.seed, "batch-probe")
 		total := 0
 		for k := 0; k < probeNodes; k++ {
-			probe.build([]int32{int32(rng.IntN(n))}, b.layers, b.fanout, rng)
-			total += len(probe.nodes)
-			probe.clearSlots()
+			probe.Build([]int32{int32(rng.IntN(n))}, b.layers, b.fanout, rng)
+			total += len(probe.Nodes)
+			probe.Clear()
 		}
 		slots = int(1.25 * float64(seeds) * float64(total) / probeNodes)
 		slots = max(slots, 1024)
 	}
 	slots = min(slots, n)
-	b.sub = newSubgraph(b.p.Input.Adj, slots)
+	b.sub = engine.NewSubgraph(b.p.Input.Adj, slots)
 	b.adj = engine.NewBatchAdjacency(slots)
 	b.x = engine.NewBatchFeatures(b.p.Input.X, slots)
 	if b.p.Input.Skip != nil {
@@ -108,7 +112,7 @@ func (b *batcher) Mode() string {
 		nb = fmt.Sprintf("%d neighbours drawn per node and hop", b.fanout)
 	}
 	return fmt.Sprintf("mini-batches: %d steps per epoch, each on %d training positives (a seeded permutation per pass over all %d) with as many negatives and the distance term's own draw, over the %d-hop neighbourhood of their nodes (%s) in %d node slots",
-		b.steps, b.size, len(b.posI), b.layers, nb, b.sub.slots)
+		b.steps, b.size, len(b.posI), b.layers, nb, b.sub.Slots)
 }
 
 // positives appends the B positives of (epoch, step) to pairs and counts
@@ -160,7 +164,7 @@ func (b *batcher) load(epoch, step int, pairs []*objective.Pairs, triples *objec
 	if b.fanout > 0 {
 		rng = engine.Stream(b.seed, fmt.Sprintf("batch-fanout/%d/%d", epoch, step))
 	}
-	cut, err := b.sub.build(seeds, b.layers, b.fanout, rng)
+	cut, err := b.sub.Build(seeds, b.layers, b.fanout, rng)
 	if err != nil {
 		return err
 	}
@@ -168,21 +172,88 @@ func (b *batcher) load(epoch, step int, pairs []*objective.Pairs, triples *objec
 		b.Cut += cut
 		b.CutBatches++
 	}
-	b.sub.load(b.adj, b.fanout == 0)
-	b.x.LoadRows(b.p.Input.X, b.sub.nodes)
+	b.sub.Load(b.adj, b.fanout == 0)
+	b.x.LoadRows(b.p.Input.X, b.sub.Nodes)
 	if b.skip != nil {
-		b.skip.LoadRows(b.p.Input.Skip, b.sub.nodes)
+		b.skip.LoadRows(b.p.Input.Skip, b.sub.Nodes)
 	}
 	for _, ps := range pairs {
 		for k := range ps.I {
-			ps.I[k], ps.J[k] = b.sub.slot(ps.I[k]), b.sub.slot(ps.J[k])
+			ps.I[k], ps.J[k] = b.sub.Slot(ps.I[k]), b.sub.Slot(ps.J[k])
 		}
 	}
 	if triples != nil {
 		for k := range triples.I {
-			triples.I[k], triples.J[k], triples.K[k] = b.sub.slot(triples.I[k]), b.sub.slot(triples.J[k]), b.sub.slot(triples.K[k])
+			triples.I[k], triples.J[k], triples.K[k] = b.sub.Slot(triples.I[k]), b.sub.Slot(triples.J[k]), b.sub.Slot(triples.K[k])
 		}
 	}
-	b.sub.clearSlots()
+	b.sub.Clear()
+	return nil
+}
+
+// feedEpoch draws what a mini-batch epoch shares out over its steps: the
+// ranking term's BFS sources and rows (sampled path), or the epoch's MSE
+// sample.
+func (c *Built) feedEpoch() error {
+	if c.rank != nil {
+		c.rank.Refresh()
+	}
+	if c.mse != nil {
+		c.mseEpoch.Reset()
+		if ps := c.mse.Draw(); ps != nil {
+			c.mseEpoch.I, c.mseEpoch.J, c.mseEpoch.V = append(c.mseEpoch.I, ps.I...), append(c.mseEpoch.J, ps.J...), append(c.mseEpoch.V, ps.V...)
+		}
+	}
+	return nil
+}
+
+// Batch binds mini-batch step of epoch (after Feed(epoch)): its positives
+// and negatives, its share of the distance term (RankTriples triples drawn
+// for the step, or the step's equal share of the epoch's MSE sample), on
+// the subgraph around their nodes.
+func (c *Built) Batch(epoch, step int) error {
+	c.bce.Reset()
+	perGraph := make([]int, len(c.p.Splits))
+	c.batch.positives(epoch, step, &c.bce, perGraph)
+	u := c.p.Union
+	for g, k := range perGraph {
+		if k == 0 {
+			continue
+		}
+		for _, q := range c.p.Splits[g].SampleTrainNegatives(c.negRN.Rand, k) {
+			i, j := u.GlobalPair(g, q)
+			c.bce.Add(i, j, 0)
+		}
+	}
+	pairs := []*objective.Pairs{&c.bce}
+	var tri *objective.Triples
+	if c.rank != nil {
+		tri = c.rank.DrawN(c.cfg.RankTriples)
+	}
+	if c.mse != nil {
+		n, steps := c.mseEpoch.Len(), c.batch.steps
+		lo, hi := n*step/steps, n*(step+1)/steps
+		c.msePart.Reset()
+		c.msePart.I, c.msePart.J, c.msePart.V = append(c.msePart.I, c.mseEpoch.I[lo:hi]...), append(c.msePart.J, c.mseEpoch.J[lo:hi]...), append(c.msePart.V, c.mseEpoch.V[lo:hi]...)
+		pairs = append(pairs, &c.msePart)
+	}
+	if err := c.batch.load(epoch, step, pairs, tri); err != nil {
+		return err
+	}
+	if c.loss.BCE != nil {
+		if err := c.loss.BCE.Bind(&c.bce); err != nil {
+			return err
+		}
+	}
+	if c.rank != nil {
+		if err := c.loss.Rank.Bind(tri); err != nil {
+			return fmt.Errorf("ranking triples (every draw tied?): %w", err)
+		}
+	}
+	if c.mse != nil {
+		if err := c.loss.MSE.Bind(&c.msePart); err != nil {
+			return fmt.Errorf("the step's share of the epoch's %d MSE pairs over %d steps: %w", c.mseEpoch.Len(), c.batch.steps, err)
+		}
+	}
 	return nil
 }

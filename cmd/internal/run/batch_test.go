@@ -42,7 +42,7 @@ func TestBatchSeedsSeeWholeGraph(t *testing.T) {
 		}
 		e, _ := models.Lookup(cfg.Model)
 		bb := engine.NewBuilder(c.ps, false)
-		zb, err := models.Build(e.New(cfg.Model_), bb, c.batch.Input())
+		zb, err := models.Build(e.New(cfg.ModelConfig), bb, c.batch.Input())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,11 +63,11 @@ func TestBatchSeedsSeeWholeGraph(t *testing.T) {
 		for _, k := range append(c.bce.I, c.bce.J...) {
 			seeds = max(seeds, k+1) // pairs hold slots now; seeds take the first slots
 		}
-		if seeds < 2 || len(c.batch.sub.nodes) <= seeds || c.batch.Cut > 0 {
-			t.Fatalf("%s: %d seeds in %d slots, %d cut", model, seeds, len(c.batch.sub.nodes), c.batch.Cut)
+		if seeds < 2 || len(c.batch.sub.Nodes) <= seeds || c.batch.Cut > 0 {
+			t.Fatalf("%s: %d seeds in %d slots, %d cut", model, seeds, len(c.batch.sub.Nodes), c.batch.Cut)
 		}
 		for s := 0; s < seeds; s++ {
-			g := c.batch.sub.nodes[s]
+			g := c.batch.sub.Nodes[s]
 			for k := 0; k < d; k++ {
 				if diff := math.Abs(batchZ[s*d+k] - full[g*d+k]); diff > 1e-12 {
 					t.Fatalf("%s: seed slot %d (node %d) column %d: batch %v, whole graph %v", model, s, g, k, batchZ[s*d+k], full[g*d+k])
@@ -85,7 +85,7 @@ func TestBatchPassCoversEachPositiveOnce(t *testing.T) {
 	cfg := batchRun("gcn")
 	cfg.BatchSize, cfg.BatchSteps = 7, 5 // 35 draws per epoch; P is not a multiple
 	cfg, _, p := prepared(t, cfg)
-	b, err := newBatcher(p, cfg)
+	b, err := newBatcher(p, cfg.Seed, cfg.BatchSize, cfg.BatchSteps, cfg.BatchFanout, cfg.ModelConfig.Layers)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // benchCell builds a Communities link cell for model/variant/dtype.
-func benchCell(b *testing.B, model string, variant Variant, dtype DType) *Cell {
+func benchCell(b *testing.B, model string, variant Variant, dtype DType) *Built {
 	b.Helper()
 	cfg := Default()
 	cfg.Model, cfg.Variant, cfg.DType = model, variant, dtype
@@ -17,7 +17,7 @@ func benchCell(b *testing.B, model string, variant Variant, dtype DType) *Cell {
 }
 
 // benchCellOf builds the cell of cfg (resolved on its dataset).
-func benchCellOf(b testing.TB, cfg Config) *Cell {
+func benchCellOf(b testing.TB, cfg Config) *Built {
 	b.Helper()
 	ds, err := LoadDataset(cfg)
 	if err != nil {

@@ -22,9 +22,9 @@ func TestSharedBuffersBitIdentical(t *testing.T) {
 			cfg := Default()
 			cfg.Model, cfg.Variant, cfg.DType = m, Both, dt
 			if m == "pgnn-f" || m == "pgnn-e" {
-				cfg.Model_.Layers = 2
+				cfg.ModelConfig.Layers = 2
 			}
-			run := func(private bool) ([]float64, []float64, *Cell) {
+			run := func(private bool) ([]float64, []float64, *Built) {
 				privateBuffers = private
 				c := benchCellOf(t, cfg)
 				var losses []float64

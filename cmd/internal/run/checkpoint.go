@@ -99,8 +99,8 @@ func (ck *Checkpoint) checksum() string {
 	return hex.EncodeToString(s[:])
 }
 
-// snapshot captures the cell's state after epochsDone epochs.
-func (c *Cell) snapshot(epochsDone int, evals []Metrics, stepSeconds float64) (*Checkpoint, error) {
+// snapshot captures the built run's state after epochsDone epochs.
+func (c *Built) snapshot(epochsDone int, evals []Metrics, stepSeconds float64) (*Checkpoint, error) {
 	ck := &Checkpoint{Version: CheckpointVersion, Config: c.cfg, Epoch: epochsDone, Fingerprint: c.p.Fingerprint,
 		HashDim: c.cfg.HashDim, Evals: evals, StepSeconds: stepSeconds, RNG: map[string][]byte{}}
 	for _, name := range c.ps.Names() {
@@ -124,7 +124,7 @@ func (c *Cell) snapshot(epochsDone int, evals []Metrics, stepSeconds float64) (*
 	return ck, nil
 }
 
-func (c *Cell) streams() map[string]*engine.Seeded {
+func (c *Built) streams() map[string]*engine.Seeded {
 	m := map[string]*engine.Seeded{"negatives": c.negRN, "dropout": c.dropRN, "mse-pairs": c.mseRN, "eval": c.evalRN}
 	if c.lapK > 0 {
 		m["lap-signs"] = c.signRN
@@ -163,15 +163,15 @@ func LoadCheckpoint(dir string) (*Checkpoint, error) {
 	return &ck, nil
 }
 
-// restore loads a checkpoint into a freshly built cell, checking model,
+// restore loads a checkpoint into a freshly built run, checking model,
 // data and shapes.
-func (c *Cell) restore(ck *Checkpoint) error {
+func (c *Built) restore(ck *Checkpoint) error {
 	return c.restoreOn(ck, false)
 }
 
 // restoreOn is restore; otherData allows data other than the training
 // data (inductive embedding: the parameters must still fit).
-func (c *Cell) restoreOn(ck *Checkpoint, otherData bool) error {
+func (c *Built) restoreOn(ck *Checkpoint, otherData bool) error {
 	if ck.Config.Model != c.cfg.Model {
 		return fmt.Errorf("checkpoint: model is %s, the run builds %s", ck.Config.Model, c.cfg.Model)
 	}
@@ -232,15 +232,15 @@ func Embed(ck *Checkpoint, ds *data.Dataset) ([]float64, int, []uint64, error) {
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	cell, err := Build(p, cfg)
+	built, err := Build(p, cfg)
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	defer cell.Close()
-	if err := cell.restore(ck); err != nil {
+	defer built.Close()
+	if err := built.restore(ck); err != nil {
 		return nil, 0, nil, err
 	}
-	z, d, err := cell.Embeddings()
+	z, d, err := built.Embeddings()
 	if err != nil {
 		return nil, 0, nil, err
 	}

@@ -21,7 +21,7 @@ func shortRun(model string) Config {
 	cfg := Default()
 	cfg.Model, cfg.Epochs, cfg.EvalEvery = model, 20, 5
 	if model == "pgnn-e" {
-		cfg.Model_.Layers = 2
+		cfg.ModelConfig.Layers = 2
 		cfg.LambdaMSE = 1
 	}
 	return cfg

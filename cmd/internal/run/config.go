@@ -15,7 +15,7 @@ import (
 // Config is one run's complete configuration; the CLI binds its flags here
 // and writes it beside every result. Defaults are in Default. Three fields
 // may hold "decide for me" values that Resolve replaces: HashDim −1,
-// LambdaMSE −1 (AutoLambdaMSE) and Model_.Layers 0. A resolved Config holds
+// LambdaMSE −1 (AutoLambdaMSE) and ModelConfig.Layers 0. A resolved Config holds
 // none of them and is what is logged, stored in checkpoints and reported.
 type Config struct {
 	Dataset string `json:"dataset"`
@@ -46,22 +46,22 @@ type Config struct {
 	// column; the message-passing input keeps them as they are).
 	SkipStandardise bool `json:"skip_standardise,omitempty"`
 	// SkipPolar, with PositionSkip and a landmark position, gives the skip
-	// path (SkipPolarOn) features.Polar's cone of the landmark columns instead: a pole
+	// path (features.SkipPolarOn) features.Polar's cone of the landmark columns instead: a pole
 	// column and the standardised rows, unit length, scaled by the node's
 	// rescaled mean landmark distance (it supersedes SkipStandardise).
-	// SkipPolarAuto builds both blocks and keeps the one whose untrained
+	// features.SkipPolarAuto builds both blocks and keeps the one whose untrained
 	// cosines rank the validation pairs better (Prepared.SkipChoice).
-	SkipPolar string  `json:"skip_polar,omitempty"`
-	LambdaBCE float64 `json:"lambda_bce"`
-	LambdaMSE float64 `json:"lambda_mse"` // -1 = the model's default; 0 when the variant has no MSE
-	Alpha     float64 `json:"alpha"`
-	Epochs    int     `json:"epochs"`
-	LR        float64 `json:"lr"`
-	WeightDec float64 `json:"weight_decay"`
-	EvalEvery int     `json:"eval_every"`
-	Seed      uint64  `json:"seed"`
-	DType     DType   `json:"dtype"`
-	MSEPairs  int     `json:"mse_pairs"` // cap on MSE pairs per epoch; all pairs when they fit
+	SkipPolar features.SkipPolar `json:"skip_polar,omitempty"`
+	LambdaBCE float64            `json:"lambda_bce"`
+	LambdaMSE float64            `json:"lambda_mse"` // -1 = the model's default; 0 when the variant has no MSE
+	Alpha     float64            `json:"alpha"`
+	Epochs    int                `json:"epochs"`
+	LR        float64            `json:"lr"`
+	WeightDec float64            `json:"weight_decay"`
+	EvalEvery int                `json:"eval_every"`
+	Seed      uint64             `json:"seed"`
+	DType     DType              `json:"dtype"`
+	MSEPairs  int                `json:"mse_pairs"` // cap on MSE pairs per epoch; all pairs when they fit
 	// Distances picks the distance source: exact (all-pairs tables), sampled
 	// (BFS rows from seeded sources), or auto (exact while the tables fit
 	// ExactDistanceLimit); Resolve replaces auto.
@@ -109,7 +109,7 @@ type Config struct {
 	MaxMemory int64           `json:"-"` // refuse runs whose memory plan exceeds it (0 = no limit)
 	Save      string          `json:"-"` // checkpoint directory ("" = none)
 
-	Model_ models.Config `json:"model_config"`
+	ModelConfig models.Config `json:"model_config"`
 }
 
 // MSESampling is the sampled path's choice of MSE targets per BFS source
@@ -156,7 +156,7 @@ func Default() Config {
 		LambdaBCE: 1, LambdaMSE: AutoLambdaMSE, Alpha: 1, Epochs: 200, LR: 0.01, WeightDec: 5e-4,
 		EvalEvery: 10, Seed: 1, DType: Float32, MSEPairs: 1 << 20,
 		Distances: DistAuto, MSESources: 64, TauSources: 512, TauPairs: 2_000_000,
-		Model_: mc,
+		ModelConfig: mc,
 	}
 }
 
@@ -205,9 +205,9 @@ func (c Config) validate() error {
 		return fmt.Errorf("--lambda-mse must be a finite number ≥ 0 (or -1 for the model's default), got %g", c.LambdaMSE)
 	case !(c.Alpha > 0) || !finite(c.Alpha):
 		return fmt.Errorf("--alpha must be a finite number > 0, got %g", c.Alpha)
-	case !(c.Model_.Dropout >= 0 && c.Model_.Dropout < 1):
-		return fmt.Errorf("--dropout must be in [0, 1), got %g", c.Model_.Dropout)
-	case c.HashDim > 1<<20 || c.Model_.Hidden > 1<<16 || c.Model_.Heads > 1024 || c.Model_.Layers > 64 || c.MSEPairs > 1<<30:
+	case !(c.ModelConfig.Dropout >= 0 && c.ModelConfig.Dropout < 1):
+		return fmt.Errorf("--dropout must be in [0, 1), got %g", c.ModelConfig.Dropout)
+	case c.HashDim > 1<<20 || c.ModelConfig.Hidden > 1<<16 || c.ModelConfig.Heads > 1024 || c.ModelConfig.Layers > 64 || c.MSEPairs > 1<<30:
 		return fmt.Errorf("a size flag is beyond any sensible run (limits: --hash-dim 2²⁰, --hidden 65536, --heads 1024, --layers 64, --mse-pairs 2³⁰)")
 	case c.HashDim < -1:
 		return fmt.Errorf("--hash-dim must be ≥ 1, or -1 for the paper's rule, got %d", c.HashDim)
@@ -246,7 +246,7 @@ func (c Config) validate() error {
 	if err := c.Objective().Validate(); err != nil {
 		return err
 	}
-	return c.Model_.Validate()
+	return c.ModelConfig.Validate()
 }
 
 // IsPath reports whether a --dataset value names a file rather than a

@@ -43,15 +43,15 @@ func EmbedInductive(ck *Checkpoint, train, ds *data.Dataset) (*Inductive, error)
 	if err != nil {
 		return nil, err
 	}
-	cell, err := Build(p, cfg)
+	built, err := Build(p, cfg)
 	if err != nil {
 		return nil, err
 	}
-	defer cell.Close()
-	if err := cell.restoreOn(ck, true); err != nil {
+	defer built.Close()
+	if err := built.restoreOn(ck, true); err != nil {
 		return nil, fmt.Errorf("embed: the new graph does not fit the trained model: %w", err)
 	}
-	z, d, err := cell.Embeddings()
+	z, d, err := built.Embeddings()
 	if err != nil {
 		return nil, err
 	}
@@ -93,8 +93,7 @@ func (in *Inductive) ScoreNew(maxQ int) NewNodeScores {
 	var cos []float64
 	for k := 0; k < len(in.NewRows); k += step {
 		r := in.NewRows[k]
-		g := graphOf(u, r)
-		i := r - u.Offsets[g]
+		g, i := u.Local(r)
 		row := make([]uint16, u.Graphs[g].N)
 		adjs[g].BFS(i, 0, row, nil)
 		qs = append(qs, eval.Query{Graph: g, Node: i, Row: row})

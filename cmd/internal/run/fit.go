@@ -4,132 +4,13 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"runtime/debug"
 	"sort"
 	"time"
 
 	"github.com/ignn/ignn/engine"
+	"github.com/ignn/ignn/eval"
 	"github.com/ignn/ignn/objective"
 )
-
-// Run trains one cell and returns its metrics: resolve → prepare → build →
-// fit (evaluating every EvalEvery epochs) → result. ctx cancels between
-// epochs. With cfg.Save set, a checkpoint is written atomically after every
-// evaluation, at the end, and when ctx stops the run.
-func Run(ctx context.Context, cfg Config, hooks Hooks) (*Result, error) {
-	return run(ctx, cfg, hooks, nil)
-}
-
-// Resume continues the run saved in dir with its saved configuration; it
-// ends with the same metrics as the uninterrupted run. Its checkpoints go
-// back to dir.
-func Resume(ctx context.Context, dir string, hooks Hooks) (*Result, error) {
-	ck, err := LoadCheckpoint(dir)
-	if err != nil {
-		return nil, err
-	}
-	cfg := ck.Config
-	cfg.Save = dir
-	return run(ctx, cfg, hooks, ck)
-}
-
-func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result, error) {
-	if err := cfg.Validate(); err != nil {
-		return nil, err
-	}
-	ds, err := LoadDataset(cfg)
-	if err != nil {
-		return nil, err
-	}
-	asked := cfg
-	if cfg, err = cfg.Resolve(ds); err != nil {
-		return nil, err
-	}
-	if !cfg.Variant.Hash() && (!asked.Position.IsHash() || asked.PositionSkip) && hooks.Warn != nil {
-		hooks.Warn(fmt.Sprintf("--position/--position-skip have no effect on variant %s: only hash and both take a positional input", cfg.Variant))
-	}
-	if !cfg.PositionSkip && (asked.Model_.SkipGate || asked.SkipStandardise || asked.SkipPolar != SkipPolarOff) && hooks.Warn != nil {
-		hooks.Warn("--skip-gate/--skip-standardise/--skip-polar have no effect without the skip path (--position-skip, on the hash and both variants)")
-	}
-	if hooks.Resolved != nil {
-		hooks.Resolved(cfg)
-	}
-	plan := PlanMemory(cfg, ds)
-	if err := plan.Check(cfg.MaxMemory); err != nil {
-		return nil, err
-	}
-	if plan.BigRun {
-		defer debug.SetGCPercent(debug.SetGCPercent(BigRunGCPercent))
-	}
-	var stage func(string)
-	if hooks.Stage != nil && ds.NumNodes() >= StageNodes {
-		stage = hooks.Stage
-	}
-	p, err := PrepareWith(ds, cfg, stage)
-	if err != nil {
-		return nil, err
-	}
-	res := newResult(cfg, p)
-	res.MemoryEstimate = plan.Total
-	res.Encoding, res.EncodingSeconds = p.Encoding, p.EncodingSeconds
-	res.SkipChoice = p.SkipChoice
-	warn := func(msg string) {
-		res.Warnings = append(res.Warnings, msg)
-		if hooks.Warn != nil {
-			hooks.Warn(msg)
-		}
-	}
-	for _, w := range p.Warnings {
-		warn(w)
-	}
-	if stage != nil {
-		stage("building the model and its gradient graph")
-	}
-	cell, err := Build(p, cfg)
-	if err != nil {
-		return nil, err
-	}
-	defer cell.Close()
-	res.Params, res.MSEPairs = cell.ps.Count(), cell.MSEMode()
-	if cell.batch != nil {
-		res.Batches = cell.batch.Mode()
-	}
-	l := &loop{ctx: ctx, cfg: cfg, cell: cell, hooks: hooks, warn: warn, warned: map[string]bool{}}
-	if ck != nil {
-		if err := cell.restore(ck); err != nil {
-			return nil, err
-		}
-		l.start, l.evals, l.priorSeconds = ck.Epoch, append(l.evals, ck.Evals...), ck.StepSeconds
-	}
-	if hooks.Start != nil {
-		hooks.Start()
-	}
-	t0 := time.Now()
-	fr, err := l.fit()
-	if err != nil {
-		return nil, err
-	}
-	res.TrainSeconds = time.Since(t0).Seconds()
-	if b := cell.batch; b != nil && b.CutBatches > 0 {
-		warn(fmt.Sprintf("%d mini-batch steps filled their %d node slots and cut %d neighbourhood nodes (%.1f per cut step): those seeds saw part of their neighbourhood; raise --batch-nodes or lower --batch-size", b.CutBatches, b.sub.slots, b.Cut, float64(b.Cut)/float64(b.CutBatches)))
-	}
-	ran := cfg.Epochs - l.start
-	if fr.Stopped >= 0 {
-		res.StoppedEpoch, ran = fr.Stopped, fr.Stopped+1-l.start
-	}
-	res.MsPerEpochMean = 1000 * fr.StepSeconds / float64(max(1, ran))
-	res.MsPerEpoch = 1000 * median(fr.StepTimes)
-	for _, s := range p.Splits {
-		res.ValPositives, res.ValNegatives = res.ValPositives+len(s.Val), res.ValNegatives+len(s.ValNeg)
-	}
-	res.History = l.evals
-	res.Final = l.evals[len(l.evals)-1]
-	res.Select(cfg.Select)
-	if res.Faithfulness, err = cell.Faithfulness(); err != nil {
-		return nil, err
-	}
-	return res, nil
-}
 
 // untrainedNote flags a selection that landed on the first evaluation
 // (epoch 0, after one step) of a longer run: on large graphs whose
@@ -159,12 +40,12 @@ func newResult(cfg Config, p *Prepared) *Result {
 	return r
 }
 
-// loop is the fit stage: engine.Fit over the cell, with evaluation,
+// loop is the fit stage: engine.Fit over the built run, with evaluation,
 // progress hooks, checkpoints and interruption.
 type loop struct {
 	ctx          context.Context
 	cfg          Config
-	cell         *Cell
+	built        *Built
 	hooks        Hooks
 	warn         func(string)
 	warned       map[string]bool
@@ -177,43 +58,36 @@ type loop struct {
 func (l *loop) fit() (engine.FitResult, error) {
 	var prior []engine.Evaluation
 	for _, m := range l.evals {
-		ev := engine.Evaluation{Epoch: m.Epoch, ValAUC: float64(m.ValAUC),
-			Metrics: map[string]float64{"test_auc": float64(m.TestAUC), "tau": float64(m.TestKendallTau),
-				"ap": float64(m.TestAP), "hits20": float64(m.TestHits20), "hits50": float64(m.TestHits50)}}
-		if len(m.TauCI) == 2 {
-			ev.Metrics["tau_lo"], ev.Metrics["tau_hi"] = float64(m.TauCI[0]), float64(m.TauCI[1])
-		}
-		if m.BCELoss != 0 {
-			ev.Metrics["bce_loss"] = float64(m.BCELoss)
-		}
-		if m.MSELoss != 0 {
-			ev.Metrics["mse_loss"] = float64(m.MSELoss)
-		}
-		prior = append(prior, ev)
+		prior = append(prior, fromMetrics(m))
 	}
 	l.stepStart = time.Now()
 	fc := engine.FitConfig{Epochs: l.cfg.Epochs, EvalEvery: l.cfg.EvalEvery, StartEpoch: l.start, Prior: prior, OnEpoch: l.onEpoch, Patience: l.cfg.Patience}
-	if b := l.cell.batch; b != nil {
-		fc.Steps, fc.Batch = b.steps, l.cell.Batch
+	if b := l.built.batch; b != nil {
+		fc.Steps, fc.Batch = b.steps, l.built.Batch
 	}
-	return engine.Fit(l.cell.tr, fc, l.cell.Feed, l.evaluate)
+	return engine.Fit(l.built.tr, fc, l.built.Feed, l.evaluate)
 }
 
 func (l *loop) evaluate(epoch int) (engine.Evaluation, error) {
-	m, ws, err := l.cell.Evaluate()
+	m, ws, err := l.built.Evaluate()
 	for _, w := range ws {
 		if !l.warned[w] {
 			l.warned[w] = true
 			l.warn(w)
 		}
 	}
-	ev := engine.Evaluation{ValAUC: m.ValAUC, Metrics: map[string]float64{"test_auc": m.TestAUC, "tau": m.Tau,
-		"ap": m.TestAP, "hits20": m.TestHits20, "hits50": m.TestHits50}}
-	if !math.IsNaN(m.TauLo) {
-		ev.Metrics["tau_lo"], ev.Metrics["tau_hi"] = m.TauLo, m.TauHi
+	ev := engine.Evaluation{ValAUC: m.ValAUC, Metrics: map[string]float64{}}
+	for _, f := range metricFields {
+		if f.score != nil {
+			ev.Metrics[f.key] = f.score(m)
+		}
+	}
+	if math.IsNaN(m.TauLo) {
+		delete(ev.Metrics, "tau_lo")
+		delete(ev.Metrics, "tau_hi")
 	}
 	if err == nil {
-		v, cfg := l.cell.lastVal, l.cfg
+		v, cfg := l.built.lastVal, l.cfg
 		dist := v.MSE
 		if cfg.DistanceLoss == objective.DistanceRank {
 			dist = v.Rank
@@ -230,9 +104,9 @@ func (l *loop) evaluate(epoch int) (engine.Evaluation, error) {
 func (l *loop) onEpoch(epoch int, st engine.StepResult, ev *engine.Evaluation) error {
 	var m *Metrics
 	if ev != nil {
-		for name, key := range map[string]string{"bce": "bce_loss", "mse": "mse_loss", "rank": "rank_loss"} {
-			if v, ok := st.Terms[name]; ok {
-				ev.Metrics[key] = v
+		for _, f := range metricFields {
+			if v, ok := st.Terms[f.term]; ok && f.term != "" {
+				ev.Metrics[f.key] = v
 			}
 		}
 		mm := toMetrics(*ev)
@@ -259,23 +133,70 @@ func (l *loop) save(done int, secs float64) error {
 	if l.cfg.Save == "" {
 		return nil
 	}
-	snap, err := l.cell.snapshot(done, l.evals, secs)
+	snap, err := l.built.snapshot(done, l.evals, secs)
 	if err != nil {
 		return err
 	}
 	return snap.Save(l.cfg.Save)
 }
 
+// metricFields is the one mapping between Metrics (what a result and a
+// checkpoint store) and engine.Evaluation's metric names (what the fit
+// loop carries): key, the field, where an evaluation's value comes from
+// (score: eval.Scores; term: the step's loss term of that name; neither:
+// set by evaluate from the validation yardsticks), and whether a zero is
+// left out when a stored history is fed back (optional terms).
+var metricFields = []struct {
+	key      string
+	field    func(*Metrics) *Num
+	score    func(eval.Scores) float64
+	term     string
+	optional bool
+}{
+	{key: "test_auc", field: func(m *Metrics) *Num { return &m.TestAUC }, score: func(s eval.Scores) float64 { return s.TestAUC }},
+	{key: "tau", field: func(m *Metrics) *Num { return &m.TestKendallTau }, score: func(s eval.Scores) float64 { return s.Tau }},
+	{key: "ap", field: func(m *Metrics) *Num { return &m.TestAP }, score: func(s eval.Scores) float64 { return s.TestAP }},
+	{key: "hits20", field: func(m *Metrics) *Num { return &m.TestHits20 }, score: func(s eval.Scores) float64 { return s.TestHits20 }},
+	{key: "hits50", field: func(m *Metrics) *Num { return &m.TestHits50 }, score: func(s eval.Scores) float64 { return s.TestHits50 }},
+	{key: "tau_lo", score: func(s eval.Scores) float64 { return s.TauLo }},
+	{key: "tau_hi", score: func(s eval.Scores) float64 { return s.TauHi }},
+	{key: "bce_loss", field: func(m *Metrics) *Num { return &m.BCELoss }, term: "bce", optional: true},
+	{key: "mse_loss", field: func(m *Metrics) *Num { return &m.MSELoss }, term: "mse", optional: true},
+	{key: "rank_loss", field: func(m *Metrics) *Num { return &m.RankLoss }, term: "rank", optional: true},
+	{key: "val_tau", field: func(m *Metrics) *Num { return &m.ValKendallTau }, optional: true},
+	{key: "val_objective", field: func(m *Metrics) *Num { return &m.ValObjective }, optional: true},
+	{key: "test_tau_heldout", field: func(m *Metrics) *Num { return &m.TestTauHeldout }, optional: true},
+	{key: "val_bce", field: func(m *Metrics) *Num { return &m.ValBCE }, optional: true},
+	{key: "val_mse", field: func(m *Metrics) *Num { return &m.ValMSE }, optional: true},
+	{key: "val_rank", field: func(m *Metrics) *Num { return &m.ValRank }, optional: true},
+}
+
+// toMetrics is an evaluation as a result stores it.
 func toMetrics(ev engine.Evaluation) Metrics {
-	m := Metrics{Epoch: ev.Epoch, ValAUC: Num(ev.ValAUC), TestAUC: Num(ev.Metrics["test_auc"]), TestKendallTau: Num(ev.Metrics["tau"]),
-		TestAP: Num(ev.Metrics["ap"]), TestHits20: Num(ev.Metrics["hits20"]), TestHits50: Num(ev.Metrics["hits50"])}
-	m.BCELoss, m.MSELoss, m.RankLoss = Num(ev.Metrics["bce_loss"]), Num(ev.Metrics["mse_loss"]), Num(ev.Metrics["rank_loss"])
-	m.ValKendallTau, m.ValObjective, m.TestTauHeldout = Num(ev.Metrics["val_tau"]), Num(ev.Metrics["val_objective"]), Num(ev.Metrics["test_tau_heldout"])
-	m.ValBCE, m.ValMSE, m.ValRank = Num(ev.Metrics["val_bce"]), Num(ev.Metrics["val_mse"]), Num(ev.Metrics["val_rank"])
+	m := Metrics{Epoch: ev.Epoch, ValAUC: Num(ev.ValAUC)}
+	for _, f := range metricFields {
+		if f.field != nil {
+			*f.field(&m) = Num(ev.Metrics[f.key])
+		}
+	}
 	if lo, ok := ev.Metrics["tau_lo"]; ok {
 		m.TauCI = []Num{Num(lo), Num(ev.Metrics["tau_hi"])}
 	}
 	return m
+}
+
+// fromMetrics is a stored evaluation fed back to the fit loop (a resume).
+func fromMetrics(m Metrics) engine.Evaluation {
+	ev := engine.Evaluation{Epoch: m.Epoch, ValAUC: float64(m.ValAUC), Metrics: map[string]float64{}}
+	for _, f := range metricFields {
+		if f.field != nil && (!f.optional || *f.field(&m) != 0) {
+			ev.Metrics[f.key] = float64(*f.field(&m))
+		}
+	}
+	if len(m.TauCI) == 2 {
+		ev.Metrics["tau_lo"], ev.Metrics["tau_hi"] = float64(m.TauCI[0]), float64(m.TauCI[1])
+	}
+	return ev
 }
 
 // median of xs (0 for none); xs is not modified.

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/eval"
 	"github.com/ignn/ignn/features"
 	"github.com/ignn/ignn/models"
 	"github.com/ignn/ignn/objective"
@@ -79,7 +80,7 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 	if cfg.DType == Float64 {
 		bt = 8
 	}
-	mc := cfg.Model_
+	mc := cfg.ModelConfig
 	h, layers := int64(mc.Hidden), int64(mc.Layers)
 	add("runtime", runtimeBase, "")
 	add("graph: edges, adjacency, splits", e*bytesPerEdge, "")
@@ -142,7 +143,7 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 			add("MSE pairs per epoch", int64(cfg.MSEPairs)*bytesPerPair, "--mse-pairs")
 			add("MSE BFS rows (sources × N × 2 B)", int64(cfg.MSESources)*n*2, "--mse-sources")
 		}
-		add("τ sample", int64(cfg.TauPairs)*tauPairBytes+int64(min(cfg.TauSources, 2*tauChunk))*n*2, "--tau-pairs")
+		add("τ sample", int64(cfg.TauPairs)*tauPairBytes+int64(min(cfg.TauSources, 2*eval.TauChunk))*n*2, "--tau-pairs")
 	}
 	add("evaluation embeddings (float64)", n*int64(mc.Out)*8*2, "")
 	// Live heap → peak RSS: the collector's headroom.

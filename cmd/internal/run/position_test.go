@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/ignn/ignn/data"
-	"github.com/ignn/ignn/engine"
 	"github.com/ignn/ignn/eval"
 	"github.com/ignn/ignn/features"
 )
@@ -130,8 +129,8 @@ func TestPositionSkip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if skip.Params != plain.Params+8*cfg.Model_.Hidden || !skip.Config.PositionSkip {
-		t.Fatalf("params %d → %d with the skip path (want +%d)", plain.Params, skip.Params, 8*cfg.Model_.Hidden)
+	if skip.Params != plain.Params+8*cfg.ModelConfig.Hidden || !skip.Config.PositionSkip {
+		t.Fatalf("params %d → %d with the skip path (want +%d)", plain.Params, skip.Params, 8*cfg.ModelConfig.Hidden)
 	}
 	cfg.SkipStandardise = true
 	_, _, pr := prepared(t, cfg)
@@ -149,7 +148,7 @@ func TestPositionSkip(t *testing.T) {
 			t.Errorf("--skip-standardise: skip column %d has mean %g, mean square %g (the input's own column: %v)", c, mean, sq/float64(x.N), same)
 		}
 	}
-	cfg.SkipPolar = SkipPolarOn // the cone: a pole column, then the landmark columns, through features.Polar
+	cfg.SkipPolar = features.SkipPolarOn // the cone: a pole column, then the landmark columns, through features.Polar
 	_, _, pr = prepared(t, cfg)
 	if pr.Input.Skip.DenseDim != 9 || pr.Input.Skip.Dense[0] != 1 {
 		t.Errorf("--skip-polar: skip block %d columns, first value %g (want 9 columns, the pole 1)", pr.Input.Skip.DenseDim, pr.Input.Skip.Dense[0])
@@ -162,7 +161,7 @@ func TestPositionSkip(t *testing.T) {
 		t.Errorf("--skip-polar: the skip block is not features.Polar of the landmark columns")
 	}
 	polar := pr.Input.Skip
-	cfg.SkipPolar = SkipPolarAuto // both blocks, and the one the validation pairs rank better
+	cfg.SkipPolar = features.SkipPolarAuto // both blocks, and the one the validation pairs rank better
 	_, _, pr = prepared(t, cfg)
 	c := pr.SkipChoice
 	if c == nil || (c.Block == "polar") != (c.ValTauPolar >= c.ValTauStandardised) {
@@ -170,12 +169,12 @@ func TestPositionSkip(t *testing.T) {
 	}
 	std := append([]float64(nil), enc...)
 	features.Standardise(std, x.N, 8)
-	v := newValSample(pr, cfg)
+	v := pr.valSample(cfg)
 	var e eval.Evaluator
-	if got := e.SampleTau(unitRowsForTest(polar.Dense, 9), 9, &v.pairs); math.Abs(got-c.ValTauPolar) > 1e-4 { // rounding of the cosines may flip near-ties
+	if got := e.SampleTau(unitRowsForTest(polar.Dense, 9), 9, &v.Pairs); math.Abs(got-c.ValTauPolar) > 1e-4 { // rounding of the cosines may flip near-ties
 		t.Errorf("auto: polar validation τ %v, recomputed %v", c.ValTauPolar, got)
 	}
-	if got := e.SampleTau(unitRowsForTest(std, 8), 8, &v.pairs); math.Abs(got-c.ValTauStandardised) > 1e-4 {
+	if got := e.SampleTau(unitRowsForTest(std, 8), 8, &v.Pairs); math.Abs(got-c.ValTauStandardised) > 1e-4 {
 		t.Errorf("auto: standardised validation τ %v, recomputed %v", c.ValTauStandardised, got)
 	}
 	if want := map[string][]float64{"polar": polar.Dense, "standardised": std}[c.Block]; !slices.Equal(pr.Input.Skip.Dense, want) {
@@ -186,14 +185,14 @@ func TestPositionSkip(t *testing.T) {
 	if _, err := bad.Resolve(graphOfN(10)); err == nil {
 		t.Errorf("--skip-polar %q resolved", bad.SkipPolar)
 	}
-	cfg.SkipPolar = SkipPolarOn
+	cfg.SkipPolar = features.SkipPolarOn
 	lap := cfg
 	lap.Position = position(t, "lap:4")
 	if _, err := lap.Resolve(graphOfN(10)); err == nil || !strings.Contains(err.Error(), "landmark") {
 		t.Errorf("--skip-polar with a Laplacian input: %v, want an error naming the landmark input", err)
 	}
 	cfg.PositionSkip = false
-	if r, err := cfg.Resolve(graphOfN(10)); err != nil || r.SkipStandardise || r.SkipPolar != SkipPolarOff {
+	if r, err := cfg.Resolve(graphOfN(10)); err != nil || r.SkipStandardise || r.SkipPolar != features.SkipPolarOff {
 		t.Errorf("--skip-standardise/--skip-polar without the skip path resolve to %v/%q (%v)", r.SkipStandardise, r.SkipPolar, err)
 	}
 	p := shortRun("pgnn-e")
@@ -203,45 +202,15 @@ func TestPositionSkip(t *testing.T) {
 	}
 }
 
-// TestStratifiedMSEPairs: with --mse-sampling stratified each source's
-// targets take the distances present in its BFS row in turn (counts per
-// distance differ by at most one), and the config is refused on the exact
-// path.
-func TestStratifiedMSEPairs(t *testing.T) {
+// TestStratifiedNeedsSampled: --mse-sampling stratified is refused on the
+// exact path (objective.TestStratifiedPairs tests the draw itself).
+func TestStratifiedNeedsSampled(t *testing.T) {
 	cfg := Default()
-	cfg.Dataset, cfg.Distances, cfg.MSESampling, cfg.MSEPairs, cfg.MSESources = "caveman:20x10", DistSampled, MSEStratified, 4*60, 4
-	cfg, ds, p := prepared(t, cfg)
-	m := newMSEPairs(p, cfg, engine.NewSeeded(1, "mse-pairs"))
-	pairs := m.draw()
-	if pairs.Len() != 240 || !strings.Contains(m.mode, "stratified") {
-		t.Fatalf("%d pairs, mode %q", pairs.Len(), m.mode)
+	cfg.Dataset, cfg.Distances, cfg.MSESampling = "caveman:20x10", DistExact, MSEStratified
+	ds, err := LoadDataset(cfg)
+	if err != nil {
+		t.Fatal(err)
 	}
-	row := make([]uint16, p.Union.N)
-	for src := 0; src < 4; src++ {
-		s := pairs.I[src*60]
-		p.Adjs[0].BFS(s, 0, row, nil)
-		count := map[uint16]int{}
-		for k := src * 60; k < (src+1)*60; k++ {
-			if pairs.I[k] != s {
-				t.Fatalf("pair %d does not start at its source", k)
-			}
-			count[row[pairs.J[k]]]++
-		}
-		present := map[uint16]bool{}
-		for j, d := range row {
-			if j != s {
-				present[d] = true
-			}
-		}
-		lo, hi := 1<<30, 0
-		for d := range present {
-			lo, hi = min(lo, count[d]), max(hi, count[d])
-		}
-		if len(count) != len(present) || hi-lo > 1 {
-			t.Fatalf("source %d: counts per distance %v over %d distances", s, count, len(present))
-		}
-	}
-	cfg.Distances = DistExact
 	if _, err := cfg.Resolve(ds); err == nil || !strings.Contains(err.Error(), "--distances sampled") {
 		t.Fatalf("stratified on the exact path: %v", err)
 	}

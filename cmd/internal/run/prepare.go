@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 	"time"
 
 	"github.com/ignn/ignn/data"
@@ -24,11 +26,13 @@ type Prepared struct {
 	Input       *engine.GraphInput
 	Warnings    []string
 	Fingerprint string
-	// Sampled distances: each graph's BFS adjacency (message-passing
-	// edges) and the fixed τ sample; Split.Dist is nil then.
-	Adjs      []*data.Adj
+	// Hops is the hop-distance source every sampler reads: each graph's
+	// exact table (Split.Dist), or on the sampled path its BFS adjacency
+	// (message-passing edges; Split.Dist is nil then) with the fixed τ
+	// sample and its sources' rows as faithfulness queries.
+	Hops      *data.Hops
 	TauSample *eval.PairSample
-	Queries   []eval.Query // the τ sample's sources with their BFS rows
+	Queries   []eval.Query
 	// The positional encoding (Config.Position other than the hash): per
 	// graph how it was computed, its first dense input column, and the
 	// seconds it took.
@@ -37,11 +41,11 @@ type Prepared struct {
 	EncodingSeconds float64
 	// SkipChoice is the skip block --skip-polar auto chose (nil otherwise).
 	SkipChoice *SkipChoice
-	val        *valSample // the validation pairs, when Prepare needed them (the cell reuses them)
+	val        *eval.ValSample // the validation pairs, when Prepare needed them (the cell reuses them)
 }
 
 // Exact reports whether the run has all-pairs distance tables.
-func (p *Prepared) Exact() bool { return p.Adjs == nil }
+func (p *Prepared) Exact() bool { return p.Hops.Exact() }
 
 // Prepare is the second stage: cfg must be resolved (Config.Resolve).
 func Prepare(ds *data.Dataset, cfg Config) (*Prepared, error) { return PrepareWith(ds, cfg, nil) }
@@ -72,13 +76,6 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 		if err != nil {
 			return nil, err
 		}
-		if cfg.Distances == DistExact {
-			if s.Dist, err = data.HopDistances(gr.N, s.MP, 0, cfg.Workers); err != nil {
-				return nil, err
-			}
-		} else {
-			p.Adjs = append(p.Adjs, data.NewAdj(gr.N, s.MP))
-		}
 		p.Splits = append(p.Splits, s)
 		kept.Graphs = append(kept.Graphs, gr)
 		if ds.Identity {
@@ -93,6 +90,20 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 	}
 	u := kept.Union()
 	p.DS, p.Union = kept, u
+	var mps [][][2]int
+	for _, s := range p.Splits {
+		mps = append(mps, s.MP)
+	}
+	h, err := data.NewHops(u, mps, cfg.Distances == DistExact, cfg.Workers)
+	if err != nil {
+		return nil, err
+	}
+	p.Hops = h
+	for g, s := range p.Splits {
+		if h.Exact() {
+			s.Dist = h.Tables[g]
+		}
+	}
 	var mp [][2]int
 	for g, s := range p.Splits {
 		mp = u.AppendEdges(mp, g, s.MP)
@@ -127,13 +138,13 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 		if cfg.Position.IsHash() {
 			k, p.EncodingCol = cfg.HashDim, x.DenseDim-cfg.HashDim
 		}
-		p.Input.Skip, polar = p.skipBlock(cfg, x, k)
+		p.Input.Skip, polar = features.SkipBlocks(x, p.EncodingCol, k, append(slices.Clone(u.Offsets), u.N), cfg.SkipPolar, cfg.SkipStandardise)
 	}
 	if !p.Exact() {
 		stage(fmt.Sprintf("the fixed τ sample: %d pairs from %d BFS sources", cfg.TauPairs, cfg.TauSources))
-		p.TauSample, p.Queries = tauSample(p, cfg)
+		p.TauSample, p.Queries = eval.DrawTauSample(h, cfg.TauSources, cfg.TauPairs, cfg.Seed)
 	}
-	if cfg.SkipPolar == SkipPolarAuto && polar != nil {
+	if cfg.SkipPolar == features.SkipPolarAuto && polar != nil {
 		p.chooseSkip(cfg, p.Input.Skip, polar)
 		c := p.SkipChoice
 		stage(fmt.Sprintf("--skip-polar auto: the %s skip block (untrained τ on the validation pairs: polar %.3f, standardised %.3f)", c.Block, c.ValTauPolar, c.ValTauStandardised))
@@ -148,6 +159,37 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 	return p, nil
 }
 
+// SkipChoice is what --skip-polar auto chose, and why: the τ over the
+// validation pairs (eval.ValSample, disjoint from the test τ pairs) of the
+// cosines of each candidate block's own rows, before any training.
+type SkipChoice struct {
+	Block              string  `json:"block"` // "polar" or "standardised"
+	ValTauPolar        float64 `json:"val_tau_polar"`
+	ValTauStandardised float64 `json:"val_tau_standardised"`
+}
+
+// chooseSkip keeps, of the standardised block std and the cone polar, the
+// one whose rows' cosines have the higher τ over the validation pairs
+// (the cone on a tie), into p.Input.Skip and p.SkipChoice.
+func (p *Prepared) chooseSkip(cfg Config, std, polar *engine.Features) {
+	p.val = p.valSample(cfg)
+	var e eval.Evaluator
+	tau := func(f *engine.Features) float64 {
+		return e.SampleTauOf(eval.RowCosine(f.Dense, f.N, f.DenseDim), &p.val.Pairs)
+	}
+	c := &SkipChoice{Block: "polar", ValTauPolar: tau(polar), ValTauStandardised: tau(std)}
+	p.Input.Skip = polar
+	if c.ValTauStandardised > c.ValTauPolar || math.IsNaN(c.ValTauPolar) {
+		c.Block, p.Input.Skip = "standardised", std
+	}
+	p.SkipChoice = c
+}
+
+// valSample draws the run's validation sample (eval.DrawValSample).
+func (p *Prepared) valSample(cfg Config) *eval.ValSample {
+	return eval.DrawValSample(p.Hops, p.TauSample, cfg.TauSources, cfg.TauPairs, cfg.Seed)
+}
+
 // encode computes cfg.Position's encoding of every kept graph on its
 // message-passing edges (never the held-out ones) into fo.
 func (p *Prepared) encode(cfg Config, fo *features.Options) error {
@@ -156,8 +198,8 @@ func (p *Prepared) encode(cfg Config, fo *features.Options) error {
 	fo.EncodingDim = pos.K
 	for g, s := range p.Splits {
 		a := data.NewAdj(s.Graph.N, s.MP)
-		if p.Adjs != nil {
-			a = p.Adjs[g]
+		if !p.Exact() {
+			a = p.Hops.Adjs[g]
 		}
 		v, info, err := features.Encode(pos, a, cfg.Seed, g, cfg.Workers)
 		if err != nil {

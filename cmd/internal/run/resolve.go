@@ -54,12 +54,12 @@ func (c Config) WithDefaults() Config {
 	if err != nil {
 		return c
 	}
-	if c.Model_.Layers == 0 {
+	if c.ModelConfig.Layers == 0 {
 		mc := models.DefaultConfig()
 		if e.Defaults != nil {
 			e.Defaults(&mc)
 		}
-		c.Model_.Layers = mc.Layers
+		c.ModelConfig.Layers = mc.Layers
 	}
 	if c.LambdaMSE == AutoLambdaMSE {
 		c.LambdaMSE = DefaultLambdaMSE
@@ -119,14 +119,14 @@ func (c Config) Resolve(ds *data.Dataset) (Config, error) {
 		c.PositionSkip = false
 	}
 	if !c.PositionSkip {
-		c.Model_.SkipGate, c.SkipStandardise, c.SkipPolar = false, false, SkipPolarOff
+		c.ModelConfig.SkipGate, c.SkipStandardise, c.SkipPolar = false, false, features.SkipPolarOff
 	}
 	switch c.SkipPolar {
-	case SkipPolarOff, SkipPolarOn, SkipPolarAuto:
+	case features.SkipPolarOff, features.SkipPolarOn, features.SkipPolarAuto:
 	default:
-		return c, fmt.Errorf("Config.SkipPolar %q: want %q, %q or %q (ParseSkipPolar reads the flag)", c.SkipPolar, SkipPolarOff, SkipPolarOn, SkipPolarAuto)
+		return c, fmt.Errorf("Config.SkipPolar %q: want %q, %q or %q (ParseSkipPolar reads the flag)", c.SkipPolar, features.SkipPolarOff, features.SkipPolarOn, features.SkipPolarAuto)
 	}
-	if c.SkipPolar != SkipPolarOff && c.Position.Kind != features.PosLandmark {
+	if c.SkipPolar != features.SkipPolarOff && c.Position.Kind != features.PosLandmark {
 		return c, fmt.Errorf("--skip-polar reads distances to landmarks: it needs --position landmark:L, not %s", c.Position)
 	}
 	switch {

@@ -50,16 +50,16 @@ var largeDefaults = []struct {
 		}
 	}, func(c Config) string { return "--position " + c.Position.String() }},
 	{"position-skip", func(c *Config) { c.PositionSkip = c.Variant.Hash() && !entryOf(c).NeedsHops }, func(c Config) string { return fmt.Sprintf("--position-skip=%v", c.PositionSkip) }},
-	{"skip-gate", func(c *Config) { c.Model_.SkipGate = c.PositionSkip }, func(c Config) string { return fmt.Sprintf("--skip-gate=%v", c.Model_.SkipGate) }},
+	{"skip-gate", func(c *Config) { c.ModelConfig.SkipGate = c.PositionSkip }, func(c Config) string { return fmt.Sprintf("--skip-gate=%v", c.ModelConfig.SkipGate) }},
 	{"skip-standardise", func(c *Config) { c.SkipStandardise = c.PositionSkip }, func(c Config) string {
 		return fmt.Sprintf("--skip-standardise=%v", c.SkipStandardise)
 	}},
 	{"skip-polar", func(c *Config) {
 		if c.PositionSkip && c.Position.Kind == features.PosLandmark {
-			c.SkipPolar = SkipPolarAuto
+			c.SkipPolar = features.SkipPolarAuto
 		}
 	}, func(c Config) string {
-		return "--skip-polar " + cmp.Or(c.SkipPolar, "off")
+		return "--skip-polar " + c.SkipPolar.String()
 	}},
 	{"distance-loss", func(c *Config) {
 		if c.Variant.MSE() {

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"github.com/ignn/ignn/features"
 	"reflect"
 	"strings"
 	"testing"
@@ -33,7 +34,7 @@ func TestScaleDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	if large.Scale != ScaleLarge || large.BatchSize != 512 || large.BatchSteps != 50 || large.Position.String() != "landmark:64" ||
-		!large.PositionSkip || !large.Model_.SkipGate || !large.SkipStandardise || large.SkipPolar != SkipPolarAuto || large.DistanceLoss != objective.DistanceRank || large.RankTriples != 512 || large.Epochs != 30 || large.EvalEvery != 2 {
+		!large.PositionSkip || !large.ModelConfig.SkipGate || !large.SkipStandardise || large.SkipPolar != features.SkipPolarAuto || large.DistanceLoss != objective.DistanceRank || large.RankTriples != 512 || large.Epochs != 30 || large.EvalEvery != 2 {
 		t.Fatalf("large graph: %+v", large)
 	}
 	if !strings.Contains(large.ScaleNote, "--batch-size 512") || strings.Contains(large.ScaleNote, "--epochs") {

@@ -6,6 +6,7 @@ import (
 
 	"gorgonia.org/tensor"
 
+	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
 	"github.com/ignn/ignn/eval"
 	"github.com/ignn/ignn/features"
@@ -13,10 +14,10 @@ import (
 	"github.com/ignn/ignn/objective"
 )
 
-// Cell is the third stage, a built run: the training graph (model +
+// Built is the third stage, a built run: the training graph (model +
 // objective) and a forward-only evaluation graph over shared parameters,
 // the trainer, and the seeded streams and pair sets each epoch draws from.
-type Cell struct {
+type Built struct {
 	p    *Prepared
 	cfg  Config
 	ps   *engine.ParamStore
@@ -29,12 +30,13 @@ type Cell struct {
 	signRN                *engine.Seeded // LapPE sign flips (drawn only with a lap input)
 	lapK                  int            // width of a Laplacian input (0: none)
 	signs                 []float64
-	bce                   objective.Pairs // this epoch's BCE pairs
-	mse                   *msePairs       // nil without the MSE term
-	rank                  *rankTriples    // nil without the ranking term
+	bce                   objective.Pairs          // this epoch's BCE pairs
+	mse                   *objective.PairSampler   // nil without the MSE term
+	rank                  *objective.TripleSampler // nil without the ranking term
 	scorer                eval.Evaluator
 	batch                 *batcher        // nil: whole-graph steps
-	val                   *valSample      // the validation pair sample (issue 29)
+	val                   *eval.ValSample // the validation pair sample (issue 29)
+	valBCE                objective.Pairs // every graph's validation negatives, then positives
 	lastVal               valScores       // its yardsticks at the last Evaluate
 	mseEpoch              objective.Pairs // mini-batches: the epoch's MSE sample, shared out over the steps
 	msePart               objective.Pairs
@@ -44,7 +46,7 @@ type Cell struct {
 var privateBuffers bool
 
 // Build constructs the graphs and the trainer for a resolved cfg.
-func Build(p *Prepared, cfg Config) (*Cell, error) {
+func Build(p *Prepared, cfg Config) (*Built, error) {
 	entry, err := models.Lookup(cfg.Model)
 	if err != nil {
 		return nil, err
@@ -53,26 +55,34 @@ func Build(p *Prepared, cfg Config) (*Cell, error) {
 	if cfg.DType == Float64 {
 		dt = tensor.Float64
 	}
-	c := &Cell{p: p, cfg: cfg, ps: engine.NewParamStore(dt, engine.Stream(cfg.Seed, "init")),
+	c := &Built{p: p, cfg: cfg, ps: engine.NewParamStore(dt, engine.Stream(cfg.Seed, "init")),
 		negRN: engine.NewSeeded(cfg.Seed, "negatives"), evalRN: engine.NewSeeded(cfg.Seed, "eval"),
 		dropRN: engine.NewSeeded(cfg.Seed, "dropout"), mseRN: engine.NewSeeded(cfg.Seed, "mse-pairs"),
 		signRN: engine.NewSeeded(cfg.Seed, "lap-signs")}
 	c.ps.PrivateBuffers = privateBuffers
 	if c.val = p.val; c.val == nil { // --skip-polar auto drew them in Prepare, from the same configuration
-		c.val = newValSample(p, cfg)
+		c.val = p.valSample(cfg)
 	}
-	c.scorer.Exclude = c.val.exclude
+	c.scorer.Exclude = c.val.Exclude
+	for g, sp := range p.Splits {
+		for y, ps := range [][]data.Pair{sp.ValNeg, sp.Val} {
+			for _, q := range ps {
+				i, j := p.Union.GlobalPair(g, q)
+				c.valBCE.Add(i, j, float64(y))
+			}
+		}
+	}
 	if pos := cfg.Position; pos.Kind == features.PosLap {
 		c.lapK, c.signs = pos.K, make([]float64, pos.K)
 	}
-	model := entry.New(cfg.Model_)
+	model := entry.New(cfg.ModelConfig)
 	bTrain := engine.NewBuilder(c.ps, true)
 	nTrain := 0
 	for _, s := range p.Splits {
 		nTrain += len(s.Train)
 	}
 	if cfg.BatchSize > 0 {
-		if c.batch, err = newBatcher(p, cfg); err != nil {
+		if c.batch, err = newBatcher(p, cfg.Seed, cfg.BatchSize, cfg.BatchSteps, cfg.BatchFanout, cfg.ModelConfig.Layers); err != nil {
 			return nil, err
 		}
 		nTrain = cfg.BatchSize
@@ -80,16 +90,17 @@ func Build(p *Prepared, cfg Config) (*Cell, error) {
 	obj := cfg.Objective()
 	var mseIn objective.MSEInput
 	if obj.LambdaMSE > 0 && obj.Distance == objective.DistanceRank {
-		c.rank = newRankTriples(p, cfg, c.mseRN)
+		c.rank = objective.NewTripleSampler(p.Hops, c.mseRN, cfg.RankTriples, cfg.MSESources)
 		mseIn.Triples = cfg.RankTriples
 	} else if obj.LambdaMSE > 0 {
-		c.mse = newMSEPairs(p, cfg, c.mseRN)
-		mseIn.Slots = c.mse.slots
+		c.mse = objective.NewPairSampler(p.Hops, c.mseRN, objective.PairSamplerOptions{Alpha: cfg.Alpha, Cap: cfg.MSEPairs,
+			MayFix: cfg.BatchSize == 0, Sources: cfg.MSESources, Stratified: cfg.MSESampling == MSEStratified})
+		mseIn.Slots = c.mse.Slots
 		if c.batch != nil {
-			mseIn.Slots = (c.mse.slots + c.batch.steps - 1) / c.batch.steps
+			mseIn.Slots = (c.mse.Slots + c.batch.steps - 1) / c.batch.steps
 		}
-		if c.mse.fixed {
-			mseIn.All, mseIn.AllPairs = c.mse.blocks, c.mse.total
+		if c.mse.Fixed {
+			mseIn.All, mseIn.AllPairs = c.mse.Blocks, c.mse.Total
 		}
 	}
 	in := p.Input
@@ -121,21 +132,21 @@ func Build(p *Prepared, cfg Config) (*Cell, error) {
 }
 
 // MSEMode says which MSE pairs the run trains on ("" without the term).
-func (c *Cell) MSEMode() string {
+func (c *Built) MSEMode() string {
 	if c.rank != nil {
-		return c.rank.mode
+		return c.rank.Mode
 	}
 	if c.mse == nil {
 		return ""
 	}
-	return c.mse.mode
+	return c.mse.Mode
 }
 
 // Feed draws the epoch's inputs and binds them: the training positives
 // with freshly drawn negatives (as many, per graph), the MSE sample when
 // the pairs do not fit, and random signs for Laplacian eigenvector inputs
 // (an eigenvector's sign is arbitrary; evaluation uses the stored signs).
-func (c *Cell) Feed(epoch int) error {
+func (c *Built) Feed(epoch int) error {
 	if c.lapK > 0 {
 		for j := range c.signs {
 			c.signs[j] = float64(1 - 2*c.signRN.IntN(2))
@@ -166,10 +177,10 @@ func (c *Cell) Feed(epoch int) error {
 		}
 	}
 	if c.rank != nil {
-		return c.loss.Rank.Bind(c.rank.draw())
+		return c.loss.Rank.Bind(c.rank.Draw())
 	}
 	if c.mse != nil {
-		if pairs := c.mse.draw(); pairs != nil {
+		if pairs := c.mse.Draw(); pairs != nil {
 			return c.loss.MSE.Bind(pairs)
 		}
 	}
@@ -177,7 +188,7 @@ func (c *Cell) Feed(epoch int) error {
 }
 
 // Embeddings runs the evaluation graph and returns the N×D embeddings.
-func (c *Cell) Embeddings() ([]float64, int, error) {
+func (c *Built) Embeddings() ([]float64, int, error) {
 	if c.lapK > 0 {
 		for j := range c.signs {
 			c.signs[j] = 1
@@ -196,7 +207,7 @@ func (c *Cell) Embeddings() ([]float64, int, error) {
 
 // Evaluate scores the current embeddings (eval.GraphMetrics). Non-finite
 // embeddings are an error.
-func (c *Cell) Evaluate() (eval.Scores, []string, error) {
+func (c *Built) Evaluate() (eval.Scores, []string, error) {
 	z, d, err := c.Embeddings()
 	if err != nil {
 		return eval.Scores{}, nil, err
@@ -206,11 +217,7 @@ func (c *Cell) Evaluate() (eval.Scores, []string, error) {
 			return eval.Scores{}, nil, fmt.Errorf("training diverged: the embeddings contain %v (lower --lr or the λ weights)", v)
 		}
 	}
-	temp := c.cfg.RankTemp
-	if temp == 0 {
-		temp = DefaultRankTemp
-	}
-	c.lastVal = c.val.score(&c.scorer, z, d, c.p.Splits, c.p.Union, c.cfg.Alpha, temp)
+	c.lastVal = c.valScores(z, d)
 	if !c.p.Exact() {
 		s, warns := c.scorer.SampledMetrics(z, d, c.p.Splits, c.p.Union, c.p.TauSample)
 		return s, warns, nil
@@ -219,8 +226,28 @@ func (c *Cell) Evaluate() (eval.Scores, []string, error) {
 	return s, warns, nil
 }
 
+// valScores are the validation yardsticks of one evaluation.
+type valScores struct {
+	Tau, BCE, MSE, Rank float64
+}
+
+// valScores computes them for embeddings z (width d), with the objective's
+// own forward values: τ over the validation sample, the BCE of the cosine
+// logit on every graph's validation positives and negatives, the paper's
+// MSE over the sample, and the ranking loss over its triples. Means; NaN
+// where empty.
+func (c *Built) valScores(z []float64, d int) valScores {
+	temp := c.cfg.RankTemp
+	if temp == 0 {
+		temp = DefaultRankTemp
+	}
+	v := &c.val.Pairs
+	return valScores{Tau: c.scorer.SampleTau(z, d, v), BCE: objective.LogisticMean(z, d, &c.valBCE),
+		MSE: objective.MSEMean(z, d, v.I, v.J, v.D, c.cfg.Alpha), Rank: objective.RankMean(z, d, c.val.Triples, temp)}
+}
+
 // Close releases the machines.
-func (c *Cell) Close() {
+func (c *Built) Close() {
 	if c.tr != nil {
 		c.tr.Close()
 	}
@@ -238,7 +265,7 @@ const maxQueries = 2000
 
 // Faithfulness scores the current embeddings' faithfulness to hop distance
 // (eval.FaithfulnessOf) around the run's query nodes.
-func (c *Cell) Faithfulness() (*Faithfulness, error) {
+func (c *Built) Faithfulness() (*Faithfulness, error) {
 	z, d, err := c.Embeddings()
 	if err != nil {
 		return nil, err
@@ -249,9 +276,8 @@ func (c *Cell) Faithfulness() (*Faithfulness, error) {
 		step := max(1, (u.N+maxQueries-1)/maxQueries)
 		qs = nil
 		for r := 0; r < u.N; r += step {
-			g := graphOf(u, r)
-			s, i := c.p.Splits[g], r-u.Offsets[g]
-			qs = append(qs, eval.Query{Graph: g, Node: i, Row: s.Dist.D[i*s.Graph.N : (i+1)*s.Graph.N]})
+			g, i := u.Local(r)
+			qs = append(qs, eval.Query{Graph: g, Node: i, Row: c.p.Hops.Row(g, i)})
 		}
 	}
 	return faithJSON(eval.FaithfulnessOf(z, d, c.p.Union, qs, FaithfulnessK)), nil

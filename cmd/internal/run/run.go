@@ -1,0 +1,129 @@
+package run
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/ignn/ignn/features"
+)
+
+// Run trains one run and returns its metrics: resolve → prepare → build →
+// fit (evaluating every EvalEvery epochs) → result. ctx cancels between
+// epochs. With cfg.Save set, a checkpoint is written atomically after every
+// evaluation, at the end, and when ctx stops the run.
+func Run(ctx context.Context, cfg Config, hooks Hooks) (*Result, error) {
+	return run(ctx, cfg, hooks, nil)
+}
+
+// Resume continues the run saved in dir with its saved configuration; it
+// ends with the same metrics as the uninterrupted run. Its checkpoints go
+// back to dir.
+func Resume(ctx context.Context, dir string, hooks Hooks) (*Result, error) {
+	ck, err := LoadCheckpoint(dir)
+	if err != nil {
+		return nil, err
+	}
+	cfg := ck.Config
+	cfg.Save = dir
+	return run(ctx, cfg, hooks, ck)
+}
+
+func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	ds, err := LoadDataset(cfg)
+	if err != nil {
+		return nil, err
+	}
+	asked := cfg
+	if cfg, err = cfg.Resolve(ds); err != nil {
+		return nil, err
+	}
+	if !cfg.Variant.Hash() && (!asked.Position.IsHash() || asked.PositionSkip) && hooks.Warn != nil {
+		hooks.Warn(fmt.Sprintf("--position/--position-skip have no effect on variant %s: only hash and both take a positional input", cfg.Variant))
+	}
+	if !cfg.PositionSkip && (asked.ModelConfig.SkipGate || asked.SkipStandardise || asked.SkipPolar != features.SkipPolarOff) && hooks.Warn != nil {
+		hooks.Warn("--skip-gate/--skip-standardise/--skip-polar have no effect without the skip path (--position-skip, on the hash and both variants)")
+	}
+	if hooks.Resolved != nil {
+		hooks.Resolved(cfg)
+	}
+	plan := PlanMemory(cfg, ds)
+	if err := plan.Check(cfg.MaxMemory); err != nil {
+		return nil, err
+	}
+	if plan.BigRun {
+		defer debug.SetGCPercent(debug.SetGCPercent(BigRunGCPercent))
+	}
+	var stage func(string)
+	if hooks.Stage != nil && ds.NumNodes() >= StageNodes {
+		stage = hooks.Stage
+	}
+	p, err := PrepareWith(ds, cfg, stage)
+	if err != nil {
+		return nil, err
+	}
+	res := newResult(cfg, p)
+	res.MemoryEstimate = plan.Total
+	res.Encoding, res.EncodingSeconds = p.Encoding, p.EncodingSeconds
+	res.SkipChoice = p.SkipChoice
+	warn := func(msg string) {
+		res.Warnings = append(res.Warnings, msg)
+		if hooks.Warn != nil {
+			hooks.Warn(msg)
+		}
+	}
+	for _, w := range p.Warnings {
+		warn(w)
+	}
+	if stage != nil {
+		stage("building the model and its gradient graph")
+	}
+	built, err := Build(p, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer built.Close()
+	res.Params, res.MSEPairs = built.ps.Count(), built.MSEMode()
+	if built.batch != nil {
+		res.Batches = built.batch.Mode()
+	}
+	l := &loop{ctx: ctx, cfg: cfg, built: built, hooks: hooks, warn: warn, warned: map[string]bool{}}
+	if ck != nil {
+		if err := built.restore(ck); err != nil {
+			return nil, err
+		}
+		l.start, l.evals, l.priorSeconds = ck.Epoch, append(l.evals, ck.Evals...), ck.StepSeconds
+	}
+	if hooks.Start != nil {
+		hooks.Start()
+	}
+	t0 := time.Now()
+	fr, err := l.fit()
+	if err != nil {
+		return nil, err
+	}
+	res.TrainSeconds = time.Since(t0).Seconds()
+	if b := built.batch; b != nil && b.CutBatches > 0 {
+		warn(fmt.Sprintf("%d mini-batch steps filled their %d node slots and cut %d neighbourhood nodes (%.1f per cut step): those seeds saw part of their neighbourhood; raise --batch-nodes or lower --batch-size", b.CutBatches, b.sub.Slots, b.Cut, float64(b.Cut)/float64(b.CutBatches)))
+	}
+	ran := cfg.Epochs - l.start
+	if fr.Stopped >= 0 {
+		res.StoppedEpoch, ran = fr.Stopped, fr.Stopped+1-l.start
+	}
+	res.MsPerEpochMean = 1000 * fr.StepSeconds / float64(max(1, ran))
+	res.MsPerEpoch = 1000 * median(fr.StepTimes)
+	for _, s := range p.Splits {
+		res.ValPositives, res.ValNegatives = res.ValPositives+len(s.Val), res.ValNegatives+len(s.ValNeg)
+	}
+	res.History = l.evals
+	res.Final = l.evals[len(l.evals)-1]
+	res.Select(cfg.Select)
+	if res.Faithfulness, err = built.Faithfulness(); err != nil {
+		return nil, err
+	}
+	return res, nil
+}

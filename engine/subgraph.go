@@ -1,0 +1,140 @@
+package engine
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+)
+
+// Subgraph is one mini-batch's node set and edges, the loader of
+// mini-batch training: slots 0…len(Nodes)−1 hold global rows (seeds first,
+// in order of first appearance, then hop 1, hop 2, …), edges join a node of
+// hop < L to the neighbours it reaches. Build fills it, Load writes it into
+// a batch Adjacency, Slot maps a global row to its slot.
+type Subgraph struct {
+	Slots int     // node slots of a batch
+	Nodes []int   // slot → global row, after Build
+	a     *CSR    // the whole graph's message-passing adjacency
+	stamp []int32 // global row → slot, −1 outside the batch
+	es    [][2]int32
+	pick  []int // fanout scratch
+	ptr   []int
+	col   []int
+	deg   []int
+}
+
+// NewSubgraph returns an empty Subgraph of slots node slots over adj (the
+// whole graph's adjacency). O(N) memory for the global → slot map.
+func NewSubgraph(adj *Adjacency, slots int) Subgraph {
+	s := Subgraph{a: adj.A, Slots: slots, stamp: make([]int32, adj.N), deg: make([]int, slots)}
+	for i := range s.stamp {
+		s.stamp[i] = -1
+	}
+	return s
+}
+
+// Build collects the seeds and their layers-hop neighbourhood (all
+// neighbours, or fanout drawn from rng per node and hop) into the slots and
+// returns how many neighbourhood nodes did not fit. Seeds that do not fit
+// are an error.
+func (s *Subgraph) Build(seeds []int32, layers, fanout int, rng *rand.Rand) (cut int, err error) {
+	s.Nodes, s.es = s.Nodes[:0], s.es[:0]
+	add := func(v int) int32 {
+		k := int32(len(s.Nodes))
+		s.stamp[v] = k
+		s.Nodes = append(s.Nodes, v)
+		return k
+	}
+	for _, v := range seeds {
+		if s.stamp[v] >= 0 {
+			continue
+		}
+		if len(s.Nodes) == s.Slots {
+			n := len(s.Nodes)
+			s.Clear()
+			return 0, fmt.Errorf("a step's pairs and triples have more than %d distinct nodes (%d seeds listed), more than the %d node slots of a batch: raise --batch-nodes or lower --batch-size or --rank-triples", n, len(seeds), s.Slots)
+		}
+		add(int(v))
+	}
+	lo := 0
+	for hop := 0; hop < layers; hop++ {
+		hi := len(s.Nodes)
+		for r := lo; r < hi; r++ {
+			v := s.Nodes[r]
+			nb := s.a.ColIdx[s.a.RowPtr[v]:s.a.RowPtr[v+1]]
+			if fanout > 0 && len(nb) > fanout {
+				s.pick = append(s.pick[:0], nb...)
+				for i := 0; i < fanout; i++ {
+					j := i + rng.IntN(len(s.pick)-i)
+					s.pick[i], s.pick[j] = s.pick[j], s.pick[i]
+				}
+				nb = s.pick[:fanout]
+			}
+			for _, u := range nb {
+				k := s.stamp[u]
+				if k < 0 {
+					if len(s.Nodes) == s.Slots {
+						cut++
+						continue
+					}
+					k = add(u)
+				}
+				s.es = append(s.es, [2]int32{int32(r), k})
+			}
+		}
+		lo = hi
+	}
+	return cut, nil
+}
+
+// Slot is the slot of global row v (in the batch; −1 outside it).
+func (s *Subgraph) Slot(v int) int { return int(s.stamp[v]) }
+
+// Clear forgets the batch's global → slot map (O(batch)); Build and Load
+// work after it, Slot does not.
+func (s *Subgraph) Clear() {
+	for _, v := range s.Nodes {
+		s.stamp[v] = -1
+	}
+}
+
+// Load puts the edges, made symmetric and without duplicates, into adj;
+// with globalDeg the normalisations use each node's whole-graph degree.
+func (s *Subgraph) Load(adj *Adjacency, globalDeg bool) {
+	s.ptr = append(s.ptr[:0], make([]int, s.Slots+1)...)
+	for _, e := range s.es {
+		s.ptr[e[0]+1]++
+		s.ptr[e[1]+1]++
+	}
+	for r := 0; r < s.Slots; r++ {
+		s.ptr[r+1] += s.ptr[r]
+	}
+	s.col = append(s.col[:0], make([]int, s.ptr[s.Slots])...)
+	next := append([]int(nil), s.ptr[:s.Slots]...)
+	for _, e := range s.es {
+		s.col[next[e[0]]], next[e[0]] = int(e[1]), next[e[0]]+1
+		s.col[next[e[1]]], next[e[1]] = int(e[0]), next[e[1]]+1
+	}
+	w := 0 // compact: sort each row, drop repeats
+	for r := 0; r < s.Slots; r++ {
+		row := s.col[s.ptr[r]:s.ptr[r+1]]
+		slices.Sort(row)
+		s.ptr[r] = w
+		for k, c := range row {
+			if k == 0 || c != row[k-1] {
+				s.col[w] = c
+				w++
+			}
+		}
+	}
+	s.ptr[s.Slots], s.col = w, s.col[:w]
+	var deg []int
+	if globalDeg {
+		clear(s.deg)
+		for r, v := range s.Nodes {
+			s.deg[r] = s.a.RowPtr[v+1] - s.a.RowPtr[v]
+		}
+		deg = s.deg
+	}
+	adj.Load(s.ptr, s.col, deg)
+}

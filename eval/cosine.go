@@ -1,0 +1,32 @@
+package eval
+
+import "math"
+
+// InvNorms returns 1/‖v_r‖ for the rows of the row-major n × d matrix v (0
+// for a zero row), each squared norm starting from extra(r) (nil: 0; the
+// squared norm of columns kept elsewhere, such as a sparse identity) and
+// adding the row's columns in order. With it, a cosine needs no unit copy
+// of v (0.5 GB at 10⁶ nodes × 64 columns). O(n·d).
+func InvNorms(v []float64, n, d int, extra func(r int) float64) []float64 {
+	inv := make([]float64, n)
+	for r := range n {
+		var sq float64
+		if extra != nil {
+			sq = extra(r)
+		}
+		for _, x := range v[r*d : (r+1)*d] {
+			sq += x * x
+		}
+		if sq > 0 {
+			inv[r] = 1 / math.Sqrt(sq)
+		}
+	}
+	return inv
+}
+
+// RowCosine returns the cosine of rows i and j of the n × d matrix v (0
+// when either row is zero), from InvNorms computed once.
+func RowCosine(v []float64, n, d int) func(i, j int) float64 {
+	inv, dot := InvNorms(v, n, d, nil), rowDot(v, d)
+	return func(i, j int) float64 { return dot(i, j) * inv[i] * inv[j] }
+}

@@ -1,0 +1,138 @@
+package eval
+
+import (
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/data/datatest"
+)
+
+// TestTauSampleChunked: with more τ sources than one BFS chunk, every pair's
+// distance is the true hop distance (a fresh BFS from its source), at most
+// TauChunk evenly spaced sources come back as faithfulness queries with
+// their own, correct rows, and the sample is a function of the seed alone
+// (the same for 1 and 3 workers, another for another seed).
+func TestTauSampleChunked(t *testing.T) {
+	sources := 3*TauChunk + 5
+	var samples []*PairSample
+	for _, w := range []int{1, 3} {
+		h := datatest.Hops(t, "caveman:40x10", false, w)
+		ps, qs := DrawTauSample(h, sources, 20_000, 7)
+		if ps.Sources != sources || len(qs) == 0 || len(qs) > TauChunk {
+			t.Fatalf("%d sources, %d queries; want %d sources, 1–%d queries", ps.Sources, len(qs), sources, TauChunk)
+		}
+		adj := h.Adjs[0]
+		row := make([]uint16, adj.N)
+		for _, q := range qs {
+			adj.BFS(q.Node, 0, row, nil)
+			if !slices.Equal(row, q.Row) {
+				t.Fatalf("query %d: its row is not its BFS row", q.Node)
+			}
+		}
+		rows := map[int32][]uint16{}
+		for k := range ps.I {
+			s := ps.I[k]
+			if rows[s] == nil {
+				rows[s] = make([]uint16, adj.N)
+				adj.BFS(int(s), 0, rows[s], nil)
+			}
+			if d := rows[s][ps.J[k]]; d != ps.D[k] || d == data.Unreachable || ps.J[k] == s {
+				t.Fatalf("pair %d (%d, %d): distance %d, BFS says %d", k, s, ps.J[k], ps.D[k], d)
+			}
+		}
+		samples = append(samples, ps)
+	}
+	if !reflect.DeepEqual(samples[0], samples[1]) {
+		t.Error("the τ sample depends on the worker count")
+	}
+	other, _ := DrawTauSample(datatest.Hops(t, "caveman:40x10", false, 1), sources, 20_000, 8)
+	if slices.Equal(other.J, samples[0].J) {
+		t.Error("seeds 7 and 8 drew the same τ sample")
+	}
+}
+
+// TestValSampleDisjointAndSeeded: on the exact path every validation pair
+// holds one of the anchors the held-out test τ leaves out, and no pair
+// comes twice; on the sampled path no validation pair has an endpoint
+// among the τ sample's sources, which every τ pair has. Both are the same
+// for one and two workers, and the ranking triples are ordered nearer
+// first.
+func TestValSampleDisjointAndSeeded(t *testing.T) {
+	for _, exact := range []bool{true, false} {
+		var samples []*ValSample
+		for _, w := range []int{1, 2} {
+			h := datatest.Hops(t, "grid:20x20", exact, w)
+			var tau *PairSample
+			if !exact {
+				tau, _ = DrawTauSample(h, 64, 20000, 1)
+			}
+			v := DrawValSample(h, tau, 64, 20000, 1)
+			samples = append(samples, v)
+			if v.Pairs.Len() < 100 || len(v.Triples) < 10 {
+				t.Fatalf("exact %v: %d pairs, %d triples", exact, v.Pairs.Len(), len(v.Triples))
+			}
+			dist := map[[2]int32]uint16{}
+			for k := range v.Pairs.I {
+				dist[[2]int32{v.Pairs.I[k], v.Pairs.J[k]}] = v.Pairs.D[k]
+			}
+			for _, tr := range v.Triples {
+				if dist[[2]int32{tr[0], tr[1]}] >= dist[[2]int32{tr[0], tr[2]}] {
+					t.Fatalf("exact %v: triple %v is not nearer first", exact, tr)
+				}
+			}
+			if exact {
+				anchors := 0
+				for _, a := range v.Exclude {
+					if a {
+						anchors++
+					}
+				}
+				if anchors != 40 {
+					t.Fatalf("exact: %d anchors in 400 nodes, want 40", anchors)
+				}
+				seen := map[[2]int32]bool{}
+				for k := range v.Pairs.I {
+					i, j := v.Pairs.I[k], v.Pairs.J[k]
+					if !v.Exclude[i] && !v.Exclude[j] {
+						t.Fatalf("exact: validation pair (%d, %d) has no anchor: the held-out test τ would count it", i, j)
+					}
+					key := [2]int32{min(i, j), max(i, j)}
+					if seen[key] {
+						t.Fatalf("exact: pair %v twice", key)
+					}
+					seen[key] = true
+				}
+				continue
+			}
+			src := map[int32]bool{}
+			for _, i := range tau.I {
+				src[i] = true
+			}
+			for k := range v.Pairs.I {
+				if src[v.Pairs.I[k]] || src[v.Pairs.J[k]] {
+					t.Fatalf("sampled: validation pair (%d, %d) touches a τ source", v.Pairs.I[k], v.Pairs.J[k])
+				}
+			}
+		}
+		if !reflect.DeepEqual(samples[0], samples[1]) {
+			t.Fatalf("exact %v: the sample differs between one and two workers", exact)
+		}
+	}
+}
+
+// TestRowCosine: against the cosine of explicitly normalised rows, with a
+// zero row giving 0.
+func TestRowCosine(t *testing.T) {
+	v := []float64{3, 4, 0, 0, 1, 0, -2, 0}
+	cos := RowCosine(v, 4, 2)
+	for _, c := range []struct {
+		i, j int
+		want float64
+	}{{0, 2, 0.6}, {0, 3, -0.6}, {2, 3, -1}, {0, 1, 0}} {
+		if got := cos(c.i, c.j); got < c.want-1e-15 || got > c.want+1e-15 {
+			t.Errorf("cos(%d, %d) = %v, want %v", c.i, c.j, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,143 @@
+package objective
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/data/datatest"
+	"github.com/ignn/ignn/engine"
+)
+
+// trueDist is the BFS distance of global rows i and j of h's only graph.
+func trueDist(h *data.Hops, i, j int) uint16 {
+	row := make([]uint16, h.Union.N)
+	data.NewAdj(h.Union.N, h.Union.Graphs[0].Edges).BFS(i, 0, row, nil)
+	return row[j]
+}
+
+// TestPairSampler: on both distance paths every drawn pair joins two
+// different nodes with the target of their true distance; the exact path
+// binds all pairs once when they fit (and only then); draws are a function
+// of the seed, not of the worker count.
+func TestPairSampler(t *testing.T) {
+	for _, exact := range []bool{true, false} {
+		var draws []Pairs
+		for _, w := range []int{1, 2} {
+			h := datatest.Hops(t, "caveman:6x5", exact, w)
+			m := NewPairSampler(h, engine.NewSeeded(3, "mse-pairs"), PairSamplerOptions{Alpha: 1, Cap: 100, MayFix: true, Sources: 4})
+			ps := m.Draw()
+			if ps.Len() != 100 || m.Fixed {
+				t.Fatalf("exact %v: %d pairs, fixed %v", exact, ps.Len(), m.Fixed)
+			}
+			for k := range ps.I {
+				d := trueDist(h, ps.I[k], ps.J[k])
+				if ps.I[k] == ps.J[k] || ps.V[k] != Target(int(d), d != data.Unreachable, 1) {
+					t.Fatalf("exact %v: pair (%d, %d) target %v, distance %d", exact, ps.I[k], ps.J[k], ps.V[k], d)
+				}
+			}
+			draws = append(draws, Pairs{I: append([]int(nil), ps.I...), J: append([]int(nil), ps.J...), V: append([]float64(nil), ps.V...)})
+		}
+		if !reflect.DeepEqual(draws[0], draws[1]) {
+			t.Errorf("exact %v: the draw depends on the worker count", exact)
+		}
+	}
+	h := datatest.Hops(t, "caveman:6x5", true, 1)
+	all := NewPairSampler(h, engine.NewSeeded(3, "mse-pairs"), PairSamplerOptions{Alpha: 1, Cap: 1000, MayFix: true})
+	if !all.Fixed || all.Total != 30*29/2 || all.Draw() != nil || len(all.Blocks) != 1 {
+		t.Errorf("435 pairs under a cap of 1000: fixed %v, total %d", all.Fixed, all.Total)
+	}
+	if batched := NewPairSampler(h, engine.NewSeeded(3, "mse-pairs"), PairSamplerOptions{Alpha: 1, Cap: 1000}); batched.Fixed || batched.Draw().Len() != 435 {
+		t.Error("without MayFix the pairs are drawn, not bound once")
+	}
+}
+
+// TestStratifiedPairs: with Stratified each source's targets take the
+// distances present in its BFS row in turn (counts per distance differ by
+// at most one).
+func TestStratifiedPairs(t *testing.T) {
+	h := datatest.Hops(t, "caveman:20x10", false, 1)
+	m := NewPairSampler(h, engine.NewSeeded(1, "mse-pairs"), PairSamplerOptions{Alpha: 1, Cap: 4 * 60, Sources: 4, Stratified: true})
+	pairs := m.Draw()
+	if pairs.Len() != 240 || !strings.Contains(m.Mode, "stratified") {
+		t.Fatalf("%d pairs, mode %q", pairs.Len(), m.Mode)
+	}
+	row := make([]uint16, h.Union.N)
+	for src := 0; src < 4; src++ {
+		s := pairs.I[src*60]
+		h.Adjs[0].BFS(s, 0, row, nil)
+		count := map[uint16]int{}
+		for k := src * 60; k < (src+1)*60; k++ {
+			if pairs.I[k] != s {
+				t.Fatalf("pair %d does not start at its source", k)
+			}
+			count[row[pairs.J[k]]]++
+		}
+		present := map[uint16]bool{}
+		for j, d := range row {
+			if j != s {
+				present[d] = true
+			}
+		}
+		lo, hi := 1<<30, 0
+		for d := range present {
+			lo, hi = min(lo, count[d]), max(hi, count[d])
+		}
+		if len(count) != len(present) || hi-lo > 1 {
+			t.Fatalf("source %d: counts per distance %v over %d distances", s, count, len(present))
+		}
+	}
+}
+
+// TestTripleSampler: every triple (i, j, k) has d(i, j) < d(i, k) by true
+// BFS distance on both paths, whole-graph draws and mini-batch draws alike,
+// and the draws are the same for 1 and 2 workers.
+func TestTripleSampler(t *testing.T) {
+	for _, exact := range []bool{true, false} {
+		var draws []Triples
+		for _, w := range []int{1, 2} {
+			h := datatest.Hops(t, "grid:8x8", exact, w)
+			r := NewTripleSampler(h, engine.NewSeeded(5, "mse-pairs"), 300, 6)
+			tr := r.Draw()
+			if tr.Len() < 250 {
+				t.Fatalf("exact %v: %d of 300 triples", exact, tr.Len())
+			}
+			got := Triples{I: append([]int(nil), tr.I...), J: append([]int(nil), tr.J...), K: append([]int(nil), tr.K...)}
+			r.Refresh()
+			step := r.DrawN(50)
+			for _, set := range []*Triples{&got, step} {
+				for k := range set.I {
+					if dj, dk := trueDist(h, set.I[k], set.J[k]), trueDist(h, set.I[k], set.K[k]); dj >= dk {
+						t.Fatalf("exact %v: triple (%d, %d, %d) with distances %d, %d", exact, set.I[k], set.J[k], set.K[k], dj, dk)
+					}
+				}
+			}
+			draws = append(draws, got)
+		}
+		if !reflect.DeepEqual(draws[0], draws[1]) {
+			t.Errorf("exact %v: the draw depends on the worker count", exact)
+		}
+	}
+}
+
+// TestForwardValues: the forward-only terms against hand-computed values on
+// two 2-dim rows: dot 0.6, so BCE = mean(softplus(0.6) − 1·0.6,
+// softplus(0.6)), MSE at distance 1 (target 0) = ((1 − 0.6)/2)², rank over
+// one triple = softplus((s_ik − s_ij)/T).
+func TestForwardValues(t *testing.T) {
+	z := []float64{1, 0, 0.6, 0.8, 0, 1}
+	sp := func(x float64) float64 { return engine.Softplus(x) }
+	var ps Pairs
+	ps.Add(0, 1, 1)
+	ps.Add(0, 1, 0)
+	if got, want := LogisticMean(z, 2, &ps), (sp(0.6)-0.6+sp(0.6))/2; got != want {
+		t.Errorf("BCE %v, want %v", got, want)
+	}
+	if got, want := MSEMean(z, 2, []int32{0}, []int32{1}, []uint16{1}, 1), 0.2*0.2; got < want-1e-15 || got > want+1e-15 {
+		t.Errorf("MSE %v, want %v", got, want)
+	}
+	if got, want := RankMean(z, 2, [][3]int32{{0, 1, 2}}, 0.1), sp(-6); got < want*(1-1e-12) || got > want*(1+1e-12) {
+		t.Errorf("rank %v, want %v", got, want)
+	}
+}

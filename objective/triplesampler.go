@@ -1,0 +1,124 @@
+package objective
+
+import (
+	"fmt"
+
+	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/engine"
+)
+
+// TripleSampler draws the ranking term's supervision (--distance-loss
+// rank): every epoch, N triples (i, j, k) of one graph with d(i, j) <
+// d(i, k), from the caller's stream (a run passes its checkpointed
+// "mse-pairs" stream, which a rank run does not otherwise use; the name is
+// kept so stored runs resume with the same draws). An anchor i, then j and
+// k uniform over the other nodes of i's graph; a tie d(i, j) = d(i, k) is
+// redrawn up to rankRetries times, then the triple is skipped. Unreachable
+// counts as farther than every distance. On the exact path anchors are
+// uniform over all nodes and distances come from the tables; on the
+// sampled path the anchors are Sources BFS sources per epoch, each with an
+// equal share of the triples.
+type TripleSampler struct {
+	Mode string // what the run trains on, for its result
+
+	h                  *data.Hops
+	rng                *engine.Seeded
+	n, sources         int
+	set                Triples
+	rows               [][]uint16 // the sampled path's BFS rows, reused
+	srcGraph, srcLocal []int
+}
+
+const rankRetries = 4
+
+// NewTripleSampler prepares n triples per epoch over h's graphs (sources
+// BFS sources per epoch on the sampled path), drawing from rng.
+func NewTripleSampler(h *data.Hops, rng *engine.Seeded, n, sources int) *TripleSampler {
+	r := &TripleSampler{h: h, rng: rng, n: n, sources: sources}
+	r.Mode = fmt.Sprintf("ranking: %d triples (i, j, k), d(i, j) < d(i, k), redrawn every epoch, anchors uniform over nodes, j and k uniform in the anchor's graph", r.n)
+	if !h.Exact() {
+		r.Mode = fmt.Sprintf("ranking: %d triples (i, j, k), d(i, j) < d(i, k), redrawn every epoch from the BFS rows of %d sources, j and k uniform in the source's graph", r.n, r.sources)
+	}
+	return r
+}
+
+// Draw returns the epoch's triples (whole-graph steps). The set is reused
+// by the next call.
+func (r *TripleSampler) Draw() *Triples {
+	r.set.Reset()
+	if r.h.Exact() {
+		for t := 0; t < r.n; t++ {
+			r.addExact(r.rng.IntN(r.h.Union.N))
+		}
+		return &r.set
+	}
+	r.Refresh()
+	per := max(1, r.n/r.sources)
+	for k := range r.srcGraph {
+		for t := 0; t < per; t++ {
+			r.addSource(k)
+		}
+	}
+	return &r.set
+}
+
+// Refresh draws the epoch's BFS sources and their rows (the sampled path;
+// nothing on the exact path). Mini-batch epochs call it once, then DrawN
+// per step.
+func (r *TripleSampler) Refresh() {
+	if r.h.Exact() {
+		return
+	}
+	u := r.h.Union
+	r.srcGraph, r.srcLocal = r.srcGraph[:0], r.srcLocal[:0]
+	for k := 0; k < r.sources; k++ {
+		g, i := u.Local(r.rng.IntN(u.N))
+		r.srcGraph, r.srcLocal = append(r.srcGraph, g), append(r.srcLocal, i)
+	}
+	r.rows = r.h.Rows(r.srcGraph, r.srcLocal, r.rows)
+}
+
+// DrawN returns n triples of a mini-batch step: anchors uniform over all
+// nodes (exact path) or over the epoch's sources (sampled path, after
+// Refresh). The set is reused by the next call.
+func (r *TripleSampler) DrawN(n int) *Triples {
+	r.set.Reset()
+	for t := 0; t < n; t++ {
+		if r.h.Exact() {
+			r.addExact(r.rng.IntN(r.h.Union.N))
+		} else {
+			r.addSource(r.rng.IntN(len(r.srcGraph)))
+		}
+	}
+	return &r.set
+}
+
+// addExact draws one triple anchored at global row a (exact distances).
+func (r *TripleSampler) addExact(a int) {
+	g, i := r.h.Union.Local(a)
+	r.add(g, i, r.h.Row(g, i))
+}
+
+// addSource draws one triple anchored at the epoch's k-th source.
+func (r *TripleSampler) addSource(k int) { r.add(r.srcGraph[k], r.srcLocal[k], r.rows[k]) }
+
+// add draws one triple anchored at node i of graph g, whose distances to
+// the graph's nodes are row.
+func (r *TripleSampler) add(g, i int, row []uint16) {
+	u := r.h.Union
+	n := u.Graphs[g].N
+	if n < 3 {
+		return
+	}
+	for try := 0; try < rankRetries; try++ {
+		j, k := engine.OtherThan(r.rng.Rand, n, i), engine.OtherThan(r.rng.Rand, n, i)
+		if row[j] == row[k] {
+			continue
+		}
+		if row[j] > row[k] {
+			j, k = k, j
+		}
+		r.set.Add(u.Global(g, i), u.Global(g, j), u.Global(g, k))
+		return
+	}
+}
