@@ -10,6 +10,7 @@ import (
 func init() {
 	Register(Entry{
 		Name:        "gat",
+		Skip:        true,
 		Description: "graph attention network, LeakyReLU(0.2) attention with self-loops, heads averaged",
 		New:         NewGAT,
 		Options: []Option{{Flag: "heads", Default: 1, Usage: "GAT attention heads",

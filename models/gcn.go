@@ -8,6 +8,7 @@ import (
 func init() {
 	Register(Entry{
 		Batches:     true,
+		Skip:        true,
 		Name:        "gcn",
 		Description: "graph convolution (Kipf & Welling), symmetric normalisation with self-loops",
 		New:         NewGCN,

@@ -8,6 +8,7 @@ import (
 func init() {
 	Register(Entry{
 		Batches:     true,
+		Skip:        true,
 		Name:        "gin",
 		Description: "graph isomorphism network, sum aggregation, 2-layer MLP, ε fixed at 0 or learned",
 		New:         NewGIN,

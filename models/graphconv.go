@@ -8,6 +8,7 @@ import (
 func init() {
 	Register(Entry{
 		Batches:     true,
+		Skip:        true,
 		Name:        "graphconv",
 		Description: "GraphConv (Morris et al.), sum aggregation with a separate root weight (extension example)",
 		New:         NewGraphConv,

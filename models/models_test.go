@@ -2,6 +2,7 @@ package models
 
 import (
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/ignn/ignn/engine"
@@ -55,10 +56,7 @@ func TestModelGradients(t *testing.T) {
 	for _, name := range Names() {
 		for _, pre := range []bool{true, false} {
 			e, _ := Lookup(name)
-			cfg := DefaultConfig()
-			if e.Defaults != nil {
-				e.Defaults(&cfg)
-			}
+			cfg := e.Config()
 			cfg.Hidden, cfg.Out, cfg.Pre, cfg.Dropout = 4, 3, pre, 0.3
 			cfg.Layers = min(cfg.Layers, 2)
 			cfg.Heads, cfg.TrainEps = 2, true
@@ -93,10 +91,7 @@ func TestModelGradients(t *testing.T) {
 func TestOutputsNormalised(t *testing.T) {
 	for _, name := range Names() {
 		e, _ := Lookup(name)
-		cfg := DefaultConfig()
-		if e.Defaults != nil {
-			e.Defaults(&cfg)
-		}
+		cfg := e.Config()
 		b := engine.NewBuilder(engine.NewParamStore(tensor.Float64, engine.Stream(1, "init")), false)
 		z, err := Build(e.New(cfg), b, tiny())
 		if err != nil {
@@ -167,9 +162,9 @@ func TestSkipPathGradients(t *testing.T) {
 // (SkipGate: the message-passing branch through an Out×Out map started at 0;
 // the check moves it off 0 like every zero-initialised parameter).
 func testSkipPathGradients(t *testing.T, gated bool) {
-	for _, name := range []string{"gcn", "sage", "gat", "gin"} {
+	for _, name := range NamesWhere(func(e Entry) bool { return e.Skip }) {
 		e, _ := Lookup(name)
-		cfg := DefaultConfig()
+		cfg := e.Config()
 		cfg.Hidden, cfg.Out, cfg.Layers, cfg.Heads, cfg.SkipGate = 4, 3, 2, 2, gated
 		in := tiny()
 		in.Skip = &engine.Features{N: 6, Dense: enginetest.RandomValues(33, 12), DenseDim: 2}
@@ -222,8 +217,7 @@ func TestAnchorDrawModes(t *testing.T) {
 		{"", "", false, true}, {AnchorOnce, "", true, true}, {"", AnchorFresh, false, false},
 	} {
 		e, _ := Lookup("pgnn-e")
-		cfg := DefaultConfig()
-		e.Defaults(&cfg)
+		cfg := e.Config()
 		cfg.Hidden, cfg.Out, cfg.Dropout, cfg.AnchorDraw, cfg.AnchorEval = 4, 4, 0, c.draw, c.eval
 		m := e.New(cfg).(*pgnn)
 		in := big()
@@ -377,7 +371,7 @@ func TestOptionsDefaultsLeaveConfigUnchanged(t *testing.T) {
 		}
 		seen[o.Flag] = true
 		c := DefaultConfig()
-		if err := o.Set(&c, o.Default); err != nil || c != DefaultConfig() {
+		if err := o.Set(&c, o.Default); err != nil || !reflect.DeepEqual(c, DefaultConfig()) {
 			t.Errorf("--%s at its default %v: %+v, %v", o.Flag, o.Default, c, err)
 		}
 	}

@@ -71,3 +71,59 @@ type MemoryTerms struct {
 	// Before are added before the activation term, After after it.
 	Before, After []MemTerm
 }
+
+// SetOwn stores a model's own option (Config.Own) by flag: v, or nothing
+// when v equals def (the option's default), so a configuration that keeps
+// the defaults is DefaultConfig's.
+func (c *Config) SetOwn(flag string, v, def any) {
+	if v == def {
+		delete(c.Own, flag)
+		if len(c.Own) == 0 {
+			c.Own = nil
+		}
+		return
+	}
+	if c.Own == nil {
+		c.Own = map[string]any{}
+	}
+	c.Own[flag] = v
+}
+
+// OwnInt is the int option flag of c, def when unset (a stored
+// configuration's JSON number is converted).
+func (c Config) OwnInt(flag string, def int) int {
+	switch v := c.Own[flag].(type) {
+	case int:
+		return v
+	case float64:
+		return int(v)
+	}
+	return def
+}
+
+// OwnFloat is the float64 option flag of c, def when unset.
+func (c Config) OwnFloat(flag string, def float64) float64 {
+	switch v := c.Own[flag].(type) {
+	case float64:
+		return v
+	case int:
+		return float64(v)
+	}
+	return def
+}
+
+// OwnString is the string option flag of c, def when unset.
+func (c Config) OwnString(flag, def string) string {
+	if v, ok := c.Own[flag].(string); ok {
+		return v
+	}
+	return def
+}
+
+// OwnBool is the bool option flag of c, def when unset.
+func (c Config) OwnBool(flag string, def bool) bool {
+	if v, ok := c.Own[flag].(bool); ok {
+		return v
+	}
+	return def
+}

@@ -18,7 +18,7 @@ func init() {
 	} {
 		Register(Entry{
 			Name: v.name, Description: v.desc, NeedsHops: true, MaxHops: v.hops,
-			Defaults:  func(c *Config) { c.Layers = 2 },
+			Layers:    2,
 			LambdaMSE: 1,
 			New:       func(c Config) Model { return &pgnn{name: v.name, cfg: c, cutoff: v.hops} },
 			Options:   pgnnOptions,

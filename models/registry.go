@@ -45,6 +45,13 @@ type Config struct {
 	// time grow with the set count (N × sets × hidden messages), so c < 1
 	// is what lets P-GNN run on 10⁵-node graphs.
 	AnchorCopies float64 `json:",omitempty"`
+	// Own holds the settings of models registered after these fields were
+	// fixed, by flag name (Option.Flag): a model's own option needs no
+	// field here (SetOwn, OwnInt, OwnFloat, OwnString, OwnBool). Only
+	// values other than the option's default are stored, so configurations
+	// that keep the defaults are unchanged. JSON numbers read back as
+	// float64; the typed accessors convert.
+	Own map[string]any `json:",omitempty"`
 }
 
 // When P-GNN draws anchors (Config.AnchorDraw, Config.AnchorEval).
@@ -109,8 +116,14 @@ type Entry struct {
 	// check read it.
 	NeedsHops bool
 	MaxHops   int // 0 = exact
-	// Defaults adjusts DefaultConfig for this model (e.g. P-GNN: 2 layers).
-	Defaults func(*Config)
+	// Layers is the model's default depth (0: DefaultConfig's 3; P-GNN 2):
+	// the one architecture default an entry declares, because it is the one
+	// a run takes from it (Entry.Config gives tests and runs the same model).
+	Layers int
+	// Skip declares that the model adds the skip input (GraphInput.Skip,
+	// --position-skip) to its embedding: the stack does; a model that
+	// implements Model directly ends with Output. Without it a run refuses
+	// --position-skip. TestSkipDeclared holds every entry to it.
 	// LambdaMSE, when > 0, replaces the global default λ_MSE for this model
 	// unless the user sets --lambda-mse (P-GNN: 1; its K-dimensional
 	// position embedding loses AUC under λ_MSE = 10).
@@ -125,10 +138,23 @@ type Entry struct {
 	Cost float64
 	// Memory, when set, gives the model's own terms of a run's memory plan.
 	Memory func(MemoryShape) MemoryTerms
+	Skip   bool
 	// Batches marks models that train on mini-batches: their ops are shaped
 	// by the node count only, so a graph built on an engine batch input
-	// (NewBatchAdjacency, NewBatchFeatures) serves every batch.
+	// (NewBatchAdjacency, NewBatchFeatures) serves every batch, and a node's
+	// embedding reads nothing beyond its Layers-hop neighbourhood (a batch
+	// holds that much; TestBatchesDeclared holds every entry to it).
 	Batches bool
+}
+
+// Config is DefaultConfig with the entry's depth: the configuration runs
+// resolve to (with the user's settings on top) and tests build with.
+func (e Entry) Config() Config {
+	c := DefaultConfig()
+	if e.Layers > 0 {
+		c.Layers = e.Layers
+	}
+	return c
 }
 
 var registry = map[string]Entry{}
@@ -149,6 +175,18 @@ func Names() []string {
 		n = append(n, k)
 	}
 	sort.Strings(n)
+	return n
+}
+
+// NamesWhere lists the registered models whose entry keep accepts, sorted:
+// every list of models in help, errors and tests comes from here.
+func NamesWhere(keep func(Entry) bool) []string {
+	var n []string
+	for _, k := range Names() {
+		if keep(registry[k]) {
+			n = append(n, k)
+		}
+	}
 	return n
 }
 
@@ -218,11 +256,20 @@ func (s stack) Forward(b *engine.Builder, gi *engine.GraphInput) *G.Node {
 		}
 		in = out
 	}
+	return Output(b, s.name, s.cfg, h, gi)
+}
+
+// Output ends a model: h (N × c.Out, the message-passing result) plus, when
+// the input has a skip block (gi.Skip), its linear map (parameter
+// NAME.skip), with c.SkipGate first passing h, normalised, through an
+// Out×Out map started at 0 (NAME.gate); then rows L2-normalised. Every
+// model that declares Entry.Skip ends with it.
+func Output(b *engine.Builder, name string, c Config, h *G.Node, gi *engine.GraphInput) *G.Node {
 	if gi.Skip != nil {
-		if s.cfg.SkipGate { // the message-passing branch, normalised, through an Out×Out map that starts at 0
-			h = G.Must(G.Mul(engine.RowNormalize(h), b.Param(s.name+".gate", engine.Zeros, s.cfg.Out, s.cfg.Out)))
+		if c.SkipGate { // the message-passing branch, normalised, through an Out×Out map that starts at 0
+			h = G.Must(G.Mul(engine.RowNormalize(h), b.Param(name+".gate", engine.Zeros, c.Out, c.Out)))
 		}
-		h = G.Must(G.Add(h, b.InputLinear(s.name+".skip", gi.Skip, s.cfg.Out, false)))
+		h = G.Must(G.Add(h, b.InputLinear(name+".skip", gi.Skip, c.Out, false)))
 	}
 	return engine.RowNormalize(h)
 }

@@ -8,6 +8,7 @@ import (
 func init() {
 	Register(Entry{
 		Batches:     true,
+		Skip:        true,
 		Name:        "sage",
 		Description: "GraphSAGE, mean aggregator with a separate root weight",
 		New:         NewSAGE,

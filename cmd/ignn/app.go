@@ -71,14 +71,29 @@ func modelsCommand(stdout io.Writer) *cli.Command {
 		Name:  "models",
 		Usage: "list the registered architectures",
 		Action: func(c *cli.Context) error {
+			w := 0
+			for _, n := range models.Names() {
+				w = max(w, len(n))
+			}
+			fmt.Fprintf(stdout, "%-*s  layers  mini-batches  skip path  description\n", w, "name")
 			for _, n := range models.Names() {
 				e, _ := models.Lookup(n)
-				fmt.Fprintf(stdout, "%-8s %s\n", n, e.Description)
+				fmt.Fprintf(stdout, "%-*s  %6d  %-12s  %-9s  %s\n", w, n, e.Config().Layers, yesNo(e.Batches), yesNo(e.Skip), e.Description)
 			}
 			return nil
 		},
 	}
 }
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+// modelNames is the registered models as --model's help lists them.
+func modelNames() string { return strings.Join(models.Names(), ", ") }
 
 // hasFlag reports whether the running command defines the flag.
 func hasFlag(c *cli.Context, name string) bool {
@@ -109,10 +124,10 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "columns", Usage: "user edge lists: the source and target columns, by header name (src,dst) or 0-based position (0,1); default the first two"},
 		dataDirFlag(),
 		&cli.StringFlag{Name: "task", Value: string(d.Task), Usage: "link (link prediction) or pair (pairwise node classification)"},
-		&cli.StringFlag{Name: "model", Value: d.Model, Usage: "architecture: " + strings.Join(models.Names(), ", ") + " (ignn models describes them)"},
+		&cli.StringFlag{Name: "model", Value: d.Model, Usage: "architecture: " + modelNames() + " (ignn models describes them)"},
 		&cli.StringFlag{Name: "variant", Value: string(d.Variant), Usage: "base, hash, mse or both"},
 		&cli.StringFlag{Name: "position", Value: "hash", Usage: "positional input of the hash and both variants: hash (the paper's), lap:K (Laplacian eigenvectors), rw:K (random-walk return probabilities) or landmark:L (1/(1+d) to L seeded landmarks)"},
-		&cli.BoolFlag{Name: "position-skip", Usage: "add a linear map of the positional input to the embedding before normalising (a skip path; GCN, SAGE, GAT, GIN)"},
+		&cli.BoolFlag{Name: "position-skip", Usage: "add a linear map of the positional input to the embedding before normalising (a skip path; the models whose 'skip path' ignn models says yes)"},
 		&cli.IntFlag{Name: "hash-dim", Value: d.HashDim, Usage: "hash vector dimension n (-1 = the paper's rule: input feature dimension, 32 for featureless graphs)"},
 		&cli.Float64Flag{Name: "lambda-bce", Value: d.LambdaBCE, Usage: "weight of the task BCE term"},
 		&cli.Float64Flag{Name: "lambda-mse", Value: d.LambdaMSE, Usage: "weight of the distance MSE term, used by mse and both (-1 = the model's default: 10, P-GNN 1)"},
@@ -122,7 +137,7 @@ func runFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "weight-decay", Value: d.WeightDec, Usage: "Adam L2 weight decay"},
 		&cli.Float64Flag{Name: "dropout", Value: d.ModelConfig.Dropout, Usage: "dropout between layers"},
 		&cli.IntFlag{Name: "hidden", Value: d.ModelConfig.Hidden, Usage: "hidden and embedding width"},
-		&cli.IntFlag{Name: "layers", Value: 0, Usage: "message-passing layers (0 = the model's default: 3, P-GNN 2)"},
+		&cli.IntFlag{Name: "layers", Value: 0, Usage: "message-passing layers (0 = the model's default, which ignn models lists)"},
 	}
 	flags = append(flags, modelFlags()...)
 	flags = append(flags, batchFlags()...)

@@ -222,6 +222,9 @@ func flagTable(cmds []*cli.Command) string {
 						def = df.GetValue()
 					}
 				}
+				// The registered names change with every new model; the
+				// reference names the command that lists them instead.
+				use = strings.ReplaceAll(use, modelNames(), "the registered names")
 				if bd, ok := bounds[fn]; ok {
 					acc = bd.describe(isInteger(f))
 				}

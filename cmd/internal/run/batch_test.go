@@ -26,7 +26,7 @@ func batchRun(model string) Config {
 // for each model that trains on mini-batches (float64; the sums run in
 // another order, so equal to rounding).
 func TestBatchSeedsSeeWholeGraph(t *testing.T) {
-	for _, model := range []string{"gcn", "sage", "gin", "graphconv"} {
+	for _, model := range models.NamesWhere(func(e models.Entry) bool { return e.Batches }) {
 		cfg := batchRun(model)
 		cfg.DType, cfg.Position, cfg.PositionSkip = Float64, position(t, "landmark:4"), true
 		cfg, _, p := prepared(t, cfg)

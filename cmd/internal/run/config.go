@@ -39,7 +39,7 @@ type Config struct {
 	// variants. Text-marshalled: JSON holds "lap:16", and leaves the hash out.
 	Position features.Position `json:"position,omitzero"`
 	// PositionSkip adds a linear map of the positional input to the
-	// embedding before it is normalised (GCN, SAGE, GAT, GIN).
+	// embedding before it is normalised (models whose entry declares Skip).
 	PositionSkip bool `json:"position_skip,omitempty"`
 	// SkipStandardise, with PositionSkip, gives the skip path the
 	// positional columns standardised over the nodes (mean 0, std 1 per

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ignn/ignn/data"
@@ -131,8 +132,8 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 	p.EncodingCol = x.DenseDim - fo.EncodingDim
 	var polar *engine.Features
 	if cfg.PositionSkip {
-		if entry.NeedsHops {
-			return nil, fmt.Errorf("--position-skip: %s has no skip path (GCN, SAGE, GAT and GIN have)", cfg.Model)
+		if !entry.Skip {
+			return nil, fmt.Errorf("--position-skip: %s has no skip path (%s have)", cfg.Model, strings.Join(models.NamesWhere(func(e models.Entry) bool { return e.Skip }), ", "))
 		}
 		k := fo.EncodingDim
 		if cfg.Position.IsHash() {

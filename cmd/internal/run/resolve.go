@@ -55,11 +55,7 @@ func (c Config) WithDefaults() Config {
 		return c
 	}
 	if c.ModelConfig.Layers == 0 {
-		mc := models.DefaultConfig()
-		if e.Defaults != nil {
-			e.Defaults(&mc)
-		}
-		c.ModelConfig.Layers = mc.Layers
+		c.ModelConfig.Layers = e.Config().Layers
 	}
 	if c.LambdaMSE == AutoLambdaMSE {
 		c.LambdaMSE = DefaultLambdaMSE
@@ -143,7 +139,7 @@ func (c Config) Resolve(ds *data.Dataset) (Config, error) {
 	}
 	if c.BatchSize > 0 {
 		if e, _ := models.Lookup(c.Model); !e.Batches {
-			return c, fmt.Errorf("--batch-size: %s cannot train on mini-batches (its ops are shaped by the edges or anchor sets of the whole graph); GCN, SAGE, GIN and GraphConv can", c.Model)
+			return c, fmt.Errorf("--batch-size: %s does not declare mini-batches (its ops are shaped by the edges or anchor sets of the whole graph); %s do", c.Model, strings.Join(models.NamesWhere(func(e models.Entry) bool { return e.Batches }), ", "))
 		}
 	}
 	if c.MSESampling == MSEUniform || !c.Variant.MSE() {

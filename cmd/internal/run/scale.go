@@ -49,7 +49,7 @@ var largeDefaults = []struct {
 			c.Position = features.Position{Kind: features.PosLandmark, K: 64}
 		}
 	}, func(c Config) string { return "--position " + c.Position.String() }},
-	{"position-skip", func(c *Config) { c.PositionSkip = c.Variant.Hash() && !entryOf(c).NeedsHops }, func(c Config) string { return fmt.Sprintf("--position-skip=%v", c.PositionSkip) }},
+	{"position-skip", func(c *Config) { c.PositionSkip = c.Variant.Hash() && entryOf(c).Skip }, func(c Config) string { return fmt.Sprintf("--position-skip=%v", c.PositionSkip) }},
 	{"skip-gate", func(c *Config) { c.ModelConfig.SkipGate = c.PositionSkip }, func(c Config) string { return fmt.Sprintf("--skip-gate=%v", c.ModelConfig.SkipGate) }},
 	{"skip-standardise", func(c *Config) { c.SkipStandardise = c.PositionSkip }, func(c Config) string {
 		return fmt.Sprintf("--skip-standardise=%v", c.SkipStandardise)
