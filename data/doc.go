@@ -3,5 +3,7 @@
 // loaders, users' own graphs (delimited edge lists with optional headers
 // and chosen columns, Matrix Market files, gzip/bzip2/zstd by content,
 // named or integer node ids), link and pair-classification splits with
-// leak-free negatives, and breadth-first hop distances.
+// leak-free negatives, breadth-first hop distances, and Hops: the one
+// hop-distance source every sampler reads (exact all-pairs tables, or BFS
+// rows on demand for graphs whose tables would not fit).
 package data

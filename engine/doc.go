@@ -13,7 +13,12 @@
 // adjacency (NewBatchAdjacency) and batch features (NewBatchFeatures) have
 // fixed node slots, and Load/LoadRows replace their content between runs —
 // the ops hold them by reference and read them when they run, transposes
-// and float32 copies included. Fit runs FitConfig.Steps steps per epoch.
+// and float32 copies included. Subgraph (subgraph.go) is the loader that
+// fills them: a batch's seed nodes and their L-hop neighbourhood (every
+// neighbour, or a drawn fan-out) in node slots, loaded with whole-graph
+// degrees. Fit runs FitConfig.Steps steps per epoch. Softplus, RowDot and
+// OtherThan are the scalar pieces the ops and every forward-only score and
+// sampler above share.
 //
 // Its float32 kernels live in internal/blas: the AVX2+FMA Sgemm it installs
 // for gorgonia and gonum's blas32 on CPUs that have them, and the AVX2

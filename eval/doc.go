@@ -1,5 +1,12 @@
-// Package eval measures embeddings: AUC-ROC, Kendall's τ-b between graph
-// distance and cosine similarity, per-graph scoring of a split
-// (GraphMetrics), and mean ± std summaries over seeds. It computes numbers
-// only; tables, plots and exports live in cmd/internal/report.
+// Package eval measures embeddings: AUC-ROC, AP and Hits@K, Kendall's τ-b
+// between graph distance and cosine similarity, per-graph scoring of a split
+// (GraphMetrics) or of a fixed pair sample (SampledMetrics, with a
+// batch-means interval), faithfulness around query nodes (precision@k,
+// distortion, per-distance buckets), nearest neighbours, and mean ± std
+// summaries, intervals and paired tests over seeds. It owns the samples
+// those metrics read, so that one place keeps them disjoint: the sampled
+// path's fixed τ pairs (tausample.go) and the validation pairs model
+// selection may look at (valsample.go), both drawn from a data.Hops. It
+// computes numbers only; tables, plots and exports live in
+// cmd/internal/report.
 package eval

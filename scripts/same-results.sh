@@ -18,7 +18,7 @@ old=${3:-}
 mkdir -p "$out"
 strip='del(.train_seconds, .ms_per_epoch, .ms_per_epoch_mean, .provenance, .encoding_seconds, .stage_seconds)'
 
-models=$("$bin" models | awk '{print $1}')
+models=$("$bin" models | awk '$1 != "name" {print $1}')
 for m in $models; do
 	for v in base hash mse both; do
 		"$bin" train --model "$m" --variant "$v" --json --quiet | jq -S "$strip" > "$out/communities-$m-$v.json"

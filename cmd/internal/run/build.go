@@ -131,8 +131,9 @@ func Build(p *Prepared, cfg Config) (*Built, error) {
 	return c, nil
 }
 
-// MSEMode says which MSE pairs the run trains on ("" without the term).
-func (c *Built) MSEMode() string {
+// Supervision says what the distance term trains on: its pairs or triples
+// and how they are drawn ("" without the term).
+func (c *Built) Supervision() string {
 	if c.rank != nil {
 		return c.rank.Mode
 	}

@@ -24,8 +24,8 @@ func TestRankDistanceLoss(t *testing.T) {
 		t.Fatal(err)
 	}
 	rc := full.Config
-	if rc.RankTemp != DefaultRankTemp || rc.RankTriples != DefaultRankTriples || !strings.Contains(full.MSEPairs, "ranking") {
-		t.Fatalf("resolved %+v, pairs %q", rc, full.MSEPairs)
+	if rc.RankTemp != DefaultRankTemp || rc.RankTriples != DefaultRankTriples || !strings.Contains(full.Supervision, "ranking") {
+		t.Fatalf("resolved %+v, pairs %q", rc, full.Supervision)
 	}
 	if b, _ := json.Marshal(rc); !strings.Contains(string(b), `"distance_loss":"rank"`) {
 		t.Errorf("config JSON without the distance loss: %s", b)

@@ -102,13 +102,15 @@ type Result struct {
 	TauPairs       string         `json:"tau_pairs"`
 	Distances      DistanceSource `json:"distances,omitempty"`      // sampled path only: "sampled"
 	TauPairCount   int            `json:"tau_pair_count,omitempty"` // sampled path only
-	MSEPairs       string         `json:"mse_pairs,omitempty"`
-	Batches        string         `json:"batches,omitempty"` // the mini-batch scheme; empty for whole-graph steps
-	Graphs         int            `json:"graphs"`
-	Nodes          int            `json:"nodes"`
-	Params         int            `json:"params"`
-	MemoryEstimate int64          `json:"memory_estimate_bytes"`
-	TrainSeconds   float64        `json:"train_seconds"`
+	// Supervision says what the distance term trained on (its pairs or
+	// triples and how they were drawn); "mse_pairs" in JSON, as before.
+	Supervision    string  `json:"mse_pairs,omitempty"`
+	Batches        string  `json:"batches,omitempty"` // the mini-batch scheme; empty for whole-graph steps
+	Graphs         int     `json:"graphs"`
+	Nodes          int     `json:"nodes"`
+	Params         int     `json:"params"`
+	MemoryEstimate int64   `json:"memory_estimate_bytes"`
+	TrainSeconds   float64 `json:"train_seconds"`
 	// MsPerEpoch is the median epoch's step time (inputs + forward +
 	// backward + Adam), as PyTorch Geometric comparisons take the median
 	// epoch: a fresh process's first epochs (allocating every buffer,

@@ -87,7 +87,7 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 		return nil, err
 	}
 	defer built.Close()
-	res.Params, res.MSEPairs = built.ps.Count(), built.MSEMode()
+	res.Params, res.Supervision = built.ps.Count(), built.Supervision()
 	if built.batch != nil {
 		res.Batches = built.batch.Mode()
 	}
