@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -39,5 +40,38 @@ func TestNewLayerOneFile(t *testing.T) {
 	r.Batches = ""
 	if err := json.Unmarshal([]byte(out), &r); err != nil || !strings.HasPrefix(r.Batches, "mini-batches") || !r.Config.PositionSkip || r.TestAUC < 0.9 {
 		t.Fatalf("--scale large --model sgc: batches %q, skip path %v, AUC %v, %v", r.Batches, r.Config.PositionSkip, r.TestAUC, err)
+	}
+}
+
+// TestCapacityCLI (issue 36): compare adds the (capacity) row by default —
+// a reference row, not marked best, beside the models — and keeps its cells
+// like any other (a second compare reuses them).
+func TestCapacityCLI(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "cap")
+	args := []string{"compare", "--capacity", "--dataset", "caveman:8x6", "--models", "gcn", "--variants", "base", "--repeats", "1", "--epochs", "4", "--eval-every", "2", "--out", out}
+	stdout, _, err := runCLI(args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stdout, "(capacity)  table, rank") || strings.Contains(stdout, "0.000 *") {
+		t.Fatalf("no capacity row:\n%s", stdout)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Rows []struct {
+			Model   string  `json:"model"`
+			TauMean float64 `json:"final_tau_mean"`
+			BestTau bool    `json:"best_tau"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal(b, &res); err != nil || len(res.Rows) != 2 || res.Rows[1].Model != "(capacity)" || res.Rows[1].BestTau || !(res.Rows[1].TauMean > res.Rows[0].TauMean) {
+		t.Fatalf("rows %+v (%v)", res.Rows, err)
+	}
+	_, stderr, err := runCLI(append(args, "--quiet=false")...)
+	if err != nil || !strings.Contains(stderr, "2 of 2 cells already done") {
+		t.Fatalf("rerun: %v\n%s", err, stderr)
 	}
 }

@@ -40,7 +40,7 @@ type gridFile struct {
 // the run, not the cells.
 var runControl = map[string]bool{"grid": true, "out": true, "select": true, "workers": true, "format": true, "quiet": true,
 	"fresh": true, "retry-failed": true, "dry-run": true, "data-dir": true, "max-memory": true,
-	"shard": true, "shards": true, "status": true, "slurm": true, "slurm-arg": true, "wait": true}
+	"shard": true, "shards": true, "status": true, "slurm": true, "slurm-arg": true, "wait": true, "capacity": true}
 
 // applyGrid reads path and sets the command's flags from its settings;
 // it returns the sub-grids. Flags that define cells may not be given

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -40,7 +41,13 @@ func tinyGraph(t *testing.T) (edges, labels string) {
 	return edges, labels
 }
 
+// A compare run here gets --capacity=false unless the test names
+// --capacity: the capacity cells train 500 steps each, and the tests that
+// are about the reference row (TestCapacityCLI) ask for it.
 func runCLI(args ...string) (stdout, stderr string, err error) {
+	if len(args) > 0 && args[0] == "compare" && !slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--capacity") }) {
+		args = append([]string{"compare", "--capacity=false"}, args[1:]...)
+	}
 	var o, e bytes.Buffer
 	err = execute(context.Background(), append([]string{"ignn"}, args...), &o, &e)
 	return o.String(), e.String(), err

@@ -84,11 +84,20 @@ func aggregate(cc CompareConfig, jobs []Job, results []*run.Result) *Comparison 
 		c.rows = append(c.rows, report.Row{Model: g.setting.Model, Variant: g.setting.Label(), Runs: len(g.cells),
 			AUC: eval.Summarise(auc), Tau: eval.Summarise(tau), FinalAUC: eval.Summarise(fauc), FinalTau: eval.Summarise(ftau),
 			FinalP10: eval.Summarise(fp10), FinalAP: eval.Summarise(fap), Settings: rowSettings(g.cells)})
+		if g.setting.IsCapacity() { // a reference row: no settings in the heading
+			c.rows[len(c.rows)-1].Settings = report.Settings{}
+		}
 		if cc.Sweep {
 			c.Chosen = append(c.Chosen, g.setting)
 		}
 	}
 	report.MarkBest(c.rows)
+	isCapacity := func(r report.Row) bool {
+		return r.Model == run.CapacityModel && r.Variant == string(run.MSE) && r.Settings.Epochs == 0
+	}
+	for i := range c.rows {
+		c.rows[i].BestTau = c.rows[i].BestTau && !isCapacity(c.rows[i])
+	}
 	if len(c.Cells) > 0 {
 		c.Epochs = resolvedEpochs(c.Cells)
 		c.Settings, c.SettingsPerCell = report.Heading(c.rows)
@@ -127,6 +136,12 @@ func aggregate(cc CompareConfig, jobs []Job, results []*run.Result) *Comparison 
 		}
 		c.Rows = append(c.Rows, rj)
 	}
+	for i, r := range c.rows { // the capacity reference is named as a reference row
+		if isCapacity(r) {
+			c.rows[i].Model, c.rows[i].Variant = CapacityRow, CapacityLabel
+			c.Rows[i].Model, c.Rows[i].Variant = CapacityRow, CapacityLabel
+		}
+	}
 	return c
 }
 
@@ -150,18 +165,6 @@ func rowSettings(cells []CellMetrics) report.Settings {
 		}
 	}
 	return out
-}
-
-// resolvedEpochs is the epoch count every cell ran (0 when they differ).
-func resolvedEpochs(cells []CellMetrics) int {
-	n := 0
-	for i, x := range cells {
-		if i > 0 && x.Settings.Epochs != n {
-			return 0
-		}
-		n = x.Settings.Epochs
-	}
-	return n
 }
 
 func ci(s eval.Summary) [2]run.Num { return [2]run.Num{run.Num(s.Lo), run.Num(s.Hi)} }

@@ -43,9 +43,14 @@ type CompareConfig struct {
 	// sweep's setting ("" = run.SelectAUC). It is applied to the cells'
 	// histories when the table is made, so it is not part of a cell: the
 	// same cells serve every rule.
-	Select  run.SelectRule
-	LRs     []float64 // sweep grid (defaults: 1e-4, 1e-3, 1e-2)
-	Lambdas []float64 // sweep grid for λ_BCE and λ_MSE (defaults: 0, 0.1, 1, 10)
+	// Capacity adds a (capacity) row: per seed, a free embedding table of
+	// the runs' output width trained on the ranking distance term alone
+	// (run.CapacityConfig), scored on the same splits and τ pairs — what no
+	// model with cosine similarity in that many dimensions can beat by much.
+	Capacity bool
+	Select   run.SelectRule
+	LRs      []float64 // sweep grid (defaults: 1e-4, 1e-3, 1e-2)
+	Lambdas  []float64 // sweep grid for λ_BCE and λ_MSE (defaults: 0, 0.1, 1, 10)
 }
 
 // CompareHooks observe a grid.

@@ -57,10 +57,11 @@ type SubGrid struct {
 // are joined in file order (a cell named twice runs once).
 func (cc CompareConfig) Jobs() []Job {
 	if len(cc.Grids) == 0 {
-		return cc.gridJobs()
+		return cc.withCapacity(cc.gridJobs(), cc.Repeats)
 	}
 	var jobs []Job
 	seen := map[string]bool{}
+	repeats := 0
 	for _, g := range cc.Grids {
 		sub := cc
 		sub.Grids, sub.Models, sub.Variants, sub.Repeats = nil, g.Models, g.Variants, g.Repeats
@@ -82,8 +83,9 @@ func (cc CompareConfig) Jobs() []Job {
 				jobs = append(jobs, j)
 			}
 		}
+		repeats = max(repeats, g.Repeats)
 	}
-	return jobs
+	return cc.withCapacity(jobs, repeats)
 }
 
 func (cc CompareConfig) gridJobs() []Job {
@@ -155,5 +157,8 @@ func (cc CompareConfig) config(j Job) run.Config {
 	c := cc.Base
 	c.Model, c.Variant, c.Seed, c.LR, c.LambdaBCE, c.LambdaMSE = j.Model, j.Variant, j.Seed, j.LR, j.LambdaBCE, j.LambdaMSE
 	c.Position = j.Position
+	if j.IsCapacity() {
+		c = run.CapacityConfig(c)
+	}
 	return c.WithDefaults()
 }

@@ -21,9 +21,8 @@ func TestSharedBuffersBitIdentical(t *testing.T) {
 			}
 			cfg := Default()
 			cfg.Model, cfg.Variant, cfg.DType = m, Both, dt
-			if m == "pgnn-f" || m == "pgnn-e" {
-				cfg.ModelConfig.Layers = 2
-			}
+			e, _ := models.Lookup(m)
+			cfg.ModelConfig.Layers = e.Config().Layers
 			run := func(private bool) ([]float64, []float64, *Built) {
 				privateBuffers = private
 				c := benchCellOf(t, cfg)
@@ -52,7 +51,9 @@ func TestSharedBuffersBitIdentical(t *testing.T) {
 			l1, z1, shared := run(false)
 			l2, z2, private := run(true)
 			bp := shared.tr.Buffers
-			if bp.Shared == 0 || bp.After >= bp.Before || private.tr.Buffers.Ops != 0 {
+			// A graph of a few ops (the free table) may have nothing to share;
+			// sharing must then cost nothing.
+			if (bp.Ops >= 10 && (bp.Shared == 0 || bp.After >= bp.Before)) || bp.After > bp.Before || private.tr.Buffers.Ops != 0 {
 				t.Fatalf("%s %s: sharing did not happen: shared %+v, private %+v", m, dt, bp, private.tr.Buffers)
 			}
 			for e := range l1 {

@@ -169,3 +169,31 @@ func (s Settings) Schedule() string {
 	}
 	return fmt.Sprintf("%d epochs × %s = %d optimiser steps", s.Epochs, s.Steps, s.Epochs*n)
 }
+
+// CapacityModel is the free embedding table (models/table.go) that the
+// capacity reference trains.
+const CapacityModel = "table"
+
+// CapacityEpochs is how many whole-graph steps the capacity reference
+// trains: each draws DefaultRankTriples fresh triples.
+const CapacityEpochs = 500
+
+// CapacityConfig is c's capacity reference (compare's (capacity) row): the
+// free embedding table of c's output width, trained on the ranking
+// distance term alone (λ_BCE = 0, λ_MSE = 1, the strongest distance term:
+// it orders every distance and asks nothing infeasible of unit vectors)
+// for CapacityEpochs whole-graph steps, evaluated at the end. Seed, data,
+// task, distance source and τ sample settings are c's, so it is scored on
+// c's splits and τ pairs. No positional input, no mini-batches, no early
+// stopping.
+func CapacityConfig(c Config) Config {
+	c.Model, c.Variant, c.LambdaBCE, c.LambdaMSE = CapacityModel, MSE, 0, 1
+	c.DistanceLoss, c.RankTemp, c.RankTriples = objective.DistanceRank, 0, 0
+	c.Epochs, c.EvalEvery, c.Patience = CapacityEpochs, CapacityEpochs, 0
+	c.Scale, c.ScaleNote, c.Explicit = ScalePaper, "", nil
+	c.Position, c.PositionSkip, c.SkipStandardise, c.SkipPolar = features.Position{}, false, false, features.SkipPolarOff
+	c.HashDim, c.BatchSize, c.BatchSteps, c.BatchFanout, c.BatchNodes = -1, 0, 0, 0, 0
+	c.MSESampling = ""
+	c.ModelConfig.SkipGate = false
+	return c
+}
