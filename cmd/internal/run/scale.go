@@ -3,6 +3,7 @@ package run
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ignn/ignn/features"
@@ -92,15 +93,19 @@ func entryOf(c *Config) models.Entry {
 // applyScale decides the scale of a run on n nodes for a configuration
 // made from the command line (Explicit not nil; a stored configuration is
 // already decided and left as it is): the large defaults when Scale is
-// ScaleLarge, or when it is "" or ScaleAuto and n ≥ LargeGraphNodes. They
-// replace only settings not in c.Explicit (the flags the user gave), and
-// ScaleNote says what they chose.
+// ScaleLarge, or when it is "" or ScaleAuto and the graph is a user's (any
+// graph but the paper's three datasets, whatever its size: issue 36) or
+// has n ≥ LargeGraphNodes. The paper's datasets below that size keep the
+// paper's recipe bit for bit. The defaults replace only settings not in
+// c.Explicit (the flags the user gave), and ScaleNote says what they chose
+// and why.
 func (c Config) applyScale(n int) Config {
 	if c.Explicit == nil {
 		return c
 	}
 	c.scaled = true
-	if c.Scale == ScalePaper || (c.Scale != ScaleLarge && n < LargeGraphNodes) {
+	paperData := slices.Contains(BuiltinDatasets, c.Dataset)
+	if c.Scale == ScalePaper || (c.Scale != ScaleLarge && n < LargeGraphNodes && paperData) {
 		if c.Scale == ScaleAuto {
 			c.Scale = ""
 		}
@@ -116,8 +121,11 @@ func (c Config) applyScale(n int) Config {
 		chose = append(chose, d.says(c))
 	}
 	why := fmt.Sprintf("a graph of %d nodes (≥ %d)", n, LargeGraphNodes)
-	if n < LargeGraphNodes {
+	switch { // from the graph alone, so that resolving twice changes nothing
+	case n < LargeGraphNodes && paperData:
 		why = fmt.Sprintf("--scale large (a graph of %d nodes)", n)
+	case n < LargeGraphNodes:
+		why = fmt.Sprintf("a graph of your own (%d nodes; the paper's datasets keep its recipe)", n)
 	}
 	c.ScaleNote = fmt.Sprintf("%s: the large-graph defaults chose %s (--scale paper keeps the paper's)", why, strings.Join(chose, ", "))
 	return c
