@@ -132,7 +132,7 @@ func runFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "lambda-bce", Value: d.LambdaBCE, Usage: "weight of the task BCE term"},
 		&cli.Float64Flag{Name: "lambda-mse", Value: d.LambdaMSE, Usage: "weight of the distance MSE term, used by mse and both (-1 = the model's default: 10, P-GNN 1)"},
 		&cli.Float64Flag{Name: "alpha", Value: d.Alpha, Usage: "distance transform exponent: target 1 − 1/d^α"},
-		&cli.IntFlag{Name: "epochs", Value: d.Epochs, Usage: fmt.Sprintf("training epochs: under the paper's scheme one whole-graph step each; under --scale large (auto from %d nodes) --batch-steps mini-batch steps each (default 10 epochs × 50 steps), so --epochs 100 there is 5000 steps; train states the total before it starts", run.LargeGraphNodes)},
+		&cli.IntFlag{Name: "epochs", Value: d.Epochs, Usage: fmt.Sprintf("training epochs: under the paper's scheme one whole-graph step each; under --scale large (auto for every graph but the paper's three datasets) --batch-steps mini-batch steps each (default 10 epochs × 50 steps), so --epochs 100 there is 5000 steps; train states the total before it starts")},
 		&cli.Float64Flag{Name: "lr", Value: d.LR, Usage: "Adam learning rate"},
 		&cli.Float64Flag{Name: "weight-decay", Value: d.WeightDec, Usage: "Adam L2 weight decay"},
 		&cli.Float64Flag{Name: "dropout", Value: d.ModelConfig.Dropout, Usage: "dropout between layers"},
