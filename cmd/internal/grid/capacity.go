@@ -15,7 +15,7 @@ func (cc CompareConfig) withCapacity(jobs []Job, repeats int) []Job {
 		return jobs
 	}
 	for seed := uint64(1); seed <= uint64(repeats); seed++ {
-		jobs = append(jobs, Job{Model: run.CapacityModel, Variant: run.MSE, Seed: seed, LR: cc.Base.LR, LambdaMSE: 1})
+		jobs = append(jobs, Job{Model: run.CapacityModel, Variant: run.MSE, Seed: seed, LR: run.CapacityLR, LambdaMSE: 1})
 	}
 	return jobs
 }
