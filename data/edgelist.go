@@ -11,6 +11,10 @@ type EdgeList struct {
 	Edges [][2]uint64
 	Names Names    // the names of named nodes (see NameID); empty when every id is an integer
 	Notes []string // what the reader skipped or ignored (a header, extra columns, values)
+	// Source is, for a converted edge list (ReadEdgeBin), the edge list it
+	// was converted from: the dataset keeps that name, so a run on the
+	// converted folder has the fingerprint of a run on the text.
+	Source string
 }
 
 // ParseEdgeList reads an edge list with the default options

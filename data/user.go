@@ -1,6 +1,7 @@
 package data
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"sort"
@@ -32,6 +33,24 @@ type UserFiles struct {
 	Header, Columns string
 }
 
+// readEdges reads the edge list of files: a converted folder (ReadEdgeBin:
+// memory-mapped, not parsed), or a text edge list.
+func readEdges(files UserFiles) (*EdgeList, error) {
+	if IsEdgeBin(files.Edges) {
+		if files.Header != "" || files.Columns != "" {
+			return nil, fmt.Errorf("data: %s is a converted edge list: --header and --columns applied when it was converted", files.Edges)
+		}
+		return ReadEdgeBin(files.Edges)
+	}
+	return ParseEdgeListFile(files.Edges, EdgeListOptions{Header: files.Header, Columns: files.Columns})
+}
+
+// ParseEdgeListFile reads the edge list at path (compressed or not) with
+// options o (ParseEdgeListWith).
+func ParseEdgeListFile(path string, o EdgeListOptions) (*EdgeList, error) {
+	return readWith(path, func(name string, r io.Reader) (*EdgeList, error) { return ParseEdgeListWith(name, r, o) })
+}
+
 // LoadUser reads a user's graph: the edge list, optional labels and
 // features (keyed by node id), and an optional graph index ("node graph"
 // lines) splitting the nodes into several graphs. Nodes are the ids seen in
@@ -40,9 +59,7 @@ type UserFiles struct {
 // an edge may not join two graphs. Featureless graphs get a constant 1
 // feature (as P-GNN does for Email).
 func LoadUser(files UserFiles) (*Dataset, error) {
-	el, err := readWith(files.Edges, func(name string, r io.Reader) (*EdgeList, error) {
-		return ParseEdgeListWith(name, r, EdgeListOptions{Header: files.Header, Columns: files.Columns})
-	})
+	el, err := readEdges(files)
 	if err != nil {
 		return nil, err
 	}
@@ -140,10 +157,10 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 		}
 		edges[gu] = append(edges[gu], [2]int{local[e[0]], local[e[1]]})
 	}
-	ds := &Dataset{Name: files.Edges, Notes: notes, Identity: identity && feats == nil}
+	ds := &Dataset{Name: cmp.Or(el.Source, files.Edges), Notes: notes, Identity: identity && feats == nil}
 	for _, g := range gids {
 		nodes := groups[g]
-		gr, err := NewGraph(files.Edges+"#"+strconv.FormatUint(g, 10), len(nodes), edges[g])
+		gr, err := NewGraph(ds.Name+"#"+strconv.FormatUint(g, 10), len(nodes), edges[g])
 		if err != nil {
 			return nil, err
 		}

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -101,6 +103,37 @@ func dataCommand(stdout, stderr io.Writer) *cli.Command {
 					return err
 				}
 				fmt.Fprintf(stdout, "%s is in %s\n", c.Args().First(), dir)
+				return nil
+			},
+		}, {
+			Name:         "convert",
+			Usage:        "parse an edge list once into a folder later runs memory-map (--dataset FOLDER): edges.npy (NumPy '<u8', E × 2 node ids), names.tsv, graph.json",
+			ArgsUsage:    "EDGES",
+			OnUsageError: onUsageError,
+			Flags: []cli.Flag{
+				&cli.StringFlag{Name: "out", Usage: "the folder to write (default: EDGES.ignn)"},
+				&cli.StringFlag{Name: "header", Value: data.HeaderAuto, Usage: "a header line — auto, yes or no (as train's --header)"},
+				&cli.StringFlag{Name: "columns", Usage: "the source and target columns (as train's --columns)"},
+			},
+			Action: func(c *cli.Context) error {
+				if c.Args().Len() != 1 {
+					return usagef("data convert needs one edge list")
+				}
+				src := c.Args().First()
+				out := cmp.Or(c.String("out"), src+".ignn")
+				t0 := time.Now()
+				header := c.String("header")
+				if header == data.HeaderAuto {
+					header = "" // as configFrom: auto is the implicit default
+				}
+				el, err := data.ParseEdgeListFile(src, data.EdgeListOptions{Header: header, Columns: c.String("columns")})
+				if err != nil {
+					return err
+				}
+				if err := data.WriteEdgeBin(out, src, el); err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "wrote %s: %d edges (%d named nodes) in %.1f s; use --dataset %s\n", out, len(el.Edges), len(el.Names), time.Since(t0).Seconds(), out)
 				return nil
 			},
 		}},

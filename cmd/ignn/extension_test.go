@@ -75,3 +75,34 @@ func TestCapacityCLI(t *testing.T) {
 		t.Fatalf("rerun: %v\n%s", err, stderr)
 	}
 }
+
+// TestDataConvert (issue 37): `ignn data convert` writes a folder that a run
+// reads in place of the text, with the same dataset fingerprint and the
+// same result; a folder from a bad path is an error naming it.
+func TestDataConvert(t *testing.T) {
+	edges, _ := tinyGraph(t)
+	dir := filepath.Join(t.TempDir(), "g.ignn")
+	out, _, err := runCLI("data", "convert", edges, "--out", dir)
+	if err != nil || !strings.Contains(out, "wrote "+dir) {
+		t.Fatalf("convert: %v\n%s", err, out)
+	}
+	var res [2]struct {
+		Fingerprint string  `json:"dataset_fingerprint"`
+		TestAUC     float64 `json:"test_auc"`
+	}
+	for i, ds := range []string{edges, dir} {
+		o, _, err := runCLI("train", "--dataset", ds, "--scale", "paper", "--epochs", "3", "--eval-every", "1", "--json", "--quiet")
+		if err != nil {
+			t.Fatalf("%s: %v", ds, err)
+		}
+		if err := json.Unmarshal([]byte(o), &res[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if res[0] != res[1] || res[0].Fingerprint == "" {
+		t.Errorf("text %+v, converted %+v", res[0], res[1])
+	}
+	if _, _, err := runCLI("data", "convert", filepath.Join(dir, "nope.txt")); err == nil || !strings.Contains(err.Error(), "nope.txt") {
+		t.Errorf("missing file: %v", err)
+	}
+}

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""Issue 36's table from scripts/faithful-users.sh's output folder.
+
+For each graph and model: base (paper scheme and recipe scheme), the paper's
+both, the recipe (both under the default recipe), the raw landmark:64 input
+and the capacity reference; final-epoch test AUC and Kendall tau (mean over
+seeds 1-3, tau with its 95% interval), and whether the recipe meets the goal:
+AUC >= max(best base, input) - 0.01 and tau >= max(input, capacity - 0.05).
+"""
+import json
+import os
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def cell_seconds(folder, model, variant):
+    secs = []
+    cells = os.path.join(folder, "cells")
+    for name in sorted(os.listdir(cells)):
+        if name.startswith(model + "_" + variant):
+            secs.append(load(os.path.join(cells, name)).get("train_seconds", 0))
+    return sum(secs) / len(secs) if secs else float("nan")
+
+
+def fmt(x):
+    return "—" if x is None else f"{x:.3f}"
+
+
+def main(out):
+    graphs = []
+    for f in sorted(os.listdir(out)):
+        if f.endswith("-recipe") and os.path.isdir(os.path.join(out, f)):
+            graphs.append(f[: -len("-recipe")])
+    print("# Faithful and accurate on users' graphs (issue 36)\n")
+    print("Made by `scripts/faithful-users.sh` (then `scripts/faithful-users.py`) on the 2-core machine.")
+    print("Per graph two compares, GCN, SAGE and GIN, variants base and both, seeds 1–3: the *recipe* —")
+    print("no flag but `--dataset` (every graph of a user's gets the faithful recipe), with `--positions landmark:64`")
+    print("for the `(input)` row and the default `(capacity)` row — and the *paper* scheme (`--scale paper`).")
+    print("Metrics are the final epoch's test AUC and Kendall τ (mean over 3 seeds; τ with its 95% interval).")
+    print("Goal: recipe AUC ≥ max(best base AUC, input AUC) − 0.01 and τ ≥ max(input τ, capacity τ − 0.05).\n")
+    met = total = 0
+    for g in graphs:
+        rec = load(os.path.join(out, g + "-recipe", "results.json"))
+        pap = load(os.path.join(out, g + "-paper", "results.json"))
+        inp = rec["inputs"][0] if rec.get("inputs") else None
+        cap = next((r for r in rec["rows"] if r["model"] == "(capacity)"), None)
+        times = {}
+        for s in ("recipe", "paper"):
+            try:
+                wall, kb = open(os.path.join(out, f"{g}-{s}.time")).read().split()[-2:]
+                times[s] = (float(wall), int(kb) / 1e6)
+            except (OSError, ValueError):
+                times[s] = (float("nan"), float("nan"))
+        cmds = {s: open(os.path.join(out, f"{g}-{s}.cmd")).read().strip() for s in ("recipe", "paper")}
+        print(f"## {rec['dataset']} ({rec['task']} task)\n")
+        print(f"* recipe: `{cmds['recipe']}` — {times['recipe'][0]:.0f} s wall, {times['recipe'][1]:.2f} GB peak RSS")
+        print(f"* paper: `{cmds['paper']}` — {times['paper'][0]:.0f} s wall, {times['paper'][1]:.2f} GB peak RSS\n")
+        print("| model | row | AUC | τ [95% CI] | s per cell |")
+        print("|---|---|---|---|---|")
+        verdicts = []
+        for m in ("gcn", "sage", "gin"):
+            def row(res, variant):
+                return next((r for r in res["rows"] if r["model"] == m and r["variant"] == variant), None)
+            pb, pboth = row(pap, "base"), row(pap, "both")
+            rb, rboth = row(rec, "base"), row(rec, "both[landmark:64]")
+            for label, r, folder, variant in (("base (paper scheme)", pb, g + "-paper", "base"),
+                                              ("base (recipe scheme)", rb, g + "-recipe", "base"),
+                                              ("the paper's both", pboth, g + "-paper", "both"),
+                                              ("**recipe**", rboth, g + "-recipe", "both-landmark64")):
+                if r is None:
+                    continue
+                ci = r.get("final_tau_ci95") or [None, None]
+                secs = cell_seconds(os.path.join(out, folder), m, variant)
+                print(f"| {m} | {label} | {fmt(r['final_auc_mean'])} | {fmt(r['final_tau_mean'])} [{fmt(ci[0])}, {fmt(ci[1])}] | {secs:.1f} |")
+            if rboth and pb and rb and inp and cap:
+                need_auc = max(pb["final_auc_mean"], rb["final_auc_mean"], inp["auc_mean"]) - 0.01
+                need_tau = max(inp["tau_mean"], cap["final_tau_mean"] - 0.05)
+                ok_auc, ok_tau = rboth["final_auc_mean"] >= need_auc, rboth["final_tau_mean"] >= need_tau
+                total += 1
+                met += ok_auc and ok_tau
+                verdicts.append(f"{m}: AUC {rboth['final_auc_mean']:.3f} vs ≥ {need_auc:.3f} {'✓' if ok_auc else '✗'}, "
+                                f"τ {rboth['final_tau_mean']:.3f} vs ≥ {need_tau:.3f} {'✓' if ok_tau else '✗'}")
+        if inp:
+            ci = inp.get("tau_ci95") or [None, None]
+            print(f"| — | (input) {inp['position']} | {fmt(inp['auc_mean'])} | {fmt(inp['tau_mean'])} [{fmt(ci[0])}, {fmt(ci[1])}] | — |")
+        if cap:
+            ci = cap.get("final_tau_ci95") or [None, None]
+            print(f"| — | (capacity) | {fmt(cap['final_auc_mean'])} | {fmt(cap['final_tau_mean'])} [{fmt(ci[0])}, {fmt(ci[1])}] | {cell_seconds(os.path.join(out, g + '-recipe'), 'table', 'mse'):.1f} |")
+        print()
+        for v in verdicts:
+            print(f"* {v}")
+        print()
+    print(f"**Goal met in {met} of {total} graph × model cells.**")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "out/faithful-users")

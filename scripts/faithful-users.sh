@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Issue 36: the default recipe on graphs users bring, against the paper's
+# recipe, the raw input and the capacity reference. Per graph, two compares
+# (GCN, SAGE, GIN; base and both; seeds 1-3):
+#   recipe: no flags but --dataset (every graph of a user's gets the faithful
+#           recipe), with --positions landmark:64 for the (input) row and the
+#           default (capacity) row;
+#   paper:  --scale paper (the paper's hash input + MSE, whole-graph steps).
+# Then scripts/faithful-users.py writes the table (docs/faithful-users.md).
+#
+#   scripts/faithful-users.sh [OUT] [--large]
+#
+# OUT defaults to out/faithful-users; --large adds caveman:5000x20 and
+# grid:316x316 (about an hour more on 2 cores). Resumable: finished cells
+# are kept.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${1:-out/faithful-users}
+data=${IGNN_DATA:-../shared/data}
+graphs=("wiki-vote=$data/wiki-vote/Wiki-Vote.txt" "email-user=$data/email/email.txt" "caveman500x20=caveman:500x20" "grid30x30=grid:30x30")
+if [ "${2:-}" = "--large" ]; then
+	graphs+=("caveman5000x20=caveman:5000x20" "grid316x316=grid:316x316")
+fi
+go build -o bin/ignn ./cmd/ignn
+mkdir -p "$out"
+for g in "${graphs[@]}"; do
+	name=${g%%=*} ds=${g#*=}
+	for scheme in recipe paper; do
+		flags=(--positions landmark:64)
+		[ "$scheme" = paper ] && flags=(--scale paper --capacity=false)
+		echo "== $name $scheme: ignn compare --dataset $ds --models gcn,sage,gin --variants base,both --repeats 3 ${flags[*]}"
+		/usr/bin/time -f "%e %M" -o "$out/$name-$scheme.time" \
+			bin/ignn compare --dataset "$ds" --models gcn,sage,gin --variants base,both --repeats 3 --workers 2 \
+			"${flags[@]}" --out "$out/$name-$scheme" --quiet > "$out/$name-$scheme.txt"
+		echo "ignn compare --dataset $ds --models gcn,sage,gin --variants base,both --repeats 3 --workers 2 ${flags[*]}" > "$out/$name-$scheme.cmd"
+	done
+done
+python3 scripts/faithful-users.py "$out" > docs/faithful-users.md
+echo "wrote docs/faithful-users.md"
