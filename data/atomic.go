@@ -1,7 +1,9 @@
 package data
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -10,6 +12,16 @@ import (
 // directory, synced and renamed over path, so readers and crashes see either
 // the old file or the new one, never a torn write. The file has mode 0644.
 func WriteFileAtomic(path string, data []byte) error {
+	return WriteAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteAtomic is WriteFileAtomic for content that write streams (a large
+// file need not be held in memory): write's error, or the file system's,
+// leaves path as it was.
+func WriteAtomic(path string, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
@@ -18,7 +30,10 @@ func WriteFileAtomic(path string, data []byte) error {
 	tmp := f.Name()
 	// CreateTemp makes 0600 files; results are for sharing.
 	if err = f.Chmod(0o644); err == nil {
-		_, err = f.Write(data)
+		bw := bufio.NewWriterSize(f, 1<<20)
+		if err = write(bw); err == nil {
+			err = bw.Flush()
+		}
 	}
 	if err == nil {
 		err = f.Sync()

@@ -2,12 +2,10 @@ package run
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 
@@ -17,8 +15,10 @@ import (
 	"github.com/ignn/ignn/engine"
 )
 
-// CheckpointVersion is the format version written and accepted.
-const CheckpointVersion = 1
+// CheckpointVersion is the format version written: 2 keeps the tensors
+// (parameters, Adam's moments) in a NumPy .npz beside checkpoint.json,
+// which holds the rest; version 1 (everything in the JSON) is still read.
+const CheckpointVersion = 2
 
 // CheckpointFile is the file inside a checkpoint directory.
 const CheckpointFile = "checkpoint.json"
@@ -40,7 +40,13 @@ type Checkpoint struct {
 	RNG         map[string][]byte `json:"rng"`
 	Evals       []Metrics         `json:"evals"`
 	StepSeconds float64           `json:"step_seconds"`
-	Checksum    string            `json:"checksum"`
+	// Tensors names the .npz (in the checkpoint's directory) holding the
+	// parameters ("param/NAME") and Adam's moments ("adam_m/NAME",
+	// "adam_v/NAME"), and TensorsSHA256 its hash (version 2; the JSON then
+	// holds no tensor values).
+	Tensors       string `json:"tensors,omitempty"`
+	TensorsSHA256 string `json:"tensors_sha256,omitempty"`
+	Checksum      string `json:"checksum"`
 }
 
 // ParamState is one parameter tensor.
@@ -48,42 +54,6 @@ type ParamState struct {
 	Name  string    `json:"name"`
 	Shape []int     `json:"shape"`
 	Data  []float64 `json:"data"`
-}
-
-// Fingerprint hashes a dataset's content (sizes, edges, labels, features,
-// node ids), so a checkpoint refuses other data.
-func Fingerprint(ds *data.Dataset) string {
-	h := sha256.New()
-	var b [8]byte
-	put := func(v uint64) { binary.LittleEndian.PutUint64(b[:], v); h.Write(b[:]) }
-	h.Write([]byte(ds.Name))
-	put(uint64(len(ds.Graphs)))
-	for gi, g := range ds.Graphs {
-		put(uint64(g.N))
-		for _, e := range g.Edges {
-			put(uint64(e[0]))
-			put(uint64(e[1]))
-		}
-		for _, l := range g.Labels {
-			put(uint64(l))
-		}
-		for _, x := range g.X {
-			put(math.Float64bits(x))
-		}
-		for _, id := range g.IDs {
-			put(id)
-		}
-		for _, s := range g.Names { // named nodes only: integer datasets hash as before
-			put(uint64(len(s)))
-			h.Write([]byte(s))
-		}
-		if ds.Perm != nil {
-			for _, p := range ds.Perm[gi] {
-				put(uint64(p))
-			}
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // checksum hashes the checkpoint's JSON without its checksum field; "" when
@@ -132,19 +102,52 @@ func (c *Built) streams() map[string]*engine.Seeded {
 	return m
 }
 
-// Save writes the checkpoint atomically to dir/checkpoint.json.
+// Save writes the checkpoint to dir: the tensors to tensors.EPOCH.npz
+// (float32 values as '<f4', exact), then checkpoint.json naming it and its
+// hash, each atomically; then older tensor files go. A crash leaves the
+// previous checkpoint whole.
 func (ck *Checkpoint) Save(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
 	}
-	b, err := json.Marshal(ck)
+	f32 := ck.Config.DType != Float64
+	var arrays []data.NPZArray
+	m := *ck
+	m.Params = make([]ParamState, len(ck.Params))
+	for i, p := range ck.Params {
+		m.Params[i] = ParamState{Name: p.Name, Shape: p.Shape}
+		arrays = append(arrays, data.NPZArray{Name: "param/" + p.Name, Shape: p.Shape, Data: p.Data, F32: f32})
+		if i < len(ck.AdamM) {
+			arrays = append(arrays, data.NPZArray{Name: "adam_m/" + p.Name, Shape: p.Shape, Data: ck.AdamM[i], F32: f32},
+				data.NPZArray{Name: "adam_v/" + p.Name, Shape: p.Shape, Data: ck.AdamV[i], F32: f32})
+		}
+	}
+	m.AdamM, m.AdamV = nil, nil
+	m.Version, m.Tensors = CheckpointVersion, fmt.Sprintf("tensors.%d.npz", ck.Epoch)
+	sum, err := data.WriteNPZ(filepath.Join(dir, m.Tensors), arrays)
+	if err != nil {
+		return fmt.Errorf("checkpoint: %w", err)
+	}
+	m.TensorsSHA256 = sum
+	m.Checksum = m.checksum()
+	b, err := json.Marshal(&m)
 	if err != nil {
 		return err
 	}
-	return data.WriteFileAtomic(filepath.Join(dir, CheckpointFile), b)
+	if err := data.WriteFileAtomic(filepath.Join(dir, CheckpointFile), b); err != nil {
+		return err
+	}
+	old, _ := filepath.Glob(filepath.Join(dir, "tensors.*.npz"))
+	for _, f := range old {
+		if filepath.Base(f) != m.Tensors {
+			os.Remove(f)
+		}
+	}
+	return nil
 }
 
-// LoadCheckpoint reads and verifies dir/checkpoint.json.
+// LoadCheckpoint reads and verifies dir/checkpoint.json and, for version 2,
+// the tensor file it names.
 func LoadCheckpoint(dir string) (*Checkpoint, error) {
 	path := filepath.Join(dir, CheckpointFile)
 	var ck Checkpoint
@@ -154,11 +157,44 @@ func LoadCheckpoint(dir string) (*Checkpoint, error) {
 		}
 		return nil, fmt.Errorf("checkpoint: %w", err) // names the file and the problem
 	}
-	if ck.Version != CheckpointVersion {
-		return nil, fmt.Errorf("checkpoint: %s has format version %d, this ignn reads version %d", path, ck.Version, CheckpointVersion)
+	if ck.Version != 1 && ck.Version != CheckpointVersion {
+		return nil, fmt.Errorf("checkpoint: %s has format version %d, this ignn reads versions 1 and %d", path, ck.Version, CheckpointVersion)
 	}
 	if ck.Checksum == "" || ck.checksum() != ck.Checksum {
 		return nil, fmt.Errorf("checkpoint: %s is corrupted: checksum mismatch", path)
+	}
+	if ck.Version == 1 {
+		return &ck, nil
+	}
+	if ck.Tensors != filepath.Base(ck.Tensors) {
+		return nil, fmt.Errorf("checkpoint: %s names tensors %q outside its directory", path, ck.Tensors)
+	}
+	arrays, err := data.ReadNPZ(filepath.Join(dir, ck.Tensors), ck.TensorsSHA256)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	get := func(name string) ([]float64, error) {
+		a, ok := arrays[name]
+		if !ok {
+			return nil, fmt.Errorf("checkpoint: %s lacks %s", ck.Tensors, name)
+		}
+		return a.Data, nil
+	}
+	for i := range ck.Params {
+		if ck.Params[i].Data, err = get("param/" + ck.Params[i].Name); err != nil {
+			return nil, err
+		}
+		if ck.AdamT > 0 {
+			mv, err := get("adam_m/" + ck.Params[i].Name)
+			if err != nil {
+				return nil, err
+			}
+			vv, err := get("adam_v/" + ck.Params[i].Name)
+			if err != nil {
+				return nil, err
+			}
+			ck.AdamM, ck.AdamV = append(ck.AdamM, mv), append(ck.AdamV, vv)
+		}
 	}
 	return &ck, nil
 }

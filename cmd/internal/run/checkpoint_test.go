@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -29,7 +30,9 @@ func shortRun(model string) Config {
 
 // TestResumeMatchesUninterrupted: 20 epochs with --save, interrupted after
 // epoch 10 and resumed, give exactly the metrics of an uninterrupted run
-// (parameters, Adam moments and every random stream are checkpointed).
+// (parameters, Adam moments and every random stream are checkpointed), from
+// a version-2 checkpoint (tensors in a .npz) and from the same state
+// written as version 1 (the format before it).
 func TestResumeMatchesUninterrupted(t *testing.T) {
 	for _, model := range []string{"gcn", "pgnn-e"} {
 		full, err := Run(context.Background(), shortRun(model), Hooks{})
@@ -43,6 +46,16 @@ func TestResumeMatchesUninterrupted(t *testing.T) {
 		ck, err := LoadCheckpoint(dir)
 		if err != nil || ck.Epoch != 10 {
 			t.Fatalf("%s: checkpoint epoch %v, err %v", model, ck, err)
+		}
+		if model == "pgnn-e" { // the same state written as a version-1 file (tensors inside the JSON) resumes the same
+			ck.Version, ck.Tensors, ck.TensorsSHA256 = 1, "", ""
+			ck.Checksum = ck.checksum()
+			b, _ := json.Marshal(ck)
+			os.WriteFile(filepath.Join(dir, CheckpointFile), b, 0o644)
+			old, _ := filepath.Glob(filepath.Join(dir, "tensors.*.npz"))
+			for _, f := range old {
+				os.Remove(f)
+			}
 		}
 		resumed, err := Resume(context.Background(), dir, Hooks{})
 		if err != nil {
@@ -66,13 +79,13 @@ func TestCorruptCheckpointRefused(t *testing.T) {
 	good, _ := os.ReadFile(path)
 	cases := map[string][]byte{
 		"truncated": good[:len(good)/2],
-		"flipped":   bytes.Replace(good, []byte(`"data":[`), []byte(`"data":[1e-3,`), 1),
-		"version":   bytes.Replace(good, []byte(`"version":1`), []byte(`"version":7`), 1),
+		"flipped":   bytes.Replace(good, []byte(`"adam_steps":`), []byte(`"adam_steps":1`), 1),
+		"version":   bytes.Replace(good, []byte(`"version":2`), []byte(`"version":7`), 1),
 	}
 	want := map[string]string{
 		"truncated": fmt.Sprintf("is corrupt: truncated at byte %d", len(good)/2),
 		"flipped":   "is corrupted: checksum mismatch",
-		"version":   "has format version 7, this ignn reads version 1",
+		"version":   "has format version 7, this ignn reads versions 1 and 2",
 	}
 	for name, b := range cases {
 		os.WriteFile(path, b, 0o644)
@@ -81,6 +94,20 @@ func TestCorruptCheckpointRefused(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", name, err, want[name])
 		}
 	}
+	// A tensor file that is not the one the manifest recorded.
+	os.WriteFile(path, good, 0o644)
+	tensors, _ := filepath.Glob(filepath.Join(dir, "tensors.*.npz"))
+	if len(tensors) != 1 {
+		t.Fatalf("tensor files %v, want one", tensors)
+	}
+	tb, _ := os.ReadFile(tensors[0])
+	bad := append([]byte(nil), tb...)
+	bad[len(bad)/2] ^= 1
+	os.WriteFile(tensors[0], bad, 0o644)
+	if _, err := LoadCheckpoint(dir); err == nil || !strings.Contains(err.Error(), "is corrupted: its SHA-256") {
+		t.Errorf("flipped tensor byte: %v", err)
+	}
+	os.WriteFile(tensors[0], tb, 0o644)
 	if _, err := LoadCheckpoint(t.TempDir()); err == nil || !strings.Contains(err.Error(), "not found") {
 		t.Errorf("missing checkpoint: %v", err)
 	}

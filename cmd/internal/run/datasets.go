@@ -1,7 +1,11 @@
 package run
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/ignn/ignn/data"
@@ -42,4 +46,40 @@ func LoadDataset(cfg Config) (*data.Dataset, error) {
 func unknownDataset(name string) error {
 	return fmt.Errorf("unknown dataset %q (valid: %s, a generated graph %s, or a path to an edge list)",
 		name, strings.Join(BuiltinDatasets, ", "), strings.Join(data.Generators, " or "))
+}
+
+// Fingerprint hashes a dataset's content (sizes, edges, labels, features,
+// node ids), so a checkpoint refuses other data.
+func Fingerprint(ds *data.Dataset) string {
+	h := sha256.New()
+	var b [8]byte
+	put := func(v uint64) { binary.LittleEndian.PutUint64(b[:], v); h.Write(b[:]) }
+	h.Write([]byte(ds.Name))
+	put(uint64(len(ds.Graphs)))
+	for gi, g := range ds.Graphs {
+		put(uint64(g.N))
+		for _, e := range g.Edges {
+			put(uint64(e[0]))
+			put(uint64(e[1]))
+		}
+		for _, l := range g.Labels {
+			put(uint64(l))
+		}
+		for _, x := range g.X {
+			put(math.Float64bits(x))
+		}
+		for _, id := range g.IDs {
+			put(id)
+		}
+		for _, s := range g.Names { // named nodes only: integer datasets hash as before
+			put(uint64(len(s)))
+			h.Write([]byte(s))
+		}
+		if ds.Perm != nil {
+			for _, p := range ds.Perm[gi] {
+				put(uint64(p))
+			}
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
