@@ -41,7 +41,9 @@ def main(out):
     print("no flag but `--dataset` (every graph of a user's gets the faithful recipe), with `--positions landmark:64`")
     print("for the `(input)` row and the default `(capacity)` row — and the *paper* scheme (`--scale paper`).")
     print("Metrics are the final epoch's test AUC and Kendall τ (mean over 3 seeds; τ with its 95% interval).")
-    print("Goal: recipe AUC ≥ max(best base AUC, input AUC) − 0.01 and τ ≥ max(input τ, capacity τ − 0.05).\n")
+    print("Goal: recipe AUC ≥ max(best base AUC, input AUC) − 0.01 and τ ≥ max(input τ, capacity τ − 0.05).")
+    print("Wall time and peak RSS are the whole compare's (2 workers, /usr/bin/time); they are not benchmarks —")
+    print("other work may have shared the 2 cores. The (input) row has no per-cell time: it trains nothing.\n")
     met = total = 0
     for g in graphs:
         rec = load(os.path.join(out, g + "-recipe", "results.json"))
