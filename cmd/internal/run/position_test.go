@@ -132,6 +132,15 @@ func TestPositionSkip(t *testing.T) {
 	if skip.Params != plain.Params+8*cfg.ModelConfig.Hidden || !skip.Config.PositionSkip {
 		t.Fatalf("params %d → %d with the skip path (want +%d)", plain.Params, skip.Params, 8*cfg.ModelConfig.Hidden)
 	}
+	cfg.SkipIdentity = true // the one-hot identity joins the skip block: a free N × Out table
+	ident, err := Run(context.Background(), cfg, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ident.Params != skip.Params+ident.Nodes*cfg.ModelConfig.Out || !ident.Config.SkipIdentity {
+		t.Fatalf("--skip-identity: params %d → %d (want +%d)", skip.Params, ident.Params, ident.Nodes*cfg.ModelConfig.Out)
+	}
+	cfg.SkipIdentity = false
 	cfg.SkipStandardise = true
 	_, _, pr := prepared(t, cfg)
 	x, sk := pr.Input.X, pr.Input.Skip

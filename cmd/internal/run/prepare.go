@@ -140,6 +140,13 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 			k, p.EncodingCol = cfg.HashDim, x.DenseDim-cfg.HashDim
 		}
 		p.Input.Skip, polar = features.SkipBlocks(x, p.EncodingCol, k, append(slices.Clone(u.Offsets), u.N), cfg.SkipPolar, cfg.SkipStandardise)
+		if cfg.SkipIdentity && x.Sparse != nil { // the one-hot identity joins the skip block(s)
+			for _, f := range []*engine.Features{p.Input.Skip, polar} {
+				if f != nil {
+					f.Sparse = x.Sparse
+				}
+			}
+		}
 	}
 	if !p.Exact() {
 		stage(fmt.Sprintf("the fixed τ sample: %d pairs from %d BFS sources", cfg.TauPairs, cfg.TauSources))
