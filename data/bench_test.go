@@ -87,9 +87,11 @@ func BenchmarkScaleLoadEdgeList10M(b *testing.B) {
 	})
 	b.Run("edges/converted", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			if _, err := ReadEdgeBin(binPath); err != nil {
+			el, err := ReadEdgeBin(binPath)
+			if err != nil {
 				b.Fatal(err)
 			}
+			el.Release()
 		}
 	})
 }

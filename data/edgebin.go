@@ -17,8 +17,8 @@ import (
 // read instead of parsing text again: edges.npy, the E × 2 node ids as
 // little-endian uint64 ('<u8', what NumPy's numpy.load reads), names.tsv
 // ("id<TAB>name" for named nodes, when there are any) and graph.json, the
-// manifest below. Reading memory-maps edges.npy (copy on write): the edges
-// are not parsed or copied.
+// manifest below. Reading memory-maps edges.npy (read only): the edges are
+// not parsed or copied.
 
 // EdgeBinFormat names the folder layout in graph.json.
 const EdgeBinFormat = "ignn-edges/1"
@@ -74,8 +74,9 @@ func WriteEdgeBin(dir, source string, el *EdgeList) error {
 }
 
 // ReadEdgeBin reads the converted edge list in dir: its edges memory-mapped
-// from edges.npy, its names and the notes of the original parse. Errors
-// name the file and the problem.
+// (read only) from edges.npy, its names and the notes of the original
+// parse. The caller releases the mapping with EdgeList.Release when done
+// with the edges (LoadUser does). Errors name the file and the problem.
 func ReadEdgeBin(dir string) (*EdgeList, error) {
 	mp := filepath.Join(dir, "graph.json")
 	mb, err := os.ReadFile(mp)
@@ -89,15 +90,16 @@ func ReadEdgeBin(dir string) (*EdgeList, error) {
 	if m.Format != EdgeBinFormat {
 		return nil, fmt.Errorf("data: %s: format %q, want %q (convert the edge list again with this ignn)", mp, m.Format, EdgeBinFormat)
 	}
-	edges, err := mapEdges(filepath.Join(dir, "edges.npy"), m.Edges)
+	edges, release, err := mapEdges(filepath.Join(dir, "edges.npy"), m.Edges)
 	if err != nil {
 		return nil, err
 	}
-	el := &EdgeList{Edges: edges, Notes: m.Notes, Source: m.Source}
+	el := &EdgeList{Edges: edges, Notes: m.Notes, Source: m.Source, release: release}
 	if m.Names > 0 {
 		np := filepath.Join(dir, "names.tsv")
 		nb, err := os.ReadFile(np)
 		if err != nil {
+			el.Release()
 			return nil, err
 		}
 		el.Names = Names{}
@@ -105,61 +107,63 @@ func ReadEdgeBin(dir string) (*EdgeList, error) {
 			id, name, ok := strings.Cut(line, "\t")
 			v, perr := strconv.ParseUint(id, 10, 64)
 			if !ok || perr != nil {
+				el.Release()
 				return nil, &LineError{np, i + 1, fmt.Sprintf("want \"id<TAB>name\", got %s", quoteToken(line))}
 			}
 			el.Names[v] = name
 		}
 		if len(el.Names) != m.Names {
+			el.Release()
 			return nil, fmt.Errorf("data: %s holds %d names, graph.json says %d", np, len(el.Names), m.Names)
 		}
 	}
 	return el, nil
 }
 
-// mapEdges memory-maps the E × 2 '<u8' array at path (copy on write) as
-// edges, checking its header against want edges.
-func mapEdges(path string, want int) ([][2]uint64, error) {
+// mapEdges memory-maps the E × 2 '<u8' array at path (read only) as edges,
+// checking its header against want edges, with the function that unmaps it.
+func mapEdges(path string, want int) ([][2]uint64, func() error, error) {
+	none := func() error { return nil }
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	head := make([]byte, 4096)
 	n, _ := f.ReadAt(head, 0)
 	descr, shape, off, err := ParseNPYHeader(head[:n])
 	if err != nil {
-		return nil, fmt.Errorf("data: %s: %v", path, err)
+		return nil, nil, fmt.Errorf("data: %s: %v", path, err)
 	}
 	if descr != "<u8" || len(shape) != 2 || shape[1] != 2 || shape[0] != want {
-		return nil, fmt.Errorf("data: %s: array %s %v, want '<u8' (%d, 2) as graph.json says", path, descr, shape, want)
+		return nil, nil, fmt.Errorf("data: %s: array %s %v, want '<u8' (%d, 2) as graph.json says", path, descr, shape, want)
 	}
 	if size := int64(off) + 16*int64(want); st.Size() != size {
-		return nil, fmt.Errorf("data: %s: %d bytes, want %d for %d edges (truncated?)", path, st.Size(), size, want)
+		return nil, nil, fmt.Errorf("data: %s: %d bytes, want %d for %d edges (truncated?)", path, st.Size(), size, want)
 	}
 	if want == 0 {
-		return nil, nil
+		return nil, none, nil
 	}
 	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 { // a big-endian machine: decode
 		b, err := os.ReadFile(path)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		edges := make([][2]uint64, want)
 		for k := range edges {
 			p := off + 16*k
 			edges[k] = [2]uint64{binary.LittleEndian.Uint64(b[p:]), binary.LittleEndian.Uint64(b[p+8:])}
 		}
-		return edges, nil
+		return edges, none, nil
 	}
-	b, err := syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE)
+	b, err := syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
-		return nil, fmt.Errorf("data: %s: mmap: %v", path, err)
+		return nil, nil, fmt.Errorf("data: %s: mmap: %v", path, err)
 	}
-	// The header is padded to 64 bytes, so the data is 8-byte aligned; the
-	// mapping lives as long as the process (a run reads its graph to the end).
-	return unsafe.Slice((*[2]uint64)(unsafe.Pointer(&b[off])), want), nil
+	// The header is padded to 64 bytes, so the data is 8-byte aligned.
+	return unsafe.Slice((*[2]uint64)(unsafe.Pointer(&b[off])), want), func() error { return syscall.Munmap(b) }, nil
 }

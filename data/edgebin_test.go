@@ -43,6 +43,9 @@ func TestEdgeBinRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("converted dataset differs:\n%+v\n%+v\n%+v\n%+v", got, want, *got.Graphs[0], *want.Graphs[0])
 	}
+	if maps, err := os.ReadFile("/proc/self/maps"); err == nil && strings.Contains(string(maps), filepath.Join(bin, "edges.npy")) {
+		t.Error("LoadUser left edges.npy mapped") // every load would keep one more mapping
+	}
 	if _, err := LoadUser(UserFiles{Edges: bin, Columns: "src,dst"}); err == nil || !strings.Contains(err.Error(), "applied when it was converted") {
 		t.Errorf("--columns on a converted list: %v", err)
 	}

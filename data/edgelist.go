@@ -14,7 +14,20 @@ type EdgeList struct {
 	// Source is, for a converted edge list (ReadEdgeBin), the edge list it
 	// was converted from: the dataset keeps that name, so a run on the
 	// converted folder has the fingerprint of a run on the text.
-	Source string
+	Source  string
+	release func() error // unmaps a converted list's edges (ReadEdgeBin); nil otherwise
+}
+
+// Release frees what a converted edge list maps (ReadEdgeBin); Edges must
+// not be used after it. It is a no-op for a parsed list and when called
+// again.
+func (el *EdgeList) Release() error {
+	if el.release == nil {
+		return nil
+	}
+	r := el.release
+	el.release, el.Edges = nil, nil
+	return r()
 }
 
 // ParseEdgeList reads an edge list with the default options

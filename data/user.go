@@ -63,6 +63,7 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer el.Release() // a converted list's mapping: the graphs below copy what they keep
 	ids := map[uint64]bool{}
 	for _, e := range el.Edges {
 		ids[e[0]], ids[e[1]] = true, true
