@@ -133,6 +133,9 @@ func dataCommand(stdout, stderr io.Writer) *cli.Command {
 				if err := data.WriteEdgeBin(out, src, el); err != nil {
 					return err
 				}
+				for _, n := range el.Notes { // what the parse skipped or ignored: also kept in graph.json
+					fmt.Fprintf(stderr, "note: %s\n", n)
+				}
 				fmt.Fprintf(stdout, "wrote %s: %d edges (%d named nodes) in %.1f s; use --dataset %s\n", out, len(el.Edges), len(el.Names), time.Since(t0).Seconds(), out)
 				return nil
 			},
