@@ -66,35 +66,6 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 
 func onUsageError(_ *cli.Context, err error, _ bool) error { return usageError{err} }
 
-func modelsCommand(stdout io.Writer) *cli.Command {
-	return &cli.Command{
-		Name:  "models",
-		Usage: "list the registered architectures",
-		Action: func(c *cli.Context) error {
-			w := 0
-			for _, n := range models.Names() {
-				w = max(w, len(n))
-			}
-			fmt.Fprintf(stdout, "%-*s  layers  mini-batches  skip path  description\n", w, "name")
-			for _, n := range models.Names() {
-				e, _ := models.Lookup(n)
-				fmt.Fprintf(stdout, "%-*s  %6d  %-12s  %-9s  %s\n", w, n, e.Config().Layers, yesNo(e.Batches), yesNo(e.Skip), e.Description)
-			}
-			return nil
-		},
-	}
-}
-
-func yesNo(b bool) string {
-	if b {
-		return "yes"
-	}
-	return "no"
-}
-
-// modelNames is the registered models as --model's help lists them.
-func modelNames() string { return strings.Join(models.Names(), ", ") }
-
 // hasFlag reports whether the running command defines the flag.
 func hasFlag(c *cli.Context, name string) bool {
 	for _, f := range c.Command.Flags {
