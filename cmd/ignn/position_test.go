@@ -97,8 +97,26 @@ func TestStagesAnnounced(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)
 		}
 	}
-	if _, stderr, _ = runCLI(append(args, "--quiet")...); strings.Contains(stderr, "splits and") {
+	stdout, stderr, _ := runCLI(append(args, "--quiet", "--json")...)
+	if strings.Contains(stderr, "splits and") {
 		t.Errorf("--quiet still announces stages:\n%s", stderr)
+	}
+	// The JSON times the same stages (issue 37), training and the final
+	// faithfulness included, each once, in order, with a time.
+	var r struct {
+		Stages []struct {
+			Stage   string  `json:"stage"`
+			Seconds float64 `json:"seconds"`
+		} `json:"stage_seconds"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil || len(r.Stages) < 5 ||
+		!strings.HasPrefix(r.Stages[0].Stage, "splits and sampled distances") || r.Stages[len(r.Stages)-1].Stage != "faithfulness of the final embeddings" {
+		t.Fatalf("stage_seconds %+v (%v)", r.Stages, err)
+	}
+	for _, st := range r.Stages {
+		if !(st.Seconds >= 0) {
+			t.Errorf("stage %q: %v s", st.Stage, st.Seconds)
+		}
 	}
 }
 

@@ -135,6 +135,15 @@ type Result struct {
 	EncodingSeconds float64                 `json:"encoding_seconds,omitempty"`
 	// SkipChoice is the block --skip-polar auto chose, with its reason.
 	SkipChoice *SkipChoice `json:"skip_choice,omitempty"`
+	// StageSeconds times the run's stages as the stage log names them
+	// (graphs of StageNodes nodes or more; wall seconds, not results).
+	StageSeconds []StageTime `json:"stage_seconds,omitempty"`
+}
+
+// StageTime is one stage of a run and its wall seconds.
+type StageTime struct {
+	Stage   string  `json:"stage"`
+	Seconds float64 `json:"seconds"`
 }
 
 // Hooks observe a run (all optional).

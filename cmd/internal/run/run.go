@@ -59,8 +59,14 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 		defer debug.SetGCPercent(debug.SetGCPercent(BigRunGCPercent))
 	}
 	var stage func(string)
-	if hooks.Stage != nil && ds.NumNodes() >= StageNodes {
-		stage = hooks.Stage
+	var stages stageClock
+	if ds.NumNodes() >= StageNodes { // small runs stay quiet and keep no stage times
+		stage = func(msg string) {
+			stages.mark(msg)
+			if hooks.Stage != nil {
+				hooks.Stage(msg)
+			}
+		}
 	}
 	p, err := PrepareWith(ds, cfg, stage)
 	if err != nil {
@@ -98,6 +104,9 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 		}
 		l.start, l.evals, l.priorSeconds = ck.Epoch, append(l.evals, ck.Evals...), ck.StepSeconds
 	}
+	if stage != nil {
+		stages.mark("training and evaluation")
+	}
 	if hooks.Start != nil {
 		hooks.Start()
 	}
@@ -122,8 +131,36 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	res.History = l.evals
 	res.Final = l.evals[len(l.evals)-1]
 	res.Select(cfg.Select)
+	if stage != nil {
+		stages.mark("faithfulness of the final embeddings")
+	}
 	if res.Faithfulness, err = built.Faithfulness(); err != nil {
 		return nil, err
 	}
+	res.StageSeconds = stages.done()
 	return res, nil
+}
+
+// stageClock times a run's stages (Result.StageSeconds): each lasts from
+// its mark to the next.
+type stageClock struct {
+	stages []StageTime
+	t      time.Time
+}
+
+func (c *stageClock) mark(stage string) {
+	now := time.Now()
+	if n := len(c.stages); n > 0 {
+		c.stages[n-1].Seconds = now.Sub(c.t).Seconds()
+	}
+	c.t = now
+	if stage != "" {
+		c.stages = append(c.stages, StageTime{Stage: stage})
+	}
+}
+
+// done closes the last stage and returns them all (nil when none ran).
+func (c *stageClock) done() []StageTime {
+	c.mark("")
+	return c.stages
 }
