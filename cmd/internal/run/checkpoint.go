@@ -69,7 +69,9 @@ func (ck *Checkpoint) checksum() string {
 	return hex.EncodeToString(s[:])
 }
 
-// snapshot captures the built run's state after epochsDone epochs.
+// snapshot captures the built run's state after epochsDone epochs. It
+// computes no checksum: Save checksums the manifest it writes (a checksum
+// of the tensors as JSON text cost 0.85 GB of peak RSS at 10⁵ nodes).
 func (c *Built) snapshot(epochsDone int, evals []Metrics, stepSeconds float64) (*Checkpoint, error) {
 	ck := &Checkpoint{Version: CheckpointVersion, Config: c.cfg, Epoch: epochsDone, Fingerprint: c.p.Fingerprint,
 		HashDim: c.cfg.HashDim, Evals: evals, StepSeconds: stepSeconds, RNG: map[string][]byte{}}
@@ -90,7 +92,6 @@ func (c *Built) snapshot(epochsDone int, evals []Metrics, stepSeconds float64) (
 		}
 		ck.RNG[name] = b
 	}
-	ck.Checksum = ck.checksum()
 	return ck, nil
 }
 
