@@ -56,8 +56,9 @@ func ParseEdgeListFile(path string, o EdgeListOptions) (*EdgeList, error) {
 // lines) splitting the nodes into several graphs. Nodes are the ids seen in
 // any file, indexed in ascending id order; the ids are the hash keys. Every
 // node needs a label (features) when a labels (features) file is given, and
-// an edge may not join two graphs. Featureless graphs get a constant 1
-// feature (as P-GNN does for Email).
+// an edge may not join two graphs. Featureless graphs get the one-hot
+// identity (FeaturesIdentity), or a constant 1 feature with
+// FeaturesConstant (as P-GNN does for Email).
 func LoadUser(files UserFiles) (*Dataset, error) {
 	el, err := readEdges(files)
 	if err != nil {

@@ -73,6 +73,7 @@ func aggregate(cc CompareConfig, jobs []Job, results []*run.Result) *Comparison 
 	for _, key := range mv {
 		chosen[key] = chooseSetting(cands[key], rule)
 	}
+	capacity := map[int]bool{} // rows of the capacity reference
 	for _, key := range mv {
 		g := chosen[key]
 		var auc, tau, fauc, ftau, fp10, fap []float64
@@ -84,7 +85,8 @@ func aggregate(cc CompareConfig, jobs []Job, results []*run.Result) *Comparison 
 		c.rows = append(c.rows, report.Row{Model: g.setting.Model, Variant: g.setting.Label(), Runs: len(g.cells),
 			AUC: eval.Summarise(auc), Tau: eval.Summarise(tau), FinalAUC: eval.Summarise(fauc), FinalTau: eval.Summarise(ftau),
 			FinalP10: eval.Summarise(fp10), FinalAP: eval.Summarise(fap), Settings: rowSettings(g.cells)})
-		if g.setting.IsCapacity() { // a reference row: no settings in the heading
+		if g.setting.IsCapacity() { // a reference row: no settings in the heading, never "best"
+			capacity[len(c.rows)-1] = true
 			c.rows[len(c.rows)-1].Settings = report.Settings{}
 		}
 		if cc.Sweep {
@@ -92,11 +94,8 @@ func aggregate(cc CompareConfig, jobs []Job, results []*run.Result) *Comparison 
 		}
 	}
 	report.MarkBest(c.rows)
-	isCapacity := func(r report.Row) bool {
-		return r.Model == run.CapacityModel && r.Variant == string(run.MSE) && r.Settings.Epochs == 0
-	}
-	for i := range c.rows {
-		c.rows[i].BestTau = c.rows[i].BestTau && !isCapacity(c.rows[i])
+	for i := range capacity {
+		c.rows[i].BestTau = false
 	}
 	if len(c.Cells) > 0 {
 		c.Epochs = resolvedEpochs(c.Cells)
@@ -136,11 +135,9 @@ func aggregate(cc CompareConfig, jobs []Job, results []*run.Result) *Comparison 
 		}
 		c.Rows = append(c.Rows, rj)
 	}
-	for i, r := range c.rows { // the capacity reference is named as a reference row
-		if isCapacity(r) {
-			c.rows[i].Model, c.rows[i].Variant = CapacityRow, CapacityLabel
-			c.Rows[i].Model, c.Rows[i].Variant = CapacityRow, CapacityLabel
-		}
+	for i := range capacity { // the capacity reference is named as a reference row
+		c.rows[i].Model, c.rows[i].Variant = CapacityRow, CapacityLabel
+		c.Rows[i].Model, c.Rows[i].Variant = CapacityRow, CapacityLabel
 	}
 	return c
 }
