@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"sync"
 
 	G "gorgonia.org/gorgonia"
@@ -57,6 +58,19 @@ type GraphInput struct {
 	// their output before normalising (a skip path from the input's
 	// positional columns to the embedding).
 	Skip *Features
+	// SkipInit, when set, is the skip map's initial value (Skip's width ×
+	// the output width, row-major) instead of a random one.
+	SkipInit []float64
+}
+
+// Values initialises a parameter to a copy of v (its length must match).
+func Values(v []float64) Init {
+	return func(_ *rand.Rand, data []float64, _, _ int) {
+		if len(v) != len(data) {
+			panic(fmt.Sprintf("engine: Values: %d values for a parameter of %d", len(v), len(data)))
+		}
+		copy(data, v)
+	}
 }
 
 // InputLinear applies one linear map to the features: X·W + b with W
@@ -65,6 +79,12 @@ type GraphInput struct {
 // N×Dim dense product is formed; the dense features enter as a constant input
 // input held by a ConstMul op (no unused dX is computed).
 func (b *Builder) InputLinear(name string, x *Features, out int, bias bool) *G.Node {
+	return b.InputLinearInit(name, x, out, bias, nil)
+}
+
+// InputLinearInit is InputLinear with the dense part's weights initialised
+// by dense instead (nil: as InputLinear does).
+func (b *Builder) InputLinearInit(name string, x *Features, out int, bias bool, dense Init) *G.Node {
 	in := x.Dim()
 	if in == 0 {
 		panic(fmt.Sprintf("engine: %s: the input has no features", name))
@@ -75,7 +95,10 @@ func (b *Builder) InputLinear(name string, x *Features, out int, bias bool) *G.N
 		y = SpMM(x.Sparse, ws)
 	}
 	if x.DenseDim > 0 {
-		wd := b.Param(name+".Wd", UniformFanIn(in), x.DenseDim, out)
+		if dense == nil {
+			dense = UniformFanIn(in)
+		}
+		wd := b.Param(name+".Wd", dense, x.DenseDim, out)
 		yd := ConstMul(x.constant(), wd)
 		if y == nil {
 			y = yd

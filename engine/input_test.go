@@ -1,6 +1,9 @@
 package engine_test
 
 import (
+	"fmt"
+	"math"
+	"strings"
 	"testing"
 
 	. "github.com/ignn/ignn/engine"
@@ -50,4 +53,39 @@ func TestSetColumnSigns(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestInputLinearInit: the dense weights start at the given values (one
+// forward equals X·W by hand), and Values refuses a wrong length.
+func TestInputLinearInit(t *testing.T) {
+	const n, k, out = 4, 3, 2
+	x := &Features{N: n, DenseDim: k, Dense: RandomValues(3, n*k)}
+	w := []float64{1, 0, 0, 1, 0.5, -0.5}
+	b := NewBuilder(NewParamStore(tensor.Float64, Stream(1, "init")), false)
+	f, err := NewForward(b, b.InputLinearInit("skip", x, out, false, Values(w)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	got, _, err := f.Run(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for r := 0; r < n; r++ {
+		for c := 0; c < out; c++ {
+			var want float64
+			for a := 0; a < k; a++ {
+				want += x.Dense[r*k+a] * w[a*out+c]
+			}
+			if math.Abs(got[r*out+c]-want) > 1e-12 {
+				t.Fatalf("row %d col %d: %v, want %v", r, c, got[r*out+c], want)
+			}
+		}
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "5 values for a parameter of 6") {
+			t.Errorf("wrong length: panic %v", r)
+		}
+	}()
+	Values(w[:5])(nil, make([]float64, 6), k, out)
 }

@@ -14,8 +14,13 @@ import (
 // J[t] should score higher against I[t] than row K[t] does (J is nearer I
 // than K), with weight W[t]. Its owner refills it between runs (any length,
 // the four slices equally long); the op checks it.
+//
+// With A set (as long as I), triple t compares two pairs instead: (I[t],
+// J[t]) should score higher than (A[t], K[t]) — a global order over pairs,
+// not one anchor's. A nil A means A = I.
 type TripleSet struct {
 	I, J, K []int
+	A       []int
 	W       []float64
 }
 
@@ -68,6 +73,12 @@ func (op *rankLossOp) check(n int) {
 	checkIdx(op, ts.I, n)
 	checkIdx(op, ts.J, n)
 	checkIdx(op, ts.K, n)
+	if ts.A != nil {
+		if len(ts.A) != len(ts.I) {
+			panic(fmt.Sprintf("engine: %s: triple set has %d I, %d A", op, len(ts.I), len(ts.A)))
+		}
+		checkIdx(op, ts.A, n)
+	}
 }
 
 func (op *rankLossOp) Do(in ...G.Value) (v G.Value, err error) {
@@ -119,8 +130,11 @@ func rankLossForward[T Float](op *rankLossOp, z []T, d int) float64 {
 				c[t], f[t] = 0, 0
 				continue
 			}
-			zi := z[ts.I[t]*d : ts.I[t]*d+d]
-			u := (dot64(zi, z[ts.K[t]*d:ts.K[t]*d+d]) - dot64(zi, z[ts.J[t]*d:ts.J[t]*d+d])) / op.temp
+			zi, za := z[ts.I[t]*d:ts.I[t]*d+d], z[ts.I[t]*d:ts.I[t]*d+d]
+			if ts.A != nil {
+				za = z[ts.A[t]*d : ts.A[t]*d+d]
+			}
+			u := (dot64(za, z[ts.K[t]*d:ts.K[t]*d+d]) - dot64(zi, z[ts.J[t]*d:ts.J[t]*d+d])) / op.temp
 			// softplus(u), whose derivative is σ(u).
 			f[t] = w * Softplus(u)
 			c[t] = w / (1 + math.Exp(-u)) / op.temp
@@ -143,6 +157,18 @@ func rankLossBackward[T Float](op *rankLossOp, z, dz []T, d int, g float64) {
 		}
 		c := g * ct
 		i, j, k := ts.I[t]*d, ts.J[t]*d, ts.K[t]*d
+		if ts.A != nil {
+			a := ts.A[t] * d
+			for x := 0; x < d; x++ {
+				zi, za := float64(z[i+x]), float64(z[a+x])
+				zj, zk := float64(z[j+x]), float64(z[k+x])
+				dz[i+x] -= T(c * zj)
+				dz[j+x] -= T(c * zi)
+				dz[a+x] += T(c * zk)
+				dz[k+x] += T(c * za)
+			}
+			continue
+		}
 		for x := 0; x < d; x++ {
 			zi := float64(z[i+x])
 			dz[i+x] += T(c * (float64(z[k+x]) - float64(z[j+x])))

@@ -21,11 +21,27 @@ var rankTriples = &TripleSet{
 	W: []float64{0.2, 0.1, 0.3, 0.15, 0.25, 0, 0.4},
 }
 
+// rankPairTriples compares two pairs per triple (A set): one whose far
+// pair shares the anchor, one whose rows all coincide with another's.
+var rankPairTriples = &TripleSet{
+	I: []int{0, 1, 2, 5, 0, 3, 6},
+	J: []int{1, 2, 4, 6, 1, 3, 0},
+	A: []int{4, 1, 6, 0, 2, 5, 3},
+	K: []int{3, 0, 5, 2, 6, 4, 1},
+	W: []float64{0.2, 0.1, 0.3, 0.15, 0.25, 0, 0.4},
+}
+
 // TestRankLoss: the forward value against the formula, finite-difference
 // gradients in float64 (through a λ multiple, as the objective uses it) at
-// two temperatures, and a clear error for an index outside Z.
+// two temperatures, for anchored and pair triples, and a clear error for
+// an index outside Z.
 func TestRankLoss(t *testing.T) {
-	ts := rankTriples
+	for _, ts := range []*TripleSet{rankTriples, rankPairTriples} {
+		testRankLoss(t, ts)
+	}
+}
+
+func testRankLoss(t *testing.T, ts *TripleSet) {
 	const n, d = 7, 5
 	zv := RandomValues(11, n*d)
 	dot := func(a, b int) float64 {
@@ -50,7 +66,11 @@ func TestRankLoss(t *testing.T) {
 		}
 		var want float64
 		for p := range ts.I {
-			u := (dot(ts.I[p], ts.K[p]) - dot(ts.I[p], ts.J[p])) / temp
+			a := ts.I[p]
+			if ts.A != nil {
+				a = ts.A[p]
+			}
+			u := (dot(a, ts.K[p]) - dot(ts.I[p], ts.J[p])) / temp
 			want += ts.W[p] * math.Log(1+math.Exp(u))
 		}
 		if math.Abs(got[0]-want) > 1e-12 {
@@ -63,16 +83,24 @@ func TestRankLoss(t *testing.T) {
 			t.Errorf("T %g: %v", temp, err)
 		}
 	}
-	bad := &TripleSet{I: []int{0}, J: []int{1}, K: []int{9}, W: []float64{1}}
-	b := NewBuilder(NewParamStore(tensor.Float64, Stream(1, "init")), false)
-	z := b.Param("z", Glorot(1), n, d)
-	f, err := NewForward(b, RankLoss(z, bad, 1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, _, err := f.Run(nil); err == nil || !strings.Contains(err.Error(), "index 9 at position 0 outside [0,7)") {
-		t.Errorf("out-of-range triple: error %v", err)
+	for _, c := range []struct {
+		set  *TripleSet
+		want string
+	}{
+		{&TripleSet{I: []int{0}, J: []int{1}, K: []int{9}, W: []float64{1}}, "index 9 at position 0 outside [0,7)"},
+		{&TripleSet{I: []int{0}, J: []int{1}, K: []int{2}, A: []int{7}, W: []float64{1}}, "index 7 at position 0 outside [0,7)"},
+		{&TripleSet{I: []int{0}, J: []int{1}, K: []int{2}, A: []int{}, W: []float64{1}}, "triple set has 1 I, 0 A"},
+	} {
+		b := NewBuilder(NewParamStore(tensor.Float64, Stream(1, "init")), false)
+		z := b.Param("z", Glorot(1), n, d)
+		f, err := NewForward(b, RankLoss(z, c.set, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := f.Run(nil); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("bad triple set: error %v, want %q", err, c.want)
+		}
+		f.Close()
 	}
 }
 
@@ -92,7 +120,7 @@ func TestRankLossFloat32(t *testing.T) {
 				v[i] = float32(zv[i])
 			}
 		}
-		loss := RankLoss(z, rankTriples, 0.5)
+		loss := G.Must(G.Add(RankLoss(z, rankTriples, 0.5), RankLoss(z, rankPairTriples, 0.5)))
 		grads, err := G.Grad(loss, z)
 		if err != nil {
 			t.Fatal(err)

@@ -262,14 +262,20 @@ func (s stack) Forward(b *engine.Builder, gi *engine.GraphInput) *G.Node {
 // Output ends a model: h (N × c.Out, the message-passing result) plus, when
 // the input has a skip block (gi.Skip), its linear map (parameter
 // NAME.skip), with c.SkipGate first passing h, normalised, through an
-// Out×Out map started at 0 (NAME.gate); then rows L2-normalised. Every
+// Out×Out map started at 0 (NAME.gate); then rows L2-normalised. The skip
+// map starts at gi.SkipInit when it is set (run's --skip-principal), at
+// random otherwise. Every
 // model that declares Entry.Skip ends with it.
 func Output(b *engine.Builder, name string, c Config, h *G.Node, gi *engine.GraphInput) *G.Node {
 	if gi.Skip != nil {
 		if c.SkipGate { // the message-passing branch, normalised, through an Out×Out map that starts at 0
 			h = G.Must(G.Mul(engine.RowNormalize(h), b.Param(name+".gate", engine.Zeros, c.Out, c.Out)))
 		}
-		h = G.Must(G.Add(h, b.InputLinear(name+".skip", gi.Skip, c.Out, false)))
+		var init engine.Init
+		if gi.SkipInit != nil {
+			init = engine.Values(gi.SkipInit)
+		}
+		h = G.Must(G.Add(h, b.InputLinearInit(name+".skip", gi.Skip, c.Out, false, init)))
 	}
 	return engine.RowNormalize(h)
 }

@@ -67,17 +67,37 @@ func (t *Term) Bind(p *Pairs) error {
 
 // Triples is a list of node triples (global rows of the union): J is nearer
 // I than K is, by hop distance.
+//
+// Pair triples (AddPairs) compare two pairs: d(I, J) < d(A, K); A is nil
+// until the first of them, and then as long as I.
 type Triples struct {
 	I, J, K []int
+	A       []int
 }
 
 // Add appends the triple (i, j, k): d(i, j) < d(i, k).
 func (t *Triples) Add(i, j, k int) {
 	t.I, t.J, t.K = append(t.I, i), append(t.J, j), append(t.K, k)
+	if t.A != nil {
+		t.A = append(t.A, i)
+	}
+}
+
+// AddPairs appends the pair triple ((i, j), (a, k)): d(i, j) < d(a, k).
+func (t *Triples) AddPairs(i, j, a, k int) {
+	if t.A == nil {
+		t.A = append(make([]int, 0, cap(t.I)), t.I...)
+	}
+	t.I, t.J, t.K, t.A = append(t.I, i), append(t.J, j), append(t.K, k), append(t.A, a)
 }
 
 // Reset empties t, keeping its storage.
-func (t *Triples) Reset() { t.I, t.J, t.K = t.I[:0], t.J[:0], t.K[:0] }
+func (t *Triples) Reset() {
+	t.I, t.J, t.K = t.I[:0], t.J[:0], t.K[:0]
+	if t.A != nil {
+		t.A = t.A[:0]
+	}
+}
 
 // Len is the number of triples.
 func (t *Triples) Len() int { return len(t.I) }
@@ -87,6 +107,7 @@ func (t *Triples) Len() int { return len(t.I) }
 type TripleTerm struct {
 	Slots int
 	set   engine.TripleSet
+	a     []int // the set's A when the triples are pair triples
 }
 
 // Bind sets the term's triples for the next run to t, each weighing 1/P
@@ -102,6 +123,11 @@ func (tt *TripleTerm) Bind(t *Triples) error {
 	}
 	s := &tt.set
 	s.I, s.J, s.K = append(s.I[:0], t.I...), append(s.J[:0], t.J...), append(s.K[:0], t.K...)
+	s.A = nil
+	if t.A != nil {
+		tt.a = append(tt.a[:0], t.A...)
+		s.A = tt.a
+	}
 	s.W = s.W[:0]
 	for k := 0; k < n; k++ {
 		s.W = append(s.W, 1/float64(n))

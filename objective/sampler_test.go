@@ -2,6 +2,7 @@ package objective
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -98,7 +99,7 @@ func TestTripleSampler(t *testing.T) {
 		var draws []Triples
 		for _, w := range []int{1, 2} {
 			h := datatest.Hops(t, "grid:8x8", exact, w)
-			r := NewTripleSampler(h, engine.NewSeeded(5, "mse-pairs"), 300, 6)
+			r := NewTripleSampler(h, engine.NewSeeded(5, "mse-pairs"), 300, 6, false)
 			tr := r.Draw()
 			if tr.Len() < 250 {
 				t.Fatalf("exact %v: %d of 300 triples", exact, tr.Len())
@@ -112,6 +113,48 @@ func TestTripleSampler(t *testing.T) {
 						t.Fatalf("exact %v: triple (%d, %d, %d) with distances %d, %d", exact, set.I[k], set.J[k], set.K[k], dj, dk)
 					}
 				}
+			}
+			draws = append(draws, got)
+		}
+		if !reflect.DeepEqual(draws[0], draws[1]) {
+			t.Errorf("exact %v: the draw depends on the worker count", exact)
+		}
+	}
+}
+
+// TestTripleSamplerPairs: with Pairs every triple compares two pairs,
+// d(i, j) < d(a, k) by true BFS distance, with anchors that differ in most
+// triples, on both paths and for mini-batch draws; the same for 1 and 2
+// workers.
+func TestTripleSamplerPairs(t *testing.T) {
+	for _, exact := range []bool{true, false} {
+		var draws []Triples
+		for _, w := range []int{1, 2} {
+			h := datatest.Hops(t, "grid:8x8", exact, w)
+			r := NewTripleSampler(h, engine.NewSeeded(5, "mse-pairs"), 300, 6, true)
+			tr := r.Draw()
+			if tr.Len() < 250 || len(tr.A) != tr.Len() {
+				t.Fatalf("exact %v: %d of 300 triples, %d anchors", exact, tr.Len(), len(tr.A))
+			}
+			got := Triples{I: slices.Clone(tr.I), J: slices.Clone(tr.J), K: slices.Clone(tr.K), A: slices.Clone(tr.A)}
+			r.Refresh()
+			step := r.DrawN(50)
+			apart := 0
+			for _, set := range []*Triples{&got, step} {
+				if len(set.A) != set.Len() {
+					t.Fatalf("exact %v: %d triples, %d anchors", exact, set.Len(), len(set.A))
+				}
+				for k := range set.I {
+					if dj, dk := trueDist(h, set.I[k], set.J[k]), trueDist(h, set.A[k], set.K[k]); dj >= dk {
+						t.Fatalf("exact %v: pair triple (%d, %d) vs (%d, %d) with distances %d, %d", exact, set.I[k], set.J[k], set.A[k], set.K[k], dj, dk)
+					}
+					if set.A[k] != set.I[k] {
+						apart++
+					}
+				}
+			}
+			if apart < (got.Len()+step.Len())/2 {
+				t.Errorf("exact %v: only %d of %d pair triples have two anchors", exact, apart, got.Len()+step.Len())
 			}
 			draws = append(draws, got)
 		}

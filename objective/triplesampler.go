@@ -21,6 +21,8 @@ import (
 type TripleSampler struct {
 	Mode string // what the run trains on, for its result
 
+	pairs bool
+
 	h                  *data.Hops
 	rng                *engine.Seeded
 	n, sources         int
@@ -32,12 +34,22 @@ type TripleSampler struct {
 const rankRetries = 4
 
 // NewTripleSampler prepares n triples per epoch over h's graphs (sources
-// BFS sources per epoch on the sampled path), drawing from rng.
-func NewTripleSampler(h *data.Hops, rng *engine.Seeded, n, sources int) *TripleSampler {
-	r := &TripleSampler{h: h, rng: rng, n: n, sources: sources}
+// BFS sources per epoch on the sampled path), drawing from rng. With pairs
+// every triple compares two pairs instead, d(i, j) < d(a, k) for two
+// anchors i and a drawn independently (Triples.AddPairs): a global order
+// over pairs, which is what Kendall's τ scores, where one anchor's triples
+// order only the distances from it.
+func NewTripleSampler(h *data.Hops, rng *engine.Seeded, n, sources int, pairs bool) *TripleSampler {
+	r := &TripleSampler{h: h, rng: rng, n: n, sources: sources, pairs: pairs}
 	r.Mode = fmt.Sprintf("ranking: %d triples (i, j, k), d(i, j) < d(i, k), redrawn every epoch, anchors uniform over nodes, j and k uniform in the anchor's graph", r.n)
 	if !h.Exact() {
 		r.Mode = fmt.Sprintf("ranking: %d triples (i, j, k), d(i, j) < d(i, k), redrawn every epoch from the BFS rows of %d sources, j and k uniform in the source's graph", r.n, r.sources)
+	}
+	if pairs {
+		r.Mode = fmt.Sprintf("ranking: %d pair triples ((i, j), (a, k)), d(i, j) < d(a, k), redrawn every epoch, anchors i and a uniform over nodes, j and k uniform in their anchor's graph", r.n)
+		if !h.Exact() {
+			r.Mode = fmt.Sprintf("ranking: %d pair triples ((i, j), (a, k)), d(i, j) < d(a, k), redrawn every epoch from the BFS rows of %d sources (two per triple), j and k uniform in their source's graph", r.n, r.sources)
+		}
 	}
 	return r
 }
@@ -96,11 +108,45 @@ func (r *TripleSampler) DrawN(n int) *Triples {
 // addExact draws one triple anchored at global row a (exact distances).
 func (r *TripleSampler) addExact(a int) {
 	g, i := r.h.Union.Local(a)
+	if r.pairs {
+		g2, i2 := r.h.Union.Local(r.rng.IntN(r.h.Union.N))
+		r.addPair(g, i, r.h.Row(g, i), g2, i2, r.h.Row(g2, i2))
+		return
+	}
 	r.add(g, i, r.h.Row(g, i))
 }
 
 // addSource draws one triple anchored at the epoch's k-th source.
-func (r *TripleSampler) addSource(k int) { r.add(r.srcGraph[k], r.srcLocal[k], r.rows[k]) }
+func (r *TripleSampler) addSource(k int) {
+	if r.pairs {
+		k2 := r.rng.IntN(len(r.srcGraph))
+		r.addPair(r.srcGraph[k], r.srcLocal[k], r.rows[k], r.srcGraph[k2], r.srcLocal[k2], r.rows[k2])
+		return
+	}
+	r.add(r.srcGraph[k], r.srcLocal[k], r.rows[k])
+}
+
+// addPair draws one pair triple: j uniform beside anchor i (graph g, row),
+// k uniform beside anchor a (graph ga, row rowa), the nearer pair first.
+func (r *TripleSampler) addPair(g, i int, row []uint16, ga, a int, rowa []uint16) {
+	u := r.h.Union
+	n, na := u.Graphs[g].N, u.Graphs[ga].N
+	if n < 2 || na < 2 {
+		return
+	}
+	for try := 0; try < rankRetries; try++ {
+		j, k := engine.OtherThan(r.rng.Rand, n, i), engine.OtherThan(r.rng.Rand, na, a)
+		if row[j] == rowa[k] {
+			continue
+		}
+		if row[j] < rowa[k] {
+			r.set.AddPairs(u.Global(g, i), u.Global(g, j), u.Global(ga, a), u.Global(ga, k))
+		} else {
+			r.set.AddPairs(u.Global(ga, a), u.Global(ga, k), u.Global(g, i), u.Global(g, j))
+		}
+		return
+	}
+}
 
 // add draws one triple anchored at node i of graph g, whose distances to
 // the graph's nodes are row.

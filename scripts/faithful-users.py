@@ -38,8 +38,11 @@ def main(out):
     print("# Faithful and accurate on users' graphs (issue 36)\n")
     print("Made by `scripts/faithful-users.sh` (then `scripts/faithful-users.py`) on the 2-core machine.")
     print("Per graph two compares, GCN, SAGE and GIN, variants base and both, seeds 1–3: the *recipe* —")
-    print("no flag but `--dataset` (every graph of a user's gets the faithful recipe), with `--positions landmark:64`")
-    print("for the `(input)` row and the default `(capacity)` row — and the *paper* scheme (`--scale paper`).")
+    print("no flag but `--dataset` (every graph of a user's gets the faithful recipe), with `--positions landmark:L`, the")
+    print("recipe's own input (L = 256 below 50,000 nodes, 64 from there), for the `(input)` row and the default")
+    print("`(capacity)` row — and the *paper* scheme (`--scale paper`). Where L is not 64, a third compare")
+    print("(`--epochs 1 --models gcn --variants base --positions landmark:64`) adds the raw landmark:64 input,")
+    print("the previous recipe's, as a second reference row (not part of the goal).")
     print("Metrics are the final epoch's test AUC and Kendall τ (mean over 3 seeds; τ with its 95% interval).")
     print("Goal: recipe AUC ≥ max(best base AUC, input AUC) − 0.01 and τ ≥ max(input τ, capacity τ − 0.05).")
     print("Wall time and peak RSS are the whole compare's (2 workers, /usr/bin/time); they are not benchmarks —")
@@ -49,6 +52,11 @@ def main(out):
         rec = load(os.path.join(out, g + "-recipe", "results.json"))
         pap = load(os.path.join(out, g + "-paper", "results.json"))
         inp = rec["inputs"][0] if rec.get("inputs") else None
+        inp64 = None
+        if os.path.exists(os.path.join(out, g + "-input64", "results.json")):
+            i64 = load(os.path.join(out, g + "-input64", "results.json"))
+            inp64 = i64["inputs"][0] if i64.get("inputs") else None
+        pos = inp["position"] if inp else "landmark:64"
         cap = next((r for r in rec["rows"] if r["model"] == "(capacity)"), None)
         times = {}
         for s in ("recipe", "paper"):
@@ -68,11 +76,11 @@ def main(out):
             def row(res, variant):
                 return next((r for r in res["rows"] if r["model"] == m and r["variant"] == variant), None)
             pb, pboth = row(pap, "base"), row(pap, "both")
-            rb, rboth = row(rec, "base"), row(rec, "both[landmark:64]")
+            rb, rboth = row(rec, "base"), row(rec, f"both[{pos}]")
             for label, r, folder, variant in (("base (paper scheme)", pb, g + "-paper", "base"),
                                               ("base (recipe scheme)", rb, g + "-recipe", "base"),
                                               ("the paper's both", pboth, g + "-paper", "both"),
-                                              ("**recipe**", rboth, g + "-recipe", "both-landmark64")):
+                                              ("**recipe**", rboth, g + "-recipe", "both-" + pos.replace(":", ""))):
                 if r is None:
                     continue
                 ci = r.get("final_tau_ci95") or [None, None]
@@ -89,6 +97,9 @@ def main(out):
         if inp:
             ci = inp.get("tau_ci95") or [None, None]
             print(f"| — | (input) {inp['position']} | {fmt(inp['auc_mean'])} | {fmt(inp['tau_mean'])} [{fmt(ci[0])}, {fmt(ci[1])}] | — |")
+        if inp64 and inp64["position"] != pos:
+            ci = inp64.get("tau_ci95") or [None, None]
+            print(f"| — | (input) {inp64['position']}, the previous recipe's | {fmt(inp64['auc_mean'])} | {fmt(inp64['tau_mean'])} [{fmt(ci[0])}, {fmt(ci[1])}] | — |")
         if cap:
             ci = cap.get("final_tau_ci95") or [None, None]
             print(f"| — | (capacity) | {fmt(cap['final_auc_mean'])} | {fmt(cap['final_tau_mean'])} [{fmt(ci[0])}, {fmt(ci[1])}] | {cell_seconds(os.path.join(out, g + '-recipe'), 'table', 'mse'):.1f} |")

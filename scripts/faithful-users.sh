@@ -3,8 +3,9 @@
 # recipe, the raw input and the capacity reference. Per graph, two compares
 # (GCN, SAGE, GIN; base and both; seeds 1-3):
 #   recipe: no flags but --dataset (every graph of a user's gets the faithful
-#           recipe), with --positions landmark:64 for the (input) row and the
-#           default (capacity) row;
+#           recipe), with --positions landmark:L, the recipe's own input
+#           (run.LandmarkCount: 256 below 50,000 nodes, 64 from there), for
+#           the (input) row, and the default (capacity) row;
 #   paper:  --scale paper (the paper's hash input + MSE, whole-graph steps).
 # Then scripts/faithful-users.py writes the table (docs/faithful-users.md).
 #
@@ -17,16 +18,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-out/faithful-users}
 data=${IGNN_DATA:-../shared/data}
-graphs=("wiki-vote=$data/wiki-vote/Wiki-Vote.txt" "email-user=$data/email/email.txt" "caveman500x20=caveman:500x20" "grid30x30=grid:30x30")
+# name=dataset=L, L the recipe's landmark count for the graph's size.
+graphs=("wiki-vote=$data/wiki-vote/Wiki-Vote.txt=256" "email-user=$data/email/email.txt=256" "caveman500x20=caveman:500x20=256" "grid30x30=grid:30x30=256")
 if [ "${2:-}" = "--large" ]; then
-	graphs+=("caveman5000x20=caveman:5000x20" "grid316x316=grid:316x316")
+	graphs+=("caveman5000x20=caveman:5000x20=64" "grid316x316=grid:316x316=64")
 fi
 go build -o bin/ignn ./cmd/ignn
 mkdir -p "$out"
 for g in "${graphs[@]}"; do
-	name=${g%%=*} ds=${g#*=}
+	name=${g%%=*} rest=${g#*=}
+	ds=${rest%=*} marks=${rest##*=}
 	for scheme in recipe paper; do
-		flags=(--positions landmark:64)
+		flags=(--positions "landmark:$marks")
 		[ "$scheme" = paper ] && flags=(--scale paper --capacity=false)
 		echo "== $name $scheme: ignn compare --dataset $ds --models gcn,sage,gin --variants base,both --repeats 3 ${flags[*]}"
 		/usr/bin/time -f "%e %M" -o "$out/$name-$scheme.time" \
@@ -34,6 +37,10 @@ for g in "${graphs[@]}"; do
 			"${flags[@]}" --out "$out/$name-$scheme" --quiet > "$out/$name-$scheme.txt"
 		echo "ignn compare --dataset $ds --models gcn,sage,gin --variants base,both --repeats 3 --workers 2 ${flags[*]}" > "$out/$name-$scheme.cmd"
 	done
+	if [ "$marks" != 64 ]; then # the previous recipe's input, as a second reference row
+		bin/ignn compare --dataset "$ds" --models gcn --variants base --repeats 3 --workers 2 --epochs 1 --capacity=false \
+			--positions landmark:64 --out "$out/$name-input64" --quiet > "$out/$name-input64.txt"
+	fi
 done
 python3 scripts/faithful-users.py "$out" > docs/faithful-users.md
 echo "wrote docs/faithful-users.md"

@@ -123,6 +123,7 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "distance-loss", Value: "mse", Usage: "the distance term of mse and both: mse (the paper's: (1 − cos)/2 towards 1 − 1/d^α) or rank (a logistic ranking loss on triples i, j, k with d(i, j) < d(i, k): orders cosines by distance, far pairs included, with no target to match; weighted by --lambda-mse)"},
 		&cli.Float64Flag{Name: "rank-temp", Value: 0, Usage: fmt.Sprintf("--distance-loss rank: temperature T of softplus((cos_ik − cos_ij)/T) (0 = %g)", run.DefaultRankTemp)},
 		&cli.IntFlag{Name: "rank-triples", Value: 0, Usage: fmt.Sprintf("--distance-loss rank: triples drawn per epoch, or per step with --batch-size (0 = %d; with --batch-size, the batch size)", run.DefaultRankTriples)},
+		&cli.BoolFlag{Name: "rank-pairs", Usage: "--distance-loss rank: each triple compares two pairs, d(i, j) < d(a, k) with two anchors drawn apart — a global order over pairs, which is what Kendall's τ scores — instead of two nodes' distances to one anchor (a large-graph default)"},
 		&cli.IntFlag{Name: "tau-sources", Value: d.TauSources, Usage: "sampled distances: BFS sources of the fixed τ sample (more sources, a narrower test_kendall_tau_ci)"},
 		&cli.IntFlag{Name: "tau-pairs", Value: d.TauPairs, Usage: "sampled distances: pairs in the fixed τ sample"},
 		&cli.IntFlag{Name: "patience", Value: 0, Usage: "stop after this many evaluations without a better validation AUC (0 = train every epoch, the paper's protocol)"},
@@ -231,6 +232,7 @@ func configFrom(c *cli.Context) (run.Config, error) {
 		return cfg, usagef("%v", err)
 	}
 	cfg.DistanceLoss, cfg.RankTemp, cfg.RankTriples = dl, c.Float64("rank-temp"), c.Int("rank-triples")
+	cfg.RankPairs = c.Bool("rank-pairs")
 	cfg.TauSources = c.Int("tau-sources")
 	cfg.TauPairs = c.Int("tau-pairs")
 	cfg.Patience = c.Int("patience")

@@ -17,8 +17,9 @@ func batchFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "skip-gate", Usage: "with --position-skip: pass the message-passing output, L2-normalised, through a learned map that starts at 0, so training starts from the skip's map of the positional input (a large-graph default)"},
 		&cli.BoolFlag{Name: "skip-standardise", Usage: "with --position-skip: standardise the skip path's positional columns over the nodes (mean 0, std 1 each; the message-passing input keeps them as they are), so no column-wide common part swamps the differences between nodes (a large-graph default)"},
 		&cli.BoolFlag{Name: "skip-identity", Usage: "with --position-skip and one-hot identity features (a featureless graph's input): the skip path also reads the one-hot identity, so each node has a free vector added to its embedding (an experiment, issue 36)"},
+		&cli.BoolFlag{Name: "skip-principal", Usage: "with --position-skip: start the skip path's map at the skip block's principal directions (the top eigenvectors of its uncentred Gram matrix) instead of at random, so training starts from the embedding that keeps the most of the block's own cosines (a large-graph default)"},
 		&cli.StringFlag{Name: "skip-polar", Value: "off", Usage: "with --position-skip and --position landmark:L: on gives the skip path a cone of the landmark columns, [1 | g·ŝ] with ŝ the node's standardised row at unit length and g its mean landmark distance rescaled to 0 (most central) … 1 (most remote), so the embedding can keep a graph's centrality as well as its local position (supersedes --skip-standardise); auto (a large-graph default) builds the cone and the standardised columns and keeps the one whose untrained cosines rank the validation pairs better (the JSON's skip_choice); off"},
-		&cli.StringFlag{Name: "scale", Value: "auto", Usage: fmt.Sprintf("defaults: paper (the paper's: whole-graph steps, hash input, MSE), large (for big graphs: --position landmark:64 --position-skip --skip-gate --skip-standardise --skip-polar auto --distance-loss rank --batch-size 512 --batch-steps 50 --epochs 10 --eval-every 2, each unless given), or auto: paper for the paper's datasets (communities, email, protein) below %d nodes, large for every other graph (your own, generated), whatever its size", run.LargeGraphNodes)},
+		&cli.StringFlag{Name: "scale", Value: "auto", Usage: fmt.Sprintf("defaults: paper (the paper's: whole-graph steps, hash input, MSE), large (for users' and big graphs: --position landmark:L with L = %d below %d nodes and 64 from there, --position-skip --skip-gate --skip-standardise --skip-principal --skip-polar auto --distance-loss rank --rank-pairs --batch-size 512 --batch-steps 50 --epochs 10 --eval-every 2, each unless given), or auto: paper for the paper's datasets (communities, email, protein) below %d nodes, large for every other graph (your own, generated), whatever its size", run.SmallGraphLandmarks, run.LargeGraphNodes, run.LargeGraphNodes)},
 		&cli.IntFlag{Name: "batch-size", Value: 0, Usage: "mini-batches: training positives per optimisation step, each step on the subgraph of their nodes' neighbourhoods with as many negatives and the distance term's triples or pairs (0 = whole-graph steps; the models whose 'mini-batches' ignn models says yes)"},
 		&cli.IntFlag{Name: "batch-steps", Value: 0, Usage: "mini-batches: steps per epoch (0 = a full pass over the training positives)"},
 		&cli.IntFlag{Name: "batch-fanout", Value: 0, Usage: "mini-batches: neighbours drawn per node and hop (0 = every neighbour: seeds see exactly what the whole graph gives them)"},
@@ -48,10 +49,11 @@ func setBatch(c *cli.Context, cfg *run.Config) error {
 	}
 	cfg.Explicit = map[string]bool{}
 	cfg.ModelConfig.SkipGate, cfg.SkipStandardise, cfg.SkipIdentity = c.Bool("skip-gate"), c.Bool("skip-standardise"), c.Bool("skip-identity")
+	cfg.SkipPrincipal = c.Bool("skip-principal")
 	if cfg.SkipPolar, err = features.ParseSkipPolar(c.String("skip-polar")); err != nil {
 		return usagef("%v", err)
 	}
-	for _, n := range []string{"position", "position-skip", "skip-gate", "skip-standardise", "skip-polar", "distance-loss", "batch-size", "batch-steps", "epochs", "eval-every"} {
+	for _, n := range []string{"position", "position-skip", "skip-gate", "skip-standardise", "skip-principal", "skip-polar", "distance-loss", "rank-pairs", "batch-size", "batch-steps", "epochs", "eval-every"} {
 		cfg.Explicit[n] = hasFlag(c, n) && c.IsSet(n)
 	}
 	if !cfg.Explicit["eval-every"] && cfg.EvalEvery > cfg.Epochs {

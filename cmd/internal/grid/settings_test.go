@@ -3,6 +3,7 @@ package grid
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,7 +51,7 @@ func TestCompareReportsResolvedSettings(t *testing.T) {
 			t.Errorf("cell settings %+v", c.Settings)
 		}
 	}
-	if want := "base: features; none | both: features + landmark:64 + skip; rank"; !strings.Contains(got.PerCell, want) {
+	if want := fmt.Sprintf("base: features; none | both: features + landmark:%d + skip; rank", run.SmallGraphLandmarks); !strings.Contains(got.PerCell, want) {
 		t.Errorf("settings_per_cell %q lacks %q", got.PerCell, want)
 	}
 	md, _ := os.ReadFile(filepath.Join(cc.Out, "results.md"))

@@ -102,7 +102,7 @@ func (b *batcher) allocate(slots, seeds int) {
 
 // Input is the training graph's input: n slots, filled by load.
 func (b *batcher) Input() *engine.GraphInput {
-	return &engine.GraphInput{Adj: b.adj, X: b.x, Skip: b.skip}
+	return &engine.GraphInput{Adj: b.adj, X: b.x, Skip: b.skip, SkipInit: b.p.Input.SkipInit}
 }
 
 // Mode describes the scheme for the result.
@@ -159,6 +159,9 @@ func (b *batcher) load(epoch, step int, pairs []*objective.Pairs, triples *objec
 		for k := range triples.I {
 			seeds = append(seeds, int32(triples.I[k]), int32(triples.J[k]), int32(triples.K[k]))
 		}
+		for _, a := range triples.A {
+			seeds = append(seeds, int32(a))
+		}
 	}
 	var rng *rand.Rand
 	if b.fanout > 0 {
@@ -185,6 +188,9 @@ func (b *batcher) load(epoch, step int, pairs []*objective.Pairs, triples *objec
 	if triples != nil {
 		for k := range triples.I {
 			triples.I[k], triples.J[k], triples.K[k] = b.sub.Slot(triples.I[k]), b.sub.Slot(triples.J[k]), b.sub.Slot(triples.K[k])
+		}
+		for k, a := range triples.A {
+			triples.A[k] = b.sub.Slot(a)
 		}
 	}
 	b.sub.Clear()

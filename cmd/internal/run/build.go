@@ -90,7 +90,7 @@ func Build(p *Prepared, cfg Config) (*Built, error) {
 	obj := cfg.Objective()
 	var mseIn objective.MSEInput
 	if obj.LambdaMSE > 0 && obj.Distance == objective.DistanceRank {
-		c.rank = objective.NewTripleSampler(p.Hops, c.mseRN, cfg.RankTriples, cfg.MSESources)
+		c.rank = objective.NewTripleSampler(p.Hops, c.mseRN, cfg.RankTriples, cfg.MSESources, cfg.RankPairs)
 		mseIn.Triples = cfg.RankTriples
 	} else if obj.LambdaMSE > 0 {
 		c.mse = objective.NewPairSampler(p.Hops, c.mseRN, objective.PairSamplerOptions{Alpha: cfg.Alpha, Cap: cfg.MSEPairs,
@@ -105,7 +105,11 @@ func Build(p *Prepared, cfg Config) (*Built, error) {
 	}
 	in := p.Input
 	if c.batch != nil {
-		c.batch.allocate(cfg.BatchNodes, 4*nTrain+3*mseIn.Triples+2*mseIn.Slots)
+		perTriple := 3 // nodes of a triple; a pair triple has 4
+		if cfg.RankPairs {
+			perTriple = 4
+		}
+		c.batch.allocate(cfg.BatchNodes, 4*nTrain+perTriple*mseIn.Triples+2*mseIn.Slots)
 		in = c.batch.Input()
 	}
 	z, err := models.Build(model, bTrain, in)

@@ -55,17 +55,26 @@ type Config struct {
 	// SkipIdentity, with PositionSkip and one-hot identity features, adds
 	// the identity to the skip block: a free per-node vector added to the
 	// embedding (an experiment of issue 36).
-	SkipIdentity bool    `json:"skip_identity,omitempty"`
-	LambdaBCE    float64 `json:"lambda_bce"`
-	LambdaMSE    float64 `json:"lambda_mse"` // -1 = the model's default; 0 when the variant has no MSE
-	Alpha        float64 `json:"alpha"`
-	Epochs       int     `json:"epochs"`
-	LR           float64 `json:"lr"`
-	WeightDec    float64 `json:"weight_decay"`
-	EvalEvery    int     `json:"eval_every"`
-	Seed         uint64  `json:"seed"`
-	DType        DType   `json:"dtype"`
-	MSEPairs     int     `json:"mse_pairs"` // cap on MSE pairs per epoch; all pairs when they fit
+	SkipIdentity bool `json:"skip_identity,omitempty"`
+	// SkipPrincipal, with PositionSkip, starts the skip map at the skip
+	// block's principal directions (features.PrincipalMap) instead of at
+	// random, so training starts from the embedding that keeps the most of
+	// the block's own inner products.
+	SkipPrincipal bool `json:"skip_principal,omitempty"`
+	// RankPairs, with the ranking term, draws pair triples: d(i, j) <
+	// d(a, k) over two anchors, a global order over pairs (what Kendall's
+	// τ scores), instead of one anchor's order.
+	RankPairs bool    `json:"rank_pairs,omitempty"`
+	LambdaBCE float64 `json:"lambda_bce"`
+	LambdaMSE float64 `json:"lambda_mse"` // -1 = the model's default; 0 when the variant has no MSE
+	Alpha     float64 `json:"alpha"`
+	Epochs    int     `json:"epochs"`
+	LR        float64 `json:"lr"`
+	WeightDec float64 `json:"weight_decay"`
+	EvalEvery int     `json:"eval_every"`
+	Seed      uint64  `json:"seed"`
+	DType     DType   `json:"dtype"`
+	MSEPairs  int     `json:"mse_pairs"` // cap on MSE pairs per epoch; all pairs when they fit
 	// Distances picks the distance source: exact (all-pairs tables), sampled
 	// (BFS rows from seeded sources), or auto (exact while the tables fit
 	// ExactDistanceLimit); Resolve replaces auto.

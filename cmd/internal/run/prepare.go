@@ -157,6 +157,9 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 		c := p.SkipChoice
 		stage(fmt.Sprintf("--skip-polar auto: the %s skip block (untrained τ on the validation pairs: polar %.3f, standardised %.3f)", c.Block, c.ValTauPolar, c.ValTauStandardised))
 	}
+	if sk := p.Input.Skip; sk != nil && cfg.SkipPrincipal {
+		p.Input.SkipInit = features.PrincipalMap(sk.Dense, sk.N, sk.DenseDim, cfg.ModelConfig.Out)
+	}
 	for g, s := range p.Splits {
 		b := engine.Block{Off: u.Offsets[g], N: s.Graph.N}
 		// P-GNN gets no hop table: it finds each drawn set's closest

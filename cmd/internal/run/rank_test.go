@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ignn/ignn/features"
 	"github.com/ignn/ignn/objective"
 )
 
@@ -65,5 +66,53 @@ func TestRankDistanceLoss(t *testing.T) {
 	h2.Variant, h2.DistanceLoss, h2.RankTemp = Hash, objective.DistanceRank, 0.5
 	if r := h2.WithDefaults(); r.DistanceLoss != "" || r.RankTemp != 0 {
 		t.Errorf("hash variant keeps the ranking term: %+v", r)
+	}
+}
+
+// TestRecipePrincipalAndPairs: a user's graph under the large defaults
+// resolves to SmallGraphLandmarks landmarks, the principal skip start and
+// pair triples (and says so in its note); the skip map starts at exactly
+// features.PrincipalMap of the chosen skip block; the run trains on pair
+// triples (its supervision says so, the history has a ranking loss) and
+// gives the same numbers for 1 and 2 workers.
+func TestRecipePrincipalAndPairs(t *testing.T) {
+	cfg := shortRun("gcn")
+	cfg.Dataset, cfg.Variant, cfg.Explicit = "caveman:30x6", Both, map[string]bool{}
+	cfg.BatchSteps, cfg.Explicit["batch-steps"] = 5, true
+	rc, _, p := prepared(t, cfg)
+	if !rc.SkipPrincipal || !rc.RankPairs || rc.Position.K != SmallGraphLandmarks || !strings.Contains(rc.ScaleNote, "--skip-principal=true") || !strings.Contains(rc.ScaleNote, "--rank-pairs=true") {
+		t.Fatalf("resolved: principal %v, pairs %v, position %v, note %q", rc.SkipPrincipal, rc.RankPairs, rc.Position, rc.ScaleNote)
+	}
+	sk := p.Input.Skip
+	want := features.PrincipalMap(sk.Dense, sk.N, sk.DenseDim, rc.ModelConfig.Out)
+	c, err := Build(p, rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := c.ps.Tensor("gcn.skip.Wd")
+	if got == nil {
+		t.Fatalf("no gcn.skip.Wd among %v", c.ps.Names())
+	}
+	for i, v := range got.Float32s() {
+		if v != float32(want[i]) {
+			t.Fatalf("skip map entry %d starts at %v, want the principal map's %v", i, v, want[i])
+		}
+	}
+	c.Close()
+	var finals []Metrics
+	for _, w := range []int{1, 2} {
+		c := cfg
+		c.Workers = w
+		r, err := Run(context.Background(), c, Hooks{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(r.Supervision, "pair triples") || !(r.History[len(r.History)-1].RankLoss > 0) {
+			t.Fatalf("supervision %q, last rank loss %v", r.Supervision, r.History[len(r.History)-1].RankLoss)
+		}
+		finals = append(finals, r.Final)
+	}
+	if !reflect.DeepEqual(finals[0], finals[1]) {
+		t.Errorf("workers 1 and 2 differ: %+v vs %+v", finals[0], finals[1])
 	}
 }

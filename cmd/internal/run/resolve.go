@@ -115,7 +115,10 @@ func (c Config) Resolve(ds *data.Dataset) (Config, error) {
 		c.PositionSkip = false
 	}
 	if !c.PositionSkip {
-		c.ModelConfig.SkipGate, c.SkipStandardise, c.SkipPolar = false, false, features.SkipPolarOff
+		c.ModelConfig.SkipGate, c.SkipStandardise, c.SkipPolar, c.SkipPrincipal = false, false, features.SkipPolarOff, false
+	}
+	if c.DistanceLoss != objective.DistanceRank || c.LambdaMSE == 0 {
+		c.RankPairs = false
 	}
 	switch c.SkipPolar {
 	case features.SkipPolarOff, features.SkipPolarOn, features.SkipPolarAuto:

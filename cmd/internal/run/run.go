@@ -45,8 +45,8 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	if !cfg.Variant.Hash() && (!asked.Position.IsHash() || asked.PositionSkip) && hooks.Warn != nil {
 		hooks.Warn(fmt.Sprintf("--position/--position-skip have no effect on variant %s: only hash and both take a positional input", cfg.Variant))
 	}
-	if !cfg.PositionSkip && (asked.ModelConfig.SkipGate || asked.SkipStandardise || asked.SkipPolar != features.SkipPolarOff) && hooks.Warn != nil {
-		hooks.Warn("--skip-gate/--skip-standardise/--skip-polar have no effect without the skip path (--position-skip, on the hash and both variants)")
+	if !cfg.PositionSkip && (asked.ModelConfig.SkipGate || asked.SkipStandardise || asked.SkipPrincipal || asked.SkipPolar != features.SkipPolarOff) && hooks.Warn != nil {
+		hooks.Warn("--skip-gate/--skip-standardise/--skip-principal/--skip-polar have no effect without the skip path (--position-skip, on the hash and both variants)")
 	}
 	if hooks.Resolved != nil {
 		hooks.Resolved(cfg)
