@@ -105,8 +105,18 @@ var largeDefaults = []struct {
 			c.BatchSteps = 50
 		}
 	}, func(c Config) string { return fmt.Sprintf("--batch-steps %d", c.BatchSteps) }},
-	{"epochs", func(c *Config, _ int) { c.Epochs = 10 }, func(c Config) string { return fmt.Sprintf("--epochs %d", c.Epochs) }},
-	{"eval-every", func(c *Config, _ int) { c.EvalEvery = min(2, c.Epochs) }, func(c Config) string { return fmt.Sprintf("--eval-every %d", c.EvalEvery) }},
+	// 10 epochs of mini-batch steps; a model that cannot batch keeps its
+	// whole-graph epochs (10 of them would be 10 optimiser steps).
+	{"epochs", func(c *Config, _ int) {
+		if c.BatchSize > 0 {
+			c.Epochs = 10
+		}
+	}, func(c Config) string { return fmt.Sprintf("--epochs %d", c.Epochs) }},
+	{"eval-every", func(c *Config, _ int) {
+		if c.BatchSize > 0 {
+			c.EvalEvery = min(2, c.Epochs)
+		}
+	}, func(c Config) string { return fmt.Sprintf("--eval-every %d", c.EvalEvery) }},
 }
 
 // entryOf is c's model's registry entry (the zero Entry for an unknown

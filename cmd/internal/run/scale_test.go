@@ -61,6 +61,13 @@ func TestScaleDefaults(t *testing.T) {
 		if err != nil || r.BatchSize != 0 || r.BatchSteps != 0 || r.PositionSkip != (m == "gat") {
 			t.Fatalf("%s on a large graph: %v %+v", m, err, r)
 		}
+		// Without --epochs, a model that cannot batch keeps its whole-graph
+		// epochs: 10 of them would be 10 optimiser steps.
+		w.Explicit = map[string]bool{}
+		w.Epochs, w.EvalEvery = Default().Epochs, Default().EvalEvery
+		if r, err := w.Resolve(graphOfN(LargeGraphNodes)); err != nil || r.Epochs != Default().Epochs || r.EvalEvery != Default().EvalEvery {
+			t.Fatalf("%s on a large graph, no --epochs: %v, %d epochs, eval every %d", m, err, r.Epochs, r.EvalEvery)
+		}
 	}
 	base := cli
 	base.Variant = Base
