@@ -37,7 +37,8 @@ reproduce: build
 	./scripts/reproduce.sh
 
 # The paper's selection protocol (issue 14): lr and λ_MSE chosen per cell by validation AUC,
-# then 3 seeds; docs/paper-protocol/results.md. About 1–2 hours on 2 cores; resumable.
+# then 3 seeds; docs/paper-protocol/results.md; then the default recipe (--scale large) beside
+# base and both, docs/paper-protocol/recipe.md. About 1–2 hours on 2 cores; resumable.
 reproduce-paper: build
 	./scripts/reproduce-paper.sh
 

@@ -9,7 +9,8 @@
 # (--select objective, auc-then-objective): the selection cells are the
 # same (no retraining); a rule that chooses another setting trains seeds 2–3
 # there. Resumable; writes docs/paper-protocol/results.md with the per-rule
-# table of the τ claim.
+# table of the τ claim; then scripts/recipe-paper.sh adds the default
+# recipe beside base and both (docs/paper-protocol/recipe.md).
 # Usage: scripts/reproduce-paper.sh [workers]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,3 +63,5 @@ echo "$((end - start))" > "$OUT/final/wall_seconds"
 mkdir -p docs/paper-protocol
 "$BIN" report --results "$OUT/final" --rules "$OUT/rules" --out docs/paper-protocol --selection \
   --command "scripts/reproduce-paper.sh $W (make reproduce-paper) at commit $commit"
+# Issue 36, goal 4: the default recipe beside base and both (docs/paper-protocol/recipe.md).
+scripts/recipe-paper.sh "$W"
