@@ -116,3 +116,21 @@ func TestRecipePrincipalAndPairs(t *testing.T) {
 		t.Errorf("workers 1 and 2 differ: %+v vs %+v", finals[0], finals[1])
 	}
 }
+
+// TestIneffectiveRecipeFlags: --rank-pairs without the ranking term and
+// --skip-principal without the skip path are said to do nothing.
+func TestIneffectiveRecipeFlags(t *testing.T) {
+	cfg := shortRun("gcn")
+	cfg.Variant, cfg.Epochs, cfg.EvalEvery = Base, 1, 1
+	cfg.RankPairs, cfg.SkipPrincipal = true, true
+	var warned []string
+	if _, err := Run(context.Background(), cfg, Hooks{Warn: func(m string) { warned = append(warned, m) }}); err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(warned, "\n")
+	for _, want := range []string{"--rank-pairs has no effect", "--skip-principal"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("warnings %q lack %q", all, want)
+		}
+	}
+}

@@ -48,6 +48,9 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	if !cfg.PositionSkip && (asked.ModelConfig.SkipGate || asked.SkipStandardise || asked.SkipPrincipal || asked.SkipPolar != features.SkipPolarOff) && hooks.Warn != nil {
 		hooks.Warn("--skip-gate/--skip-standardise/--skip-principal/--skip-polar have no effect without the skip path (--position-skip, on the hash and both variants)")
 	}
+	if asked.RankPairs && !cfg.RankPairs && hooks.Warn != nil {
+		hooks.Warn("--rank-pairs has no effect without the ranking distance term (--distance-loss rank, on the mse and both variants)")
+	}
 	if hooks.Resolved != nil {
 		hooks.Resolved(cfg)
 	}
