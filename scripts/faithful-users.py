@@ -30,13 +30,14 @@ def fmt(x):
     return "—" if x is None else f"{x:.3f}"
 
 
-def main(out):
+def main(out, commit=None):
     graphs = []
     for f in sorted(os.listdir(out)):
         if f.endswith("-recipe") and os.path.isdir(os.path.join(out, f)):
             graphs.append(f[: -len("-recipe")])
     print("# Faithful and accurate on users' graphs (issue 36)\n")
-    print("Made by `scripts/faithful-users.sh` (then `scripts/faithful-users.py`) on the 2-core machine.")
+    print("Made by `scripts/faithful-users.sh` (then `scripts/faithful-users.py`) on the 2-core machine"
+          + (f", binary built at commit {commit}." if commit else "."))
     print("Per graph two compares, GCN, SAGE and GIN, variants base and both, seeds 1–3: the *recipe* —")
     print("no flag but `--dataset` (every graph of a user's gets the faithful recipe), with `--positions landmark:L`, the")
     print("recipe's own input (L = 256 below 50,000 nodes, 64 from there), for the `(input)` row and the default")
@@ -92,8 +93,14 @@ def main(out):
                 ok_auc, ok_tau = rboth["final_auc_mean"] >= need_auc, rboth["final_tau_mean"] >= need_tau
                 total += 1
                 met += ok_auc and ok_tau
-                verdicts.append(f"{m}: AUC {rboth['final_auc_mean']:.3f} vs ≥ {need_auc:.3f} {'✓' if ok_auc else '✗'}, "
-                                f"τ {rboth['final_tau_mean']:.3f} vs ≥ {need_tau:.3f} {'✓' if ok_tau else '✗'}")
+                v = (f"{m}: AUC {rboth['final_auc_mean']:.3f} vs ≥ {need_auc:.3f} {'✓' if ok_auc else '✗'}, "
+                     f"τ {rboth['final_tau_mean']:.3f} vs ≥ {need_tau:.3f} {'✓' if ok_tau else '✗'}")
+                if inp64 and inp64["position"] != pos:
+                    below = [f"{k} {inp64[k + '_mean']:.3f}" for k, r in (("auc", "final_auc_mean"), ("tau", "final_tau_mean"))
+                             if inp64[k + "_mean"] > rboth[r]]
+                    if below:
+                        v += " — but below the landmark:64 input's " + " and ".join(b.replace("tau", "τ").replace("auc", "AUC") for b in below)
+                verdicts.append(v)
         if inp:
             ci = inp.get("tau_ci95") or [None, None]
             print(f"| — | (input) {inp['position']} | {fmt(inp['auc_mean'])} | {fmt(inp['tau_mean'])} [{fmt(ci[0])}, {fmt(ci[1])}] | — |")
@@ -108,7 +115,8 @@ def main(out):
             print(f"* {v}")
         print()
     print(f"**Goal met in {met} of {total} graph × model cells.**")
+    print("\nWhat we tried on the way, what worked and what did not: [faithful-experiments.md](faithful-experiments.md).")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "out/faithful-users")
+    main(sys.argv[1] if len(sys.argv) > 1 else "out/faithful-users", sys.argv[2] if len(sys.argv) > 2 else None)

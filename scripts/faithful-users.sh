@@ -24,6 +24,7 @@ if [ "${2:-}" = "--large" ]; then
 	graphs+=("caveman5000x20=caveman:5000x20=64" "grid316x316=grid:316x316=64")
 fi
 go build -o bin/ignn ./cmd/ignn
+commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!docs' || echo +modified)
 mkdir -p "$out"
 for g in "${graphs[@]}"; do
 	name=${g%%=*} rest=${g#*=}
@@ -42,5 +43,5 @@ for g in "${graphs[@]}"; do
 			--positions landmark:64 --out "$out/$name-input64" --quiet > "$out/$name-input64.txt"
 	fi
 done
-python3 scripts/faithful-users.py "$out" > docs/faithful-users.md
+python3 scripts/faithful-users.py "$out" "$commit" > docs/faithful-users.md
 echo "wrote docs/faithful-users.md"
