@@ -13,6 +13,7 @@ W=${1:-2}
 OUT=out/reproduce-paper/recipe
 BIN=bin/ignn-recipe
 go build -buildvcs=auto -o "$BIN" ./cmd/ignn
+commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!docs' || echo +modified)
 mkdir -p "$OUT"
 start=$(date +%s)
 for dt in communities-link communities-pair email-link email-pair protein-link; do
@@ -22,5 +23,5 @@ for dt in communities-link communities-pair email-link email-pair protein-link; 
 		--repeats 3 --capacity=false --workers "$W" --out "$OUT/$dt" --quiet > "$OUT/$dt.txt"
 done
 echo "$(( $(date +%s) - start ))" > "$OUT/wall_seconds"
-python3 scripts/recipe-paper.py "$OUT" docs/paper-protocol/results.md "$(git rev-parse --short HEAD)" > docs/paper-protocol/recipe.md
+python3 scripts/recipe-paper.py "$OUT" docs/paper-protocol/results.md "$commit" > docs/paper-protocol/recipe.md
 echo "wrote docs/paper-protocol/recipe.md"
