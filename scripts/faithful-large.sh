@@ -37,7 +37,7 @@ for g in "${graphs[@]}"; do
   if [ ! -s "$OUT/$n-input.json" ]; then
     echo "== $n: the landmark:64 input's own AUC and τ" >&2
     /usr/bin/time -f "%e %M" -o "$OUT/$n-input.time" "$BIN" compare --dataset "$g" --models gcn --variants both \
-      --positions landmark:64 --epochs 1 --batch-steps 1 --repeats 1 --workers 1 --quiet --format json \
+      --positions landmark:64 --epochs 1 --batch-steps 1 --repeats 1 --workers 1 --capacity=false --quiet --format json \
       --out "$OUT/$n-input.cells" > "$OUT/$n-input.json.tmp"
     mv "$OUT/$n-input.json.tmp" "$OUT/$n-input.json"
   fi
