@@ -38,7 +38,9 @@ var rankLossIDs atomic.Uint64
 //	c = g·W·σ((s_ik − s_ij)/T)/T
 //
 // is scattered serially in triple order: bit-identical whatever GOMAXPROCS
-// is. Cost O(P·D) each way. It panics if T is not a finite number > 0.
+// is. With pair triples (ts.A set) the score is softplus((s_ak − s_ij)/T)
+// and dZ[I] −= c·Z[J], dZ[J] −= c·Z[I], dZ[A] += c·Z[K], dZ[K] += c·Z[A].
+// Cost O(P·D) each way. It panics if T is not a finite number > 0.
 func RankLoss(z *G.Node, ts *TripleSet, temp float64) *G.Node {
 	if z.Dims() != 2 {
 		panic(fmt.Sprintf("engine: RankLoss: Z has shape %v, want a matrix", z.Shape()))
