@@ -132,7 +132,8 @@ func rankLossForward[T Float](op *rankLossOp, z []T, d int) float64 {
 				c[t], f[t] = 0, 0
 				continue
 			}
-			zi, za := z[ts.I[t]*d:ts.I[t]*d+d], z[ts.I[t]*d:ts.I[t]*d+d]
+			zi := z[ts.I[t]*d : ts.I[t]*d+d]
+			za := zi // the far pair's anchor: I, or A for pair triples
 			if ts.A != nil {
 				za = z[ts.A[t]*d : ts.A[t]*d+d]
 			}
