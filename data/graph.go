@@ -65,6 +65,23 @@ type Dataset struct {
 	Notes []string
 }
 
+// ConstantFeatures replaces a featureless dataset's one-hot identity by a
+// constant 1 input per node (FeaturesConstant): no N-wide input, so no
+// N × hidden input weights. It does nothing to a dataset with attributes.
+func (d *Dataset) ConstantFeatures() {
+	if !d.Identity {
+		return
+	}
+	d.Identity, d.Perm = false, nil
+	for _, g := range d.Graphs {
+		g.XDim = 1
+		g.X = make([]float64, g.N)
+		for i := range g.X {
+			g.X[i] = 1
+		}
+	}
+}
+
 // NewGraph builds a graph from possibly messy edges: self-loops and
 // duplicates (in either orientation) are removed and counted in Removed.
 // It returns an error for an endpoint outside [0, n).

@@ -103,13 +103,25 @@ func (a *Adjacency) Load(rowPtr, colIdx []int, deg []int) {
 // NewBatchFeatures returns features of n row slots with src's columns,
 // filled by LoadRows. Its dense part is a constant with its own identity
 // (never merged with another batch constant).
+//
+// Compacted sources (Dense32) give compacted batches: the rows are copied
+// as they are stored, into the constant's own float32 values.
 func NewBatchFeatures(src *Features, n int) *Features {
-	f := &Features{N: n, DenseDim: src.DenseDim, Dense: make([]float64, n*src.DenseDim)}
+	f := &Features{N: n, DenseDim: src.DenseDim}
+	if src.Dense32 != nil {
+		f.Dense32 = make([]float32, n*src.DenseDim)
+	} else {
+		f.Dense = make([]float64, n*src.DenseDim)
+	}
 	if src.Sparse != nil {
 		f.Sparse = NewMutableCSR(n, src.Sparse.Cols)
 	}
 	f.once.Do(func() {
-		f.dense = &ConstMatrix{Rows: n, Cols: src.DenseDim, V: f.Dense, v32: make([]float32, len(f.Dense)),
+		v32 := f.Dense32
+		if v32 == nil {
+			v32 = make([]float32, len(f.Dense))
+		}
+		f.dense = &ConstMatrix{Rows: n, Cols: src.DenseDim, V: f.Dense, v32: v32,
 			id: 0xb17f_0000_0000_0000 | mutableIDs.Add(1)}
 	})
 	return f
@@ -123,12 +135,22 @@ func (f *Features) LoadRows(src *Features, rows []int) {
 		panic(fmt.Sprintf("engine: LoadRows: %d rows for %d slots", len(rows), f.N))
 	}
 	d, c := f.DenseDim, f.constant()
-	for r, s := range rows {
-		copy(f.Dense[r*d:(r+1)*d], src.Dense[s*d:(s+1)*d])
-	}
-	clear(f.Dense[len(rows)*d:])
-	for i, v := range f.Dense {
-		c.v32[i] = float32(v)
+	switch {
+	case (f.Dense32 != nil) != (src.Dense32 != nil) && d > 0:
+		panic("engine: LoadRows: batch and source features differ in storage (one compacted)")
+	case f.Dense32 != nil:
+		for r, s := range rows {
+			copy(f.Dense32[r*d:(r+1)*d], src.Dense32[s*d:(s+1)*d])
+		}
+		clear(f.Dense32[len(rows)*d:])
+	default:
+		for r, s := range rows {
+			copy(f.Dense[r*d:(r+1)*d], src.Dense[s*d:(s+1)*d])
+		}
+		clear(f.Dense[len(rows)*d:])
+		for i, v := range f.Dense {
+			c.v32[i] = float32(v)
+		}
 	}
 	if f.Sparse == nil {
 		return

@@ -30,18 +30,39 @@ func NewConstMatrix(rows, cols int, v []float64) *ConstMatrix {
 		panic(fmt.Sprintf("engine: constant matrix %d×%d has %d values", rows, cols, len(v)))
 	}
 	m := &ConstMatrix{Rows: rows, Cols: cols, V: v, v32: make([]float32, len(v))}
-	h := fnv.New64a()
-	var b [8]byte
-	binary.LittleEndian.PutUint64(b[:], uint64(rows))
-	h.Write(b[:])
-	binary.LittleEndian.PutUint64(b[:], uint64(cols))
-	h.Write(b[:])
 	for i, x := range v {
 		m.v32[i] = float32(x)
-		binary.LittleEndian.PutUint64(b[:], math.Float64bits(x))
-		h.Write(b[:])
 	}
-	m.id = h.Sum64()
+	m.id = contentID(rows, cols, len(v), func(i int) float64 { return v[i] })
+	return m
+}
+
+// contentID is FNV-1a of the shape and the n values' float64 bits.
+func contentID(rows, cols, n int, at func(int) float64) uint64 {
+	h := fnv.New64a()
+	buf := make([]byte, 0, 4096)
+	buf = binary.LittleEndian.AppendUint64(buf, uint64(rows))
+	buf = binary.LittleEndian.AppendUint64(buf, uint64(cols))
+	for i := range n {
+		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(at(i)))
+		if len(buf) == cap(buf) {
+			h.Write(buf)
+			buf = buf[:0]
+		}
+	}
+	h.Write(buf)
+	return h.Sum64()
+}
+
+// NewConstMatrix32 wraps row-major float32 values without copying them:
+// a constant for float32 graphs only (a float64 graph's ConstMul on it
+// fails).
+func NewConstMatrix32(rows, cols int, v []float32) *ConstMatrix {
+	if len(v) != rows*cols {
+		panic(fmt.Sprintf("engine: constant matrix %d×%d has %d values", rows, cols, len(v)))
+	}
+	m := &ConstMatrix{Rows: rows, Cols: cols, v32: v}
+	m.id = contentID(rows, cols, len(v), func(i int) float64 { return float64(v[i]) })
 	return m
 }
 
@@ -94,6 +115,9 @@ func (op *constMulOp) Do(in ...G.Value) (v G.Value, err error) {
 	}
 	switch w.Dtype() {
 	case tensor.Float64:
+		if op.x.V == nil {
+			return nil, fmt.Errorf("engine: ConstMul: a float32 constant (compacted features) in a float64 graph")
+		}
 		ws := vals[float64](w)
 		blas64.Gemm(tA, blas.NoTrans, 1,
 			blas64.General{Rows: op.x.Rows, Cols: op.x.Cols, Stride: op.x.Cols, Data: op.x.V},

@@ -187,9 +187,27 @@ func (c Config) Validate() error {
 	return c.WithDefaults().validate()
 }
 
+// validateFeatures refuses a --features that the dataset would ignore:
+// the paper's datasets have their own inputs, and a generated graph takes
+// identity or constant but no file.
+func (c Config) validateFeatures() error {
+	switch {
+	case c.Features == "" || IsPath(c.Dataset):
+		return nil
+	case contains(BuiltinDatasets, c.Dataset):
+		return fmt.Errorf("--features %s: the paper's dataset %s has its own input (--features is for your graphs and generated ones)", c.Features, c.Dataset)
+	case c.Features != data.FeaturesIdentity && c.Features != data.FeaturesConstant:
+		return fmt.Errorf("--features %s: a generated graph (%s) has no node ids to key a feature file by; use identity or constant", c.Features, c.Dataset)
+	}
+	return nil
+}
+
 func (c Config) validate() error {
 	if !contains(BuiltinDatasets, c.Dataset) && !data.IsGenerated(c.Dataset) && !IsPath(c.Dataset) {
 		return unknownDataset(c.Dataset)
+	}
+	if err := c.validateFeatures(); err != nil {
+		return err
 	}
 	if err := c.Variant.Validate(); err != nil {
 		return err

@@ -23,7 +23,11 @@ func LoadDataset(cfg Config) (*data.Dataset, error) {
 		return data.Communities(data.DefaultCommunities, engine.Stream(cfg.Seed, "graph"))
 	}
 	if data.IsGenerated(cfg.Dataset) {
-		return data.Generate(cfg.Dataset, engine.Stream(cfg.Seed, "graph"))
+		ds, err := data.Generate(cfg.Dataset, engine.Stream(cfg.Seed, "graph"))
+		if err == nil && cfg.Features == data.FeaturesConstant {
+			ds.ConstantFeatures()
+		}
+		return ds, err
 	}
 	switch cfg.Dataset {
 	case "email", "protein":

@@ -36,3 +36,32 @@ func TestPairTaskNeedsTwoClasses(t *testing.T) {
 		t.Fatalf("two classes: %v", err)
 	}
 }
+
+// TestFeaturesOnGeneratedGraphs: --features constant gives a generated
+// graph one constant input column (no N-wide identity, so no N × hidden
+// input weights); a feature file there, or any --features on the paper's
+// datasets, is refused rather than ignored.
+func TestFeaturesOnGeneratedGraphs(t *testing.T) {
+	cfg := shortRun("gcn")
+	cfg.Dataset, cfg.Features = "grid:6x6", data.FeaturesConstant
+	ds, err := LoadDataset(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ds.Identity || ds.FeatureDim() != 1 || ds.Graphs[0].X[5] != 1 {
+		t.Fatalf("constant: identity %v, width %d", ds.Identity, ds.FeatureDim())
+	}
+	cfg.Features = data.FeaturesIdentity
+	if ds, _ := LoadDataset(cfg); !ds.Identity || ds.FeatureDim() != 36 {
+		t.Fatalf("identity: %v, width %d", ds.Identity, ds.FeatureDim())
+	}
+	for _, c := range []struct{ dataset, features, want string }{
+		{"grid:6x6", "x.txt", "no node ids"},
+		{"email", data.FeaturesConstant, "has its own input"},
+	} {
+		cfg.Dataset, cfg.Features = c.dataset, c.features
+		if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s --features %s: %v, want %q", c.dataset, c.features, err, c.want)
+		}
+	}
+}
