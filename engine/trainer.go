@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -135,38 +136,16 @@ func (t *Trainer) Step() (StepResult, error) {
 		return res, &DivergedError{Term: "loss", Value: res.Loss}
 	}
 	if err := t.Adam.Step(t.params, t.grads); err != nil {
+		// A finite loss can still leave non-finite parameters (an
+		// overflowing update): Step reports the first, and the run stops
+		// before they poison the next epoch.
+		var d *DivergedError
+		if errors.As(err, &d) {
+			return res, d
+		}
 		return res, fmt.Errorf("engine: Adam step: %w", err)
 	}
-	// A finite loss can still leave non-finite parameters (an overflowing
-	// update); stop before they poison the next epoch. O(#params).
-	for _, p := range t.params {
-		if v, ok := firstNonFinite(p.Value().(*tensor.Dense)); !ok {
-			return res, &DivergedError{Term: "parameter " + p.Name(), Value: v}
-		}
-	}
 	return res, nil
-}
-
-// firstNonFinite returns the first NaN or ±Inf in d and false, or 0 and true
-// when every value is finite.
-func firstNonFinite(d *tensor.Dense) (float64, bool) {
-	switch d.Dtype() {
-	case tensor.Float32:
-		x := vals[float32](d)
-		for _, v := range x {
-			if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
-				return f, false
-			}
-		}
-	case tensor.Float64:
-		x := vals[float64](d)
-		for _, v := range x {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return v, false
-			}
-		}
-	}
-	return 0, true
 }
 
 // Close releases the machine. gorgonia sets a finalizer on every

@@ -89,7 +89,7 @@ func runFlags() []cli.Flag {
 	flags := []cli.Flag{
 		&cli.StringFlag{Name: "dataset", Value: d.Dataset, Usage: "communities, email, protein, or a path to an edge list"},
 		&cli.StringFlag{Name: "labels", Usage: "user graphs: \"node label\" file (needed by --task pair)"},
-		&cli.StringFlag{Name: "features", Usage: "user graphs: identity (default: a one-hot input per node, as a PyG user gives x = I), constant (input 1 for every node), or a \"node v1 … vF\" file"},
+		&cli.StringFlag{Name: "features", Usage: "user and generated graphs: identity (default: a one-hot input per node, as a PyG user gives x = I), constant (input 1 for every node), or (user graphs) a \"node v1 … vF\" file"},
 		&cli.StringFlag{Name: "graph-index", Usage: "user graphs: \"node graph\" file splitting the nodes into several graphs"},
 		&cli.StringFlag{Name: "header", Value: data.HeaderAuto, Usage: "user edge lists: a header line — auto (a first line with no number is one when the next line's node columns are integers; with named nodes declare it: yes), yes or no"},
 		&cli.StringFlag{Name: "columns", Usage: "user edge lists: the source and target columns, by header name (src,dst) or 0-based position (0,1); default the first two"},
