@@ -65,21 +65,26 @@ type Dataset struct {
 	Notes []string
 }
 
-// ConstantFeatures replaces a featureless dataset's one-hot identity by a
-// constant 1 input per node (FeaturesConstant): no N-wide input, so no
-// N × hidden input weights. It does nothing to a dataset with attributes.
-func (d *Dataset) ConstantFeatures() {
+// WithConstantFeatures is d with a featureless dataset's one-hot identity
+// replaced by a constant 1 input per node (FeaturesConstant): no N-wide
+// input, so no N × hidden input weights. The graphs are shallow copies
+// sharing d's edges; d is not modified, and a dataset with attributes is
+// returned as it is.
+func (d *Dataset) WithConstantFeatures() *Dataset {
 	if !d.Identity {
-		return
+		return d
 	}
-	d.Identity, d.Perm = false, nil
-	for _, g := range d.Graphs {
-		g.XDim = 1
-		g.X = make([]float64, g.N)
-		for i := range g.X {
-			g.X[i] = 1
+	c := *d
+	c.Identity, c.Perm, c.Graphs = false, nil, make([]*Graph, len(d.Graphs))
+	for i, g := range d.Graphs {
+		cg := *g
+		cg.XDim, cg.X = 1, make([]float64, g.N)
+		for k := range cg.X {
+			cg.X[k] = 1
 		}
+		c.Graphs[i] = &cg
 	}
+	return &c
 }
 
 // NewGraph builds a graph from possibly messy edges: self-loops and

@@ -42,13 +42,17 @@ func (cc CompareConfig) expectations(jobs []Job) ([]expectation, error) {
 			if ds, err = run.LoadDataset(cfg); err != nil {
 				return nil, err
 			}
-			cache[key], fps[key] = ds, run.Fingerprint(ds)
+			cache[key] = ds
 		}
 		r, err := cfg.Resolve(ds)
 		if err != nil {
 			return nil, err
 		}
-		out[i] = expectation{cfg: r, fingerprint: fps[key]}
+		fkey := key + "\x00" + r.Features // the input the run resolved to (run.UseFeatures)
+		if _, ok := fps[fkey]; !ok {
+			fps[fkey] = run.Fingerprint(run.UseFeatures(ds, r))
+		}
+		out[i] = expectation{cfg: r, fingerprint: fps[fkey]}
 	}
 	return out, nil
 }

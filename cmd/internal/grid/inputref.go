@@ -28,6 +28,7 @@ func InputReference(cfg run.Config) (eval.Scores, error) {
 	if cfg, err = cfg.Resolve(ds); err != nil {
 		return eval.Scores{}, err
 	}
+	ds = run.UseFeatures(ds, cfg)
 	p, err := run.Prepare(ds, cfg)
 	if err != nil {
 		return eval.Scores{}, err

@@ -265,6 +265,7 @@ func Embed(ck *Checkpoint, ds *data.Dataset) ([]float64, int, []uint64, error) {
 	if err != nil {
 		return nil, 0, nil, err
 	}
+	ds = UseFeatures(ds, cfg)
 	p, err := Prepare(ds, cfg)
 	if err != nil {
 		return nil, 0, nil, err

@@ -25,7 +25,7 @@ func LoadDataset(cfg Config) (*data.Dataset, error) {
 	if data.IsGenerated(cfg.Dataset) {
 		ds, err := data.Generate(cfg.Dataset, engine.Stream(cfg.Seed, "graph"))
 		if err == nil && cfg.Features == data.FeaturesConstant {
-			ds.ConstantFeatures()
+			ds = ds.WithConstantFeatures()
 		}
 		return ds, err
 	}

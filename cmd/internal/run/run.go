@@ -42,6 +42,7 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	if cfg, err = cfg.Resolve(ds); err != nil {
 		return nil, err
 	}
+	ds = UseFeatures(ds, cfg)
 	if !cfg.Variant.Hash() && (!asked.Position.IsHash() || asked.PositionSkip) && hooks.Warn != nil {
 		hooks.Warn(fmt.Sprintf("--position/--position-skip have no effect on variant %s: only hash and both take a positional input", cfg.Variant))
 	}

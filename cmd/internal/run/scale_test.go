@@ -37,6 +37,21 @@ func TestScaleDefaults(t *testing.T) {
 		!large.PositionSkip || !large.ModelConfig.SkipGate || !large.SkipStandardise || large.SkipPolar != features.SkipPolarAuto || large.DistanceLoss != objective.DistanceRank || large.RankTriples != 512 || large.Epochs != 30 || large.EvalEvery != 2 {
 		t.Fatalf("large graph: %+v", large)
 	}
+	if large.Features != "" { // the paper's datasets keep their input
+		t.Fatalf("large communities: --features %q", large.Features)
+	}
+	user := cli
+	user.Dataset = "grid:224x224"
+	if u, err := user.Resolve(graphOfN(LargeGraphNodes)); err != nil || u.Features != data.FeaturesConstant || !strings.Contains(u.ScaleNote, "--features constant") {
+		t.Fatalf("a large graph of one's own: %v, --features %q, note %q", err, u.Features, u.ScaleNote)
+	}
+	if u, err := user.Resolve(graphOfN(LargeGraphNodes - 1)); err != nil || u.Features != "" || !strings.Contains(u.ScaleNote, "--features identity") {
+		t.Fatalf("a small graph of one's own: %v, --features %q", err, u.Features)
+	}
+	user.Variant = Base
+	if u, err := user.Resolve(graphOfN(LargeGraphNodes)); err != nil || u.Features != "" {
+		t.Fatalf("base (no positional input) on a large graph of one's own: %v, --features %q", err, u.Features)
+	}
 	if !strings.Contains(large.ScaleNote, "--batch-size 512") || strings.Contains(large.ScaleNote, "--epochs") {
 		t.Fatalf("note %q", large.ScaleNote)
 	}
