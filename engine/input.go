@@ -66,6 +66,32 @@ func (f *Features) At(i int) float64 {
 	return f.Dense[i]
 }
 
+// DenseFloat64 is the dense part as float64: Dense itself, or a widened
+// copy of Dense32.
+func (f *Features) DenseFloat64() []float64 {
+	if f.Dense32 == nil {
+		return f.Dense
+	}
+	v := make([]float64, len(f.Dense32))
+	for i, x := range f.Dense32 {
+		v[i] = float64(x)
+	}
+	return v
+}
+
+// SetRow sets dense row r to row (DenseDim values), rounded to float32
+// in compacted storage.
+func (f *Features) SetRow(r int, row []float64) {
+	d := f.DenseDim
+	if f.Dense32 != nil {
+		for j, v := range row[:d] {
+			f.Dense32[r*d+j] = float32(v)
+		}
+		return
+	}
+	copy(f.Dense[r*d:(r+1)*d], row[:d])
+}
+
 // Dim is the total feature width.
 func (f *Features) Dim() int {
 	d := f.DenseDim

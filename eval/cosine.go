@@ -1,6 +1,10 @@
 package eval
 
-import "math"
+import (
+	"math"
+
+	"github.com/ignn/ignn/engine"
+)
 
 // InvNorms returns 1/‖v_r‖ for the rows of the row-major n × d matrix v (0
 // for a zero row), each squared norm starting from extra(r) (nil: 0; the
@@ -29,4 +33,31 @@ func InvNorms(v []float64, n, d int, extra func(r int) float64) []float64 {
 func RowCosine(v []float64, n, d int) func(i, j int) float64 {
 	inv, dot := InvNorms(v, n, d, nil), rowDot(v, d)
 	return func(i, j int) float64 { return dot(i, j) * inv[i] * inv[j] }
+}
+
+// FeatureCosine is RowCosine of the dense part of f, in whichever storage
+// holds it (a compacted block's float32 values, widened; sums in float64).
+func FeatureCosine(f *engine.Features) func(i, j int) float64 {
+	if f.Dense32 == nil {
+		return RowCosine(f.Dense, f.N, f.DenseDim)
+	}
+	v, d := f.Dense32, f.DenseDim
+	inv := make([]float64, f.N)
+	for r := range f.N {
+		var sq float64
+		for _, x := range v[r*d : (r+1)*d] {
+			sq += float64(x) * float64(x)
+		}
+		if sq > 0 {
+			inv[r] = 1 / math.Sqrt(sq)
+		}
+	}
+	return func(i, j int) float64 {
+		var dot float64
+		a, b := v[i*d:(i+1)*d], v[j*d:(j+1)*d]
+		for k, x := range a {
+			dot += float64(x) * float64(b[k])
+		}
+		return dot * inv[i] * inv[j]
+	}
 }

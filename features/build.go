@@ -116,33 +116,71 @@ const MaxRuleHashDim = 1024
 // Standardise shifts and scales each of the k columns of the row-major
 // n × k matrix v in place to mean 0 and (population) standard deviation 1;
 // a constant column becomes 0. Sums in row order, float64: deterministic.
-// O(n·k).
+// O(n·k), in row-major passes (ColumnStats).
 func Standardise(v []float64, n, k int) {
-	if n == 0 {
-		return
+	st := ColumnStats(func(r int, dst []float64) { copy(dst, v[r*k:(r+1)*k]) }, n, k)
+	for r := 0; r < n; r++ {
+		st.Apply(v[r*k : (r+1)*k])
 	}
-	for c := 0; c < k; c++ {
-		var mean float64
-		constant := true
-		for r := 0; r < n; r++ {
-			mean += v[r*k+c]
-			constant = constant && v[r*k+c] == v[c]
+}
+
+// Stats are the per-column mean and inverse standard deviation of an
+// n × k matrix (ColumnStats); Apply standardises one row with them.
+type Stats struct {
+	Mean, Inv []float64
+	Zero      []bool // a constant column (or one of zero spread): its values become 0
+}
+
+// RowReader writes row r of an n × k matrix into dst (length k), exactly
+// (float64).
+type RowReader func(r int, dst []float64)
+
+// ColumnStats computes each column's mean and inverse population standard
+// deviation from the rows read in order: two passes, each summing a
+// column in row order (the same sums, in the same order, as a column-wise
+// loop, read row by row so that no N × k copy is needed). O(n·k).
+func ColumnStats(read RowReader, n, k int) Stats {
+	st := Stats{Mean: make([]float64, k), Inv: make([]float64, k), Zero: make([]bool, k)}
+	if n == 0 {
+		return st
+	}
+	row, first := make([]float64, k), make([]float64, k)
+	read(0, first)
+	ss := make([]float64, k)
+	for r := 0; r < n; r++ {
+		read(r, row)
+		for c, x := range row {
+			st.Mean[c] += x
+			st.Zero[c] = st.Zero[c] || x != first[c] // "not constant" for now
 		}
-		mean /= float64(n)
-		var ss float64
-		for r := 0; r < n; r++ {
-			v[r*k+c] -= mean
-			ss += v[r*k+c] * v[r*k+c]
+	}
+	for c := range st.Mean {
+		st.Mean[c] /= float64(n)
+	}
+	for r := 0; r < n; r++ {
+		read(r, row)
+		for c, x := range row {
+			d := x - st.Mean[c]
+			ss[c] += d * d
 		}
-		if constant || ss == 0 { // exactly 0, not the rounding of the mean blown up to std 1
-			for r := 0; r < n; r++ {
-				v[r*k+c] = 0
-			}
+	}
+	for c := range st.Zero {
+		st.Zero[c] = !st.Zero[c] || ss[c] == 0 // exactly 0, not the rounding of the mean blown up to std 1
+		if !st.Zero[c] {
+			st.Inv[c] = 1 / math.Sqrt(ss[c]/float64(n))
+		}
+	}
+	return st
+}
+
+// Apply standardises one row in place: (x − mean)·inv, 0 in zero columns.
+func (st Stats) Apply(row []float64) {
+	for c := range row {
+		if st.Zero[c] {
+			row[c] = 0
 			continue
 		}
-		inv := 1 / math.Sqrt(ss/float64(n))
-		for r := 0; r < n; r++ {
-			v[r*k+c] *= inv
-		}
+		row[c] -= st.Mean[c]
+		row[c] *= st.Inv[c]
 	}
 }

@@ -21,10 +21,21 @@ import "math"
 // of each graph followed by n. v is left as it was. Sums in row order,
 // float64: deterministic. O(n·k).
 func Polar(v []float64, n, k int, starts []int) []float64 {
+	out := make([]float64, n*(k+1))
+	read := func(r int, dst []float64) { copy(dst, v[r*k:(r+1)*k]) }
+	polarRows(read, n, k, starts, ColumnStats(read, n, k), func(r int, row []float64) { copy(out[r*(k+1):], row) })
+	return out
+}
+
+// polarRows computes Polar's rows from the raw landmark rows read and
+// their column statistics, handing each (length k+1, reused) to emit.
+func polarRows(read RowReader, n, k int, starts []int, st Stats, emit func(r int, row []float64)) {
 	mean := make([]float64, n)
+	raw := make([]float64, k)
 	for r := 0; r < n; r++ {
+		read(r, raw)
 		var sum, cnt float64
-		for _, x := range v[r*k : (r+1)*k] {
+		for _, x := range raw {
 			if x > 0 {
 				sum, cnt = sum+1/x-1, cnt+1
 			}
@@ -34,9 +45,7 @@ func Polar(v []float64, n, k int, starts []int) []float64 {
 			mean[r] = sum / cnt
 		}
 	}
-	s := append([]float64(nil), v[:n*k]...)
-	Standardise(s, n, k)
-	out := make([]float64, n*(k+1))
+	o := make([]float64, k+1)
 	for g := 0; g+1 < len(starts); g++ {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for r := starts[g]; r < starts[g+1]; r++ {
@@ -52,21 +61,23 @@ func Polar(v []float64, n, k int, starts []int) []float64 {
 			case hi > lo:
 				gr = (mean[r] - lo) / (hi - lo)
 			}
-			row := s[r*k : (r+1)*k]
+			row := o[1:]
+			read(r, row)
+			st.Apply(row)
 			var sq float64
 			for _, x := range row {
 				sq += x * x
 			}
-			o := out[r*(k+1) : (r+1)*(k+1)]
 			o[0] = 1
 			if sq == 0 {
-				continue
+				clear(row)
+			} else {
+				f := gr / math.Sqrt(sq)
+				for c, x := range row {
+					row[c] = f * x
+				}
 			}
-			f := gr / math.Sqrt(sq)
-			for c, x := range row {
-				o[1+c] = f * x
-			}
+			emit(r, o)
 		}
 	}
-	return out
 }

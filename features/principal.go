@@ -10,7 +10,7 @@ import (
 // (all of them when out ≥ k: then W = [I | 0]). Each eigenvector's sign is
 // fixed (its largest-magnitude entry positive), so the map is a function of
 // x alone. O(n·k² + k³).
-func PrincipalMap(x []float64, n, k, out int) []float64 {
+func PrincipalMap[T float32 | float64](x []T, n, k, out int) []float64 {
 	w := make([]float64, k*out)
 	if out >= k {
 		for i := 0; i < k; i++ {
@@ -21,13 +21,14 @@ func PrincipalMap(x []float64, n, k, out int) []float64 {
 	g := make([]float64, k*k)
 	for r := 0; r < n; r++ {
 		row := x[r*k : (r+1)*k]
-		for a, va := range row {
-			if va == 0 {
+		for a, xa := range row {
+			if xa == 0 {
 				continue
 			}
+			va := float64(xa)
 			ga := g[a*k : (a+1)*k]
 			for b := a; b < k; b++ {
-				ga[b] += va * row[b]
+				ga[b] += va * float64(row[b])
 			}
 		}
 	}

@@ -44,20 +44,43 @@ func (s SkipPolar) String() string {
 // first row, then N). With SkipPolarOn it returns the cone alone; with
 // SkipPolarAuto the standardised block and the cone, for the caller to
 // choose between; otherwise the columns (standardised when standardise)
-// and nil. x is not modified. O(N·k).
-func SkipBlocks(x *engine.Features, col, k int, starts []int, mode SkipPolar, standardise bool) (block, polar *engine.Features) {
-	sk := &engine.Features{N: x.N, DenseDim: k, Dense: make([]float64, x.N*k)}
-	for r := 0; r < x.N; r++ {
-		copy(sk.Dense[r*k:(r+1)*k], x.Dense[r*x.DenseDim+col:])
+// and nil. Every value is computed in float64 from x's values, row by row
+// (no N × k float64 copy), and stored as float32 (Dense32) when f32, for
+// float32 runs. x is not modified. O(N·k).
+func SkipBlocks(x *engine.Features, col, k int, starts []int, mode SkipPolar, standardise, f32 bool) (block, polar *engine.Features) {
+	n := x.N
+	read := func(r int, dst []float64) {
+		for j := range dst {
+			dst[j] = x.At(r*x.DenseDim + col + j)
+		}
+	}
+	var st Stats
+	if mode != SkipPolarOff || standardise {
+		st = ColumnStats(read, n, k)
 	}
 	if mode != SkipPolarOff {
-		polar = &engine.Features{N: x.N, DenseDim: k + 1, Dense: Polar(sk.Dense, x.N, k, starts)}
+		polar = newBlock(n, k+1, f32)
+		polarRows(read, n, k, starts, st, polar.SetRow)
+		if mode == SkipPolarOn {
+			return polar, nil
+		}
 	}
-	switch {
-	case mode == SkipPolarOn:
-		return polar, nil
-	case standardise || mode == SkipPolarAuto:
-		Standardise(sk.Dense, x.N, k)
+	block = newBlock(n, k, f32)
+	row := make([]float64, k)
+	for r := 0; r < n; r++ {
+		read(r, row)
+		if standardise || mode == SkipPolarAuto {
+			st.Apply(row)
+		}
+		block.SetRow(r, row)
 	}
-	return sk, polar
+	return block, polar
+}
+
+// newBlock is an n × d dense block, stored in float32 when f32.
+func newBlock(n, d int, f32 bool) *engine.Features {
+	if f32 {
+		return &engine.Features{N: n, DenseDim: d, Dense32: make([]float32, n*d)}
+	}
+	return &engine.Features{N: n, DenseDim: d, Dense: make([]float64, n*d)}
 }

@@ -58,15 +58,15 @@ func TestInputCentrality(t *testing.T) {
 		return out
 	}
 	skip := func(p *run.Prepared) ([]float64, int) {
-		return unit(p.Input.Skip.Dense, p.Input.Skip.DenseDim), p.Input.Skip.DenseDim
+		return unit(p.Input.Skip.DenseFloat64(), p.Input.Skip.DenseDim), p.Input.Skip.DenseDim
 	}
 	ref := tau(cfg, inputRows)
 	private := tau(cfg, func(p *run.Prepared) ([]float64, int) { // the landmark columns, then a random unit vector per node
 		x, l, k := p.Input.X, p.Input.X.DenseDim-p.EncodingCol, 32
 		rng := rand.New(rand.NewPCG(1, 2))
-		v := make([]float64, x.N*(l+k))
+		v, xd := make([]float64, x.N*(l+k)), x.DenseFloat64()
 		for r := 0; r < x.N; r++ {
-			copy(v[r*(l+k):], x.Dense[r*x.DenseDim+p.EncodingCol:(r+1)*x.DenseDim])
+			copy(v[r*(l+k):], xd[r*x.DenseDim+p.EncodingCol:(r+1)*x.DenseDim])
 			u := v[r*(l+k)+l : (r+1)*(l+k)]
 			for c := range u {
 				u[c] = rng.NormFloat64()

@@ -60,11 +60,14 @@ func inputRows(p *run.Prepared) ([]float64, int) {
 			return sq
 		}
 	}
-	inv := eval.InvNorms(x.Dense, x.N, d, sparse)
 	z := make([]float64, x.N*d)
+	for i := range z {
+		z[i] = x.At(i) // float32 values when the run is float32 (what its first layer reads)
+	}
+	inv := eval.InvNorms(z, x.N, d, sparse)
 	for i := 0; i < x.N; i++ {
-		for k, v := range x.Dense[i*d : (i+1)*d] {
-			z[i*d+k] = v * inv[i]
+		for k := range d {
+			z[i*d+k] *= inv[i]
 		}
 	}
 	return z, d

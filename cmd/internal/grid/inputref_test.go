@@ -17,12 +17,13 @@ func TestInputRowsCosine(t *testing.T) {
 	p, cfg := prepareFor(t, cfg)
 	z, d := inputRows(p)
 	x := p.Input.X
+	xd := x.DenseFloat64()
 	full := func(i int) []float64 { // [one-hot | dense], explicitly
 		row := make([]float64, x.Sparse.Cols+d)
 		for k := x.Sparse.RowPtr[i]; k < x.Sparse.RowPtr[i+1]; k++ {
 			row[x.Sparse.ColIdx[k]] = x.Sparse.Val[k]
 		}
-		copy(row[x.Sparse.Cols:], x.Dense[i*d:(i+1)*d])
+		copy(row[x.Sparse.Cols:], xd[i*d:(i+1)*d])
 		return row
 	}
 	for i := 0; i < x.N; i++ {

@@ -142,6 +142,7 @@ func TestPositionSkip(t *testing.T) {
 	}
 	cfg.SkipIdentity = false
 	cfg.SkipStandardise = true
+	cfg.DType = Float64 // the blocks' exact values; a float32 run stores them rounded (checked at the end)
 	_, _, pr := prepared(t, cfg)
 	x, sk := pr.Input.X, pr.Input.Skip
 	for c := 0; c < 8; c++ {
@@ -188,6 +189,17 @@ func TestPositionSkip(t *testing.T) {
 	}
 	if want := map[string][]float64{"polar": polar.Dense, "standardised": std}[c.Block]; !slices.Equal(pr.Input.Skip.Dense, want) {
 		t.Errorf("auto: the skip block is not the %s block it names", c.Block)
+	}
+	f32 := cfg
+	f32.DType = Float32
+	_, _, p32 := prepared(t, f32)
+	if sk := p32.Input.Skip; sk.Dense != nil || len(sk.Dense32) != len(pr.Input.Skip.Dense) || p32.Input.X.Dense != nil {
+		t.Fatalf("float32: the skip block and the input are not stored in float32")
+	}
+	for i, v := range pr.Input.Skip.Dense {
+		if p32.Input.Skip.Dense32[i] != float32(v) {
+			t.Fatalf("float32 skip value %d = %v, want float32(%v)", i, p32.Input.Skip.Dense32[i], v)
+		}
 	}
 	bad := cfg
 	bad.SkipPolar = "sometimes"

@@ -128,6 +128,7 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 	if err != nil {
 		return nil, err
 	}
+	fo.Encodings = nil // in x now: N × K float64 less for the rest of the run
 	p.Input = &engine.GraphInput{Adj: engine.NewAdjacency(u.N, mp), X: x}
 	p.EncodingCol = x.DenseDim - fo.EncodingDim
 	var polar *engine.Features
@@ -139,7 +140,7 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 		if cfg.Position.IsHash() {
 			k, p.EncodingCol = cfg.HashDim, x.DenseDim-cfg.HashDim
 		}
-		p.Input.Skip, polar = features.SkipBlocks(x, p.EncodingCol, k, append(slices.Clone(u.Offsets), u.N), cfg.SkipPolar, cfg.SkipStandardise)
+		p.Input.Skip, polar = features.SkipBlocks(x, p.EncodingCol, k, append(slices.Clone(u.Offsets), u.N), cfg.SkipPolar, cfg.SkipStandardise, cfg.DType == Float32)
 		if cfg.SkipIdentity && x.Sparse != nil { // the one-hot identity joins the skip block(s)
 			for _, f := range []*engine.Features{p.Input.Skip, polar} {
 				if f != nil {
@@ -158,7 +159,14 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 		stage(fmt.Sprintf("--skip-polar auto: the %s skip block (untrained τ on the validation pairs: polar %.3f, standardised %.3f)", c.Block, c.ValTauPolar, c.ValTauStandardised))
 	}
 	if sk := p.Input.Skip; sk != nil && cfg.SkipPrincipal {
-		p.Input.SkipInit = features.PrincipalMap(sk.Dense, sk.N, sk.DenseDim, cfg.ModelConfig.Out)
+		if sk.Dense32 != nil {
+			p.Input.SkipInit = features.PrincipalMap(sk.Dense32, sk.N, sk.DenseDim, cfg.ModelConfig.Out)
+		} else {
+			p.Input.SkipInit = features.PrincipalMap(sk.Dense, sk.N, sk.DenseDim, cfg.ModelConfig.Out)
+		}
+	}
+	if cfg.DType == Float32 { // float32 inputs from here: the float64 readers are done
+		p.Input.X.Compact()
 	}
 	for g, s := range p.Splits {
 		b := engine.Block{Off: u.Offsets[g], N: s.Graph.N}
@@ -186,7 +194,7 @@ func (p *Prepared) chooseSkip(cfg Config, std, polar *engine.Features) {
 	p.val = p.valSample(cfg)
 	var e eval.Evaluator
 	tau := func(f *engine.Features) float64 {
-		return e.SampleTauOf(eval.RowCosine(f.Dense, f.N, f.DenseDim), &p.val.Pairs)
+		return e.SampleTauOf(eval.FeatureCosine(f), &p.val.Pairs)
 	}
 	c := &SkipChoice{Block: "polar", ValTauPolar: tau(polar), ValTauStandardised: tau(std)}
 	p.Input.Skip = polar

@@ -84,7 +84,7 @@ func TestRecipePrincipalAndPairs(t *testing.T) {
 		t.Fatalf("resolved: principal %v, pairs %v, position %v, note %q", rc.SkipPrincipal, rc.RankPairs, rc.Position, rc.ScaleNote)
 	}
 	sk := p.Input.Skip
-	want := features.PrincipalMap(sk.Dense, sk.N, sk.DenseDim, rc.ModelConfig.Out)
+	want := features.PrincipalMap(sk.Dense32, sk.N, sk.DenseDim, rc.ModelConfig.Out) // a float32 run: the block as stored
 	c, err := Build(p, rc)
 	if err != nil {
 		t.Fatal(err)
