@@ -12,10 +12,10 @@ import (
 type Options struct {
 	Hash    bool // concatenate hash vectors
 	HashDim int  // n, components per node
-	Float32 bool // the run computes in float32: attributes must fit its range
-	// Encodings, when set, holds one row-major n_g × EncodingDim matrix
-	// per graph (a positional encoding, see Encode), concatenated last.
-	Encodings   [][]float64
+	Float32 bool // the run computes in float32: attributes must fit its range, and the dense part is stored in float32 (Dense32)
+	// Encodings, when set, holds one n_g × EncodingDim encoding per graph
+	// (see Encode), concatenated last.
+	Encodings   []*Encoding
 	EncodingDim int
 }
 
@@ -73,22 +73,26 @@ func Build(ds *data.Dataset, opt Options) (*engine.Features, error) {
 			}
 		}
 	}
-	f.Dense = make([]float64, n*f.DenseDim)
+	if opt.Float32 { // stored as the float32 graph reads it (engine.Features.Compact)
+		f.Dense32 = make([]float32, n*f.DenseDim)
+	} else {
+		f.Dense = make([]float64, n*f.DenseDim)
+	}
+	dst := make([]float64, f.DenseDim)
 	for gi, g := range ds.Graphs {
 		var h []float64
 		if hd > 0 {
 			h = HashVectors(g.IDs, hd)
 		}
 		for i := 0; i < g.N; i++ {
-			row := u.Global(gi, i)
-			dst := f.Dense[row*f.DenseDim : (row+1)*f.DenseDim]
 			copy(dst, g.X[i*xdim:(i+1)*xdim])
 			if hd > 0 {
 				copy(dst[xdim:], h[i*hd:(i+1)*hd])
 			}
 			if ed > 0 {
-				copy(dst[xdim+hd:], opt.Encodings[gi][i*ed:(i+1)*ed])
+				opt.Encodings[gi].Row(i, dst[xdim+hd:])
 			}
+			f.SetRow(u.Global(gi, i), dst)
 		}
 	}
 	return f, nil

@@ -109,16 +109,20 @@ type EncodingInfo struct {
 // walks, start vectors), so a run's encoding is reproducible. workers ≤ 0
 // means GOMAXPROCS; the result never depends on it. It panics for the hash
 // (which HashVectors computes from node ids).
-func Encode(p Position, a *data.Adj, seed uint64, graph int, workers int) ([]float64, EncodingInfo, error) {
+func Encode(p Position, a *data.Adj, seed uint64, graph int, workers int) (*Encoding, EncodingInfo, error) {
 	switch p.Kind {
 	case PosLap:
-		return LapPE(a, p.K, stream(seed, "lap", graph))
+		v, info, err := LapPE(a, p.K, stream(seed, "lap", graph))
+		if err != nil {
+			return nil, info, err
+		}
+		return valuesEncoding(v, a.N, p.K), info, nil
 	case PosRW:
 		v, info := RWPE(a, p.K, seed, graph, workers)
-		return v, info, nil
+		return valuesEncoding(v, a.N, p.K), info, nil
 	case PosLandmark:
-		v, info := LandmarkPE(a, p.K, stream(seed, "landmark", graph), workers)
-		return v, info, nil
+		e, info := LandmarkPE(a, p.K, stream(seed, "landmark", graph), workers)
+		return e, info, nil
 	}
 	panic(fmt.Sprintf("features: Encode: %q is not a graph encoding", p.Kind))
 }
@@ -131,21 +135,21 @@ func stream(seed uint64, name string, graph int) *rand.Rand {
 
 // LandmarkPE returns 1/(1+d(v, ℓ_j)) for L landmarks ℓ_j drawn uniformly
 // without replacement by rng (every node when L ≥ N; the columns beyond N
-// are 0), 0 when ℓ_j is unreachable from v. The BFS rows come from
-// data.Adj.BFSRows (L·N·2 bytes of scratch). O(L·(N+E)).
-func LandmarkPE(a *data.Adj, l int, rng *rand.Rand, workers int) ([]float64, EncodingInfo) {
+// are 0), 0 when ℓ_j is unreachable from v, held as the hop counts (N × L
+// × 2 bytes; Encoding.Row makes the values). The BFS rows come from
+// data.Adj.BFSRows (another L·N·2 bytes of scratch, transposed into the
+// encoding's row-major counts). O(L·(N+E)).
+func LandmarkPE(a *data.Adj, l int, rng *rand.Rand, workers int) (*Encoding, EncodingInfo) {
 	n := a.N
 	m := min(l, n)
 	marks := rng.Perm(n)[:m]
 	rows := make([]uint16, m*n)
 	a.BFSRows(marks, 0, rows, workers)
-	out := make([]float64, n*l)
+	hops := make([]uint16, n*m)
 	for j := 0; j < m; j++ {
 		for v, d := range rows[j*n : (j+1)*n] {
-			if d != data.Unreachable {
-				out[v*l+j] = 1 / (1 + float64(d))
-			}
+			hops[v*m+j] = d
 		}
 	}
-	return out, EncodingInfo{Method: "bfs", Landmarks: marks}
+	return &Encoding{N: n, K: l, hops: hops, m: m}, EncodingInfo{Method: "bfs", Landmarks: marks}
 }

@@ -48,7 +48,8 @@ func itoa(i int) string {
 func TestLandmarkAgainstBFS(t *testing.T) {
 	a := testGraph(t, 10, 6)
 	const l = 5
-	out, info := LandmarkPE(a, l, rand.New(rand.NewPCG(1, 2)), 2)
+	enc, info := LandmarkPE(a, l, rand.New(rand.NewPCG(1, 2)), 2)
+	out := enc.Dense()
 	if len(info.Landmarks) != l {
 		t.Fatalf("%d landmarks, want %d", len(info.Landmarks), l)
 	}
@@ -67,7 +68,8 @@ func TestLandmarkAgainstBFS(t *testing.T) {
 	}
 	// More landmarks than nodes: every node is one, the rest are 0.
 	small := data.NewAdj(3, [][2]int{{0, 1}, {1, 2}})
-	out, _ = LandmarkPE(small, 5, rand.New(rand.NewPCG(1, 2)), 1)
+	enc, _ = LandmarkPE(small, 5, rand.New(rand.NewPCG(1, 2)), 1)
+	out = enc.Dense()
 	for v := 0; v < 3; v++ {
 		if out[v*5+3] != 0 || out[v*5+4] != 0 {
 			t.Fatalf("padding columns not 0: %v", out)

@@ -2,6 +2,7 @@ package features
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/ignn/ignn/engine"
 )
@@ -38,22 +39,16 @@ func (s SkipPolar) String() string {
 	return string(s)
 }
 
-// SkipBlocks builds the skip path's input from the k positional columns of
-// x that start at column col: the columns as they are, standardised
-// (Standardise), or their polar cone (Polar; starts holds each graph's
-// first row, then N). With SkipPolarOn it returns the cone alone; with
-// SkipPolarAuto the standardised block and the cone, for the caller to
-// choose between; otherwise the columns (standardised when standardise)
-// and nil. Every value is computed in float64 from x's values, row by row
-// (no N × k float64 copy), and stored as float32 (Dense32) when f32, for
-// float32 runs. x is not modified. O(N·k).
-func SkipBlocks(x *engine.Features, col, k int, starts []int, mode SkipPolar, standardise, f32 bool) (block, polar *engine.Features) {
-	n := x.N
-	read := func(r int, dst []float64) {
-		for j := range dst {
-			dst[j] = x.At(r*x.DenseDim + col + j)
-		}
-	}
+// SkipBlocks builds the skip path's input from n rows of k positional
+// values (read: ColumnsOf the input, or EncodingRows): the values as they
+// are, standardised (Standardise), or their polar cone (Polar; starts holds
+// each graph's first row, then n). With SkipPolarOn it returns the cone
+// alone; with SkipPolarAuto the standardised block and the cone, for the
+// caller to choose between; otherwise the values (standardised when
+// standardise) and nil. Every value is computed in float64, row by row (no
+// n × k float64 copy), and stored as float32 (Dense32) when f32, for
+// float32 runs. O(n·k).
+func SkipBlocks(read RowReader, n, k int, starts []int, mode SkipPolar, standardise, f32 bool) (block, polar *engine.Features) {
 	var st Stats
 	if mode != SkipPolarOff || standardise {
 		st = ColumnStats(read, n, k)
@@ -75,6 +70,28 @@ func SkipBlocks(x *engine.Features, col, k int, starts []int, mode SkipPolar, st
 		block.SetRow(r, row)
 	}
 	return block, polar
+}
+
+// ColumnsOf reads columns col … col+k−1 of x's dense part (its stored
+// values: rounded to float32 in compacted features).
+func ColumnsOf(x *engine.Features, col int) RowReader {
+	return func(r int, dst []float64) {
+		for j := range dst {
+			dst[j] = x.At(r*x.DenseDim + col + j)
+		}
+	}
+}
+
+// EncodingRows reads the union's rows of per-graph encodings (graph g's
+// rows start at starts[g]), exactly.
+func EncodingRows(encs []*Encoding, starts []int) RowReader {
+	g := 0
+	return func(r int, dst []float64) {
+		if r < starts[g] || r >= starts[g]+encs[g].N { // rows are mostly read in order
+			g = sort.SearchInts(starts[:len(encs)], r+1) - 1
+		}
+		encs[g].Row(r-starts[g], dst)
+	}
 }
 
 // newBlock is an n × d dense block, stored in float32 when f32.

@@ -128,7 +128,6 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 	if err != nil {
 		return nil, err
 	}
-	fo.Encodings = nil // in x now: N × K float64 less for the rest of the run
 	p.Input = &engine.GraphInput{Adj: engine.NewAdjacency(u.N, mp), X: x}
 	p.EncodingCol = x.DenseDim - fo.EncodingDim
 	var polar *engine.Features
@@ -140,7 +139,11 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 		if cfg.Position.IsHash() {
 			k, p.EncodingCol = cfg.HashDim, x.DenseDim-cfg.HashDim
 		}
-		p.Input.Skip, polar = features.SkipBlocks(x, p.EncodingCol, k, append(slices.Clone(u.Offsets), u.N), cfg.SkipPolar, cfg.SkipStandardise, cfg.DType == Float32)
+		read := features.ColumnsOf(x, p.EncodingCol)
+		if fo.Encodings != nil { // the encodings' exact values, not the input's float32 copy
+			read = features.EncodingRows(fo.Encodings, u.Offsets)
+		}
+		p.Input.Skip, polar = features.SkipBlocks(read, x.N, k, append(slices.Clone(u.Offsets), u.N), cfg.SkipPolar, cfg.SkipStandardise, cfg.DType == Float32)
 		if cfg.SkipIdentity && x.Sparse != nil { // the one-hot identity joins the skip block(s)
 			for _, f := range []*engine.Features{p.Input.Skip, polar} {
 				if f != nil {
@@ -149,6 +152,7 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 			}
 		}
 	}
+	fo.Encodings = nil // in the input and the skip block now
 	if !p.Exact() {
 		stage(fmt.Sprintf("the fixed τ sample: %d pairs from %d BFS sources", cfg.TauPairs, cfg.TauSources))
 		p.TauSample, p.Queries = eval.DrawTauSample(h, cfg.TauSources, cfg.TauPairs, cfg.Seed)

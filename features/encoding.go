@@ -1,0 +1,47 @@
+package features
+
+import "github.com/ignn/ignn/data"
+
+// Encoding is one graph's positional columns, N rows × K: either their
+// values (Laplacian eigenvectors, walk probabilities) or, for landmarks,
+// the hop counts they are computed from (2 bytes per entry instead of 8:
+// the landmark value 1/(1+d) is made exactly when a row is read).
+type Encoding struct {
+	N, K   int
+	Values []float64 // row-major N × K, or nil
+	hops   []uint16  // landmarks: row-major N × m hop counts (m ≤ K; columns m… are 0)
+	m      int
+}
+
+// Row writes row i's K values into dst (float64, exact).
+func (e *Encoding) Row(i int, dst []float64) {
+	if e.Values != nil {
+		copy(dst[:e.K], e.Values[i*e.K:(i+1)*e.K])
+		return
+	}
+	for j, d := range e.hops[i*e.m : (i+1)*e.m] {
+		dst[j] = 0
+		if d != data.Unreachable {
+			dst[j] = 1 / (1 + float64(d))
+		}
+	}
+	clear(dst[e.m:e.K])
+}
+
+// Dense is the whole matrix, row-major (N × K float64: for tests and
+// small graphs).
+func (e *Encoding) Dense() []float64 {
+	if e.Values != nil {
+		return e.Values
+	}
+	v := make([]float64, e.N*e.K)
+	for i := range e.N {
+		e.Row(i, v[i*e.K:(i+1)*e.K])
+	}
+	return v
+}
+
+// valuesEncoding wraps a row-major n × k matrix.
+func valuesEncoding(v []float64, n, k int) *Encoding {
+	return &Encoding{N: n, K: k, Values: v}
+}
