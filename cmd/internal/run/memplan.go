@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/engine"
 	"github.com/ignn/ignn/eval"
 	"github.com/ignn/ignn/features"
 	"github.com/ignn/ignn/models"
@@ -22,7 +23,19 @@ type MemPart struct {
 	What  string `json:"what"`
 	Bytes int64  `json:"bytes"`
 	Flag  string `json:"flag,omitempty"`
+	// Phase is when the part is live: "prepare" (freed before the model
+	// is built: encoding scratch, the candidate skip block, the τ draw's
+	// BFS rows), "train" (allocated after that: the model's buffers, the
+	// evaluation's embeddings), or "" for the whole run. The total is the
+	// whole-run parts plus the larger of the two phases.
+	Phase string `json:"phase,omitempty"`
 }
+
+// The phases of MemPart.
+const (
+	PhasePrepare = "prepare"
+	PhaseTrain   = "train"
+)
 
 // MemoryPlan is a run's estimated peak memory, by part.
 type MemoryPlan struct {
@@ -38,25 +51,35 @@ type MemoryPlan struct {
 const (
 	runtimeBase = 40 << 20 // Go runtime, gorgonia, code
 	gcHeadroom  = 1.9      // peak RSS over live heap: the collector lets the heap double (GOGC = 100)
-	bigHeadroom = 1.3      // the same for large runs, whose collector runs at GOGC = BigRunGCPercent
+	bigHeadroom = 1.3      // the same for large runs, whose collector runs at GOGC = BigRunGCPercent (the heap's goal, fragmentation, and freed prepare-phase spans the OS has not taken back)
 	// BigRun is the live-heap estimate above which Run lowers the GC
-	// percentage to BigRunGCPercent: measured at 10⁵ nodes, peak RSS fell
-	// from 2.26 to 1.46 GB and the run got faster (fewer fresh pages).
+	// percentage to BigRunGCPercent: measured at 10⁵ nodes, 100 → 25 took
+	// peak RSS from 2.26 to 1.46 GB and the run got faster (fewer fresh
+	// pages); at 10⁶ nodes (issue 37), 25 → 10 took it from 3.24 to 2.82 GB
+	// in the same time (163 and 161 s; the large arrays hold no pointers,
+	// so a collection costs little).
 	BigRun          = 1 << 30
-	BigRunGCPercent = 25
+	BigRunGCPercent = 10
 	bytesPerEdge    = 260 // edge lists, BFS adjacency, normalised CSR + transpose, split maps
+	// bytesPerBatchEdge: the same for mini-batch runs, whose training graph
+	// holds no whole-graph adjacency and BCE pairs (measured at 10⁶ nodes,
+	// issue 37: 325 MB for 2·10⁶ edges).
+	bytesPerBatchEdge = 170
 	// Activations: the engine shares op output buffers by liveness
 	// (engine/bufplan.go), so what stays is about two live N×hidden buffers
 	// per layer (forward values kept for the backward pass, the gradient in
 	// flight), one dropout mask per hidden layer, the pinned output and its
 	// copy, and the pair losses' scatter scratch: actPerLayer·L + actFixed
 	// N×hidden entries (× dtype bytes).
-	actPerLayer  = 3
-	actFixed     = 6
-	bytesPerPair = 72 // per MSE/BCE pair slot: index/value/weight buffers and tensors, scatter
-	paramCopies  = 4  // parameter, gradient, two Adam moments
-	denseStaging = 8  // float64 copy of dense inputs beside the dtype copy
-	tauPairBytes = 36 // τ sample: pair, distance, batch, cosines, sort scratch
+	actPerLayer = 3
+	actFixed    = 6
+	// The forward-only graph of a mini-batch run's evaluations: no
+	// gradients, buffers shared by liveness.
+	inferPerLayer = 1
+	inferFixed    = 2
+	bytesPerPair  = 72 // per MSE/BCE pair slot: index/value/weight buffers and tensors, scatter
+	paramCopies   = 4  // parameter, gradient, two Adam moments
+	tauPairBytes  = 36 // τ sample: pair, distance, batch, cosines, sort scratch
 	// rankTripleBytes: a triple's three indices in the draw and the op's
 	// set, its weight and its gradient coefficient (not calibrated: the
 	// term is small beside the rest).
@@ -69,12 +92,13 @@ const (
 // distance path.
 func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 	var p MemoryPlan
+	phase := ""
 	add := func(what string, b int64, flag string) {
 		if b > 0 {
-			p.Parts = append(p.Parts, MemPart{what, b, flag})
-			p.Total += b
+			p.Parts = append(p.Parts, MemPart{what, b, flag, phase})
 		}
 	}
+	during := func(ph string, f func()) { phase = ph; f(); phase = "" }
 	n, e := int64(ds.NumNodes()), int64(ds.NumEdges())
 	bt := int64(4)
 	if cfg.DType == Float64 {
@@ -83,27 +107,50 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 	mc := cfg.ModelConfig
 	h, layers := int64(mc.Hidden), int64(mc.Layers)
 	add("runtime", runtimeBase, "")
-	add("graph: edges, adjacency, splits", e*bytesPerEdge, "")
+	perEdge := int64(bytesPerEdge)
+	if cfg.BatchSize > 0 {
+		perEdge = bytesPerBatchEdge
+	}
+	add("graph: edges, adjacency, splits", e*perEdge, "")
 	in := int64(ds.FeatureDim())
 	dense := int64(0)
 	if !ds.Identity {
 		dense = in
 	}
+	// Dense inputs are stored in the run's dtype; a float64 run's
+	// constants keep a float32 copy beside them (staging).
+	staging := int64(0)
+	if cfg.DType == Float64 {
+		staging = 4
+	}
 	if cfg.Variant.Hash() && cfg.Position.IsHash() {
 		dense += int64(cfg.HashDim)
-		add("hash vectors (N × hash dim)", n*int64(cfg.HashDim)*(bt+denseStaging), "--hash-dim")
+		add("hash vectors (N × hash dim)", n*int64(cfg.HashDim)*(bt+staging), "--hash-dim")
 	}
+	skipCols := int64(0)
 	if pos := cfg.Position; !pos.IsHash() && cfg.Variant.Hash() {
 		k := int64(pos.K)
 		dense += k
-		// The encoding's N×K values, staged and copied, plus its solver's
-		// scratch: Lanczos keeps 2K+32 vectors and their Ritz combination,
-		// landmarks K BFS rows, walks one row per worker.
-		scratch := map[string]int64{features.PosLap: (3*k + 33) * 8, features.PosLandmark: k * 2, features.PosRW: 8}[pos.Kind]
-		add("positional encoding (N × K)", n*(k*(bt+denseStaging+8)+scratch), "--position")
+		// The input's N × K values, and the encoding they are made from
+		// while the input is built: a landmark encoding's hop counts and
+		// their BFS scratch (2 + 2 bytes), the others' float64 values and
+		// their solver's scratch (Lanczos keeps 2K+32 vectors and their
+		// Ritz combination, walks one row per worker).
+		enc := map[string]int64{features.PosLap: (4*k + 33) * 8, features.PosLandmark: k * 4, features.PosRW: k*8 + 8}[pos.Kind]
+		add("positional input (N × K)", n*k*(bt+staging), "--position")
+		during(PhasePrepare, func() { add("positional encoding and its scratch (N × K)", n*enc, "--position") })
+		if cfg.PositionSkip {
+			skipCols = k
+			add("skip block (N × K)", n*k*(bt+staging), "--position")
+			if cfg.SkipPolar != features.SkipPolarOff {
+				during(PhasePrepare, func() {
+					add("the second skip block, until one is chosen (N × K)", n*(k+1)*(bt+staging), "--skip-polar")
+				})
+			}
+		}
 	}
 	if !ds.Identity && in > 0 {
-		add("input attributes", n*in*(bt+denseStaging), "")
+		add("input attributes", n*in*(bt+staging), "")
 	}
 	add("input weights and Adam state", (in+dense)*h*bt*paramCopies, "--hidden")
 	// The model's own terms (GAT's attention, P-GNN's anchor messages).
@@ -118,16 +165,38 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 	for _, t := range own.Before {
 		add(t.What, t.Bytes, t.Flag)
 	}
-	act := n * h * bt * (actPerLayer*layers + actFixed) * max(1, own.ActivationScale)
 	actFlag := cmp.Or(own.ActivationFlags, "--hidden or --layers")
-	add("activations and gradients (N × hidden × layers)", act, actFlag)
+	during(PhaseTrain, func() {
+		if cfg.BatchSize > 0 {
+			// Training runs on a batch of slots nodes; the whole graph only
+			// goes through the forward-only graph at each evaluation.
+			slots := planSlots(cfg, ds)
+			add("mini-batch activations and gradients (slots × hidden × layers)", slots*(h*bt*(actPerLayer*layers+actFixed)*max(1, own.ActivationScale)+(dense+skipCols)*bt*2), "--batch-size")
+			add("whole-graph inference (N × hidden × layers)", n*h*bt*(inferPerLayer*layers+inferFixed)*max(1, own.ActivationScale), actFlag)
+		} else {
+			act := n * h * bt * (actPerLayer*layers + actFixed) * max(1, own.ActivationScale)
+			add("activations and gradients (N × hidden × layers)", act, actFlag)
+		}
+		add("evaluation embeddings (float64)", n*int64(mc.Out)*8, "")
+	})
 	for _, t := range own.After {
 		add(t.What, t.Bytes, t.Flag)
 	}
-	add("BCE pairs", 2*e*bytesPerPair, "")
+	if cfg.BatchSize > 0 { // a step's pairs; the positives' list and the validation pairs are in the graph's part
+		add("BCE pairs", 2*int64(cfg.BatchSize)*bytesPerPair, "--batch-size")
+	} else {
+		add("BCE pairs", 2*e*bytesPerPair, "")
+	}
 	rank := cfg.DistanceLoss == objective.DistanceRank
 	if rank {
 		add("ranking triples per epoch", int64(cfg.RankTriples)*rankTripleBytes, "--rank-triples")
+		if cfg.Distances != DistExact && cfg.Variant.MSE() {
+			rows := int64(cfg.MSESources)
+			if cfg.RankPairs {
+				rows *= 2 // two anchors per triple
+			}
+			add("ranking BFS rows (sources × N × 2 B)", rows*n*2, "--mse-sources")
+		}
 	}
 	if cfg.Distances == DistExact {
 		add("all-pairs distance tables (Σ n² × 2 B)", 2*exactEntries(ds), "--distances sampled")
@@ -143,23 +212,40 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 			add("MSE pairs per epoch", int64(cfg.MSEPairs)*bytesPerPair, "--mse-pairs")
 			add("MSE BFS rows (sources × N × 2 B)", int64(cfg.MSESources)*n*2, "--mse-sources")
 		}
-		add("τ sample", int64(cfg.TauPairs)*tauPairBytes+int64(min(cfg.TauSources, 2*eval.TauChunk))*n*2, "--tau-pairs")
+		add("τ sample", int64(cfg.TauPairs)*tauPairBytes, "--tau-pairs")
+		during(PhasePrepare, func() {
+			add("τ sample's BFS rows (2 chunks × N × 2 B)", int64(min(cfg.TauSources, 2*eval.TauChunk))*n*2, "--tau-sources")
+		})
 	}
-	add("evaluation embeddings (float64)", n*int64(mc.Out)*8*2, "")
 	// Live heap → peak RSS: the collector's headroom.
 	head := gcHeadroom
-	if p.Total > BigRun {
+	if p.total() > BigRun {
 		head, p.BigRun = bigHeadroom, true
 	}
-	p.Total = 0
 	for i := range p.Parts {
 		if p.Parts[i].What != "runtime" {
 			p.Parts[i].Bytes = int64(float64(p.Parts[i].Bytes) * head)
 		}
-		p.Total += p.Parts[i].Bytes
 	}
+	p.Total = p.total()
 	sort.SliceStable(p.Parts, func(a, b int) bool { return p.Parts[a].Bytes > p.Parts[b].Bytes })
 	return p
+}
+
+// total is the whole-run parts plus the larger phase.
+func (p MemoryPlan) total() int64 {
+	var whole, prep, train int64
+	for _, q := range p.Parts {
+		switch q.Phase {
+		case PhasePrepare:
+			prep += q.Bytes
+		case PhaseTrain:
+			train += q.Bytes
+		default:
+			whole += q.Bytes
+		}
+	}
+	return whole + max(prep, train)
 }
 
 // Check refuses a plan above limit with the estimate, its largest parts and
@@ -228,4 +314,55 @@ func DefaultMaxMemory() int64 {
 		}
 	}
 	return 4 << 30
+}
+
+// planSlots estimates a mini-batch's node slots as the batcher sizes them
+// (allocate: a step's seed nodes × the mean L-hop neighbourhood of
+// probeNodes nodes, +25%, at least 1024, at most N; --batch-nodes when
+// given), probing each graph's whole edge set with BFS (the training
+// edges are a subset: the estimate errs large). No fan-out: every
+// neighbour (with --batch-fanout the mean is fanout-bounded; the estimate
+// stays the every-neighbour one, an upper bound).
+func planSlots(cfg Config, ds *data.Dataset) int64 {
+	n := ds.NumNodes()
+	if cfg.BatchNodes > 0 {
+		return int64(min(cfg.BatchNodes, n))
+	}
+	triples := 0
+	if cfg.DistanceLoss == objective.DistanceRank && cfg.Variant.MSE() {
+		triples = cfg.RankTriples * 3
+		if cfg.RankPairs {
+			triples = cfg.RankTriples * 4
+		}
+	}
+	mse := 0
+	if cfg.Variant.MSE() && cfg.DistanceLoss != objective.DistanceRank && cfg.BatchSteps > 0 {
+		mse = 2 * ((cfg.MSEPairs + cfg.BatchSteps - 1) / cfg.BatchSteps)
+	}
+	seeds := 4*cfg.BatchSize + triples + mse
+	rng := engine.Stream(cfg.Seed, "plan-probe")
+	adjs := map[int]*data.Adj{}
+	var row []uint16
+	var queue []int32
+	total := 0
+	for range probeNodes {
+		v := rng.IntN(n)
+		g := 0
+		for v >= ds.Graphs[g].N {
+			v -= ds.Graphs[g].N
+			g++
+		}
+		a := adjs[g]
+		if a == nil {
+			a = data.NewAdj(ds.Graphs[g].N, ds.Graphs[g].Edges)
+			adjs[g] = a
+		}
+		if len(row) < a.N {
+			row = make([]uint16, a.N)
+		}
+		queue = a.BFS(v, max(1, cfg.ModelConfig.Layers), row[:a.N], queue)
+		total += len(queue)
+	}
+	slots := max(int(1.25*float64(seeds)*float64(total)/probeNodes), 1024)
+	return int64(min(slots, n))
 }
