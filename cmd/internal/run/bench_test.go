@@ -26,6 +26,7 @@ func benchCellOf(b testing.TB, cfg Config) *Built {
 	if cfg, err = cfg.Resolve(ds); err != nil {
 		b.Fatal(err)
 	}
+	ds = UseFeatures(ds, cfg)
 	p, err := Prepare(ds, cfg)
 	if err != nil {
 		b.Fatal(err)
@@ -108,5 +109,35 @@ func BenchmarkScaleBatchStep100k(b *testing.B) {
 		if _, err := c.tr.Step(); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkScaleDefaultStep: one mini-batch step of the defaults a user
+// gets (no flag: the large-graph recipe resolved for the graph's size) on
+// grids of 10⁴, 10⁵ and 10⁶ nodes — building the batch's subgraph,
+// loading it, forward, backward and Adam — with the batch's node slots as
+// a metric. -cpu 1,2 gives the second core's gain.
+func BenchmarkScaleDefaultStep(b *testing.B) {
+	for _, g := range []string{"grid:100x100", "grid:316x316", "grid:1000x1000"} {
+		b.Run(g, func(b *testing.B) {
+			cfg := Default()
+			cfg.Dataset, cfg.Explicit = g, map[string]bool{}
+			c := benchCellOf(b, cfg)
+			defer c.Close()
+			if err := c.Feed(0); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if err := c.Batch(0, i%c.batch.steps); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := c.tr.Step(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(c.batch.sub.Slots), "slots")
+		})
 	}
 }

@@ -18,12 +18,13 @@ import (
 // objective) and a forward-only evaluation graph over shared parameters,
 // the trainer, and the seeded streams and pair sets each epoch draws from.
 type Built struct {
-	p    *Prepared
-	cfg  Config
-	ps   *engine.ParamStore
-	tr   *engine.Trainer
-	fwd  *engine.Forward
-	loss *objective.Loss
+	p     *Prepared
+	cfg   Config
+	ps    *engine.ParamStore
+	tr    *engine.Trainer
+	fwd   *engine.Forward // the whole-graph forward pass, or
+	infer *inferer        // chunks of nodes (mini-batch runs from ChunkedInferenceNodes on)
+	loss  *objective.Loss
 
 	negRN, dropRN, evalRN *engine.Seeded
 	mseRN                 *engine.Seeded // kept (and checkpointed) even without the MSE
@@ -127,6 +128,10 @@ func Build(p *Prepared, cfg Config) (*Built, error) {
 	if err != nil {
 		return nil, err
 	}
+	if c.batch != nil && p.Union.N >= ChunkedInferenceNodes {
+		c.infer, err = newInferer(p, model, c.ps, cfg.ModelConfig.Layers, c.batch.sub.Slots)
+		return c, err
+	}
 	bEval := engine.NewBuilder(c.ps, false)
 	ze, err := models.Build(model, bEval, p.Input)
 	if err != nil {
@@ -206,6 +211,9 @@ func (c *Built) Embeddings() ([]float64, int, error) {
 			c.p.Input.Skip.SetColumnSigns(0, c.signs)
 		}
 	}
+	if c.infer != nil {
+		return c.infer.Embeddings(c.evalRN.Rand)
+	}
 	z, shape, err := c.fwd.Run(c.evalRN.Rand)
 	if err != nil {
 		return nil, 0, err
@@ -258,6 +266,9 @@ func (c *Built) valScores(z []float64, d int) valScores {
 func (c *Built) Close() {
 	if c.tr != nil {
 		c.tr.Close()
+	}
+	if c.infer != nil {
+		c.infer.Close()
 	}
 	if c.fwd != nil {
 		c.fwd.Close()

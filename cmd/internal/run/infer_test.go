@@ -1,0 +1,65 @@
+package run
+
+import (
+	"math"
+	"testing"
+
+	"github.com/ignn/ignn/models"
+)
+
+// TestChunkedInference: chunk by chunk, every node gets the embedding the
+// whole-graph forward pass gives it (up to float32 rounding: the batch
+// sums a node's neighbours in slot order), for each model that batches,
+// with node slots small enough that chunks are halved; a second pass
+// gives the same numbers bit for bit.
+func TestChunkedInference(t *testing.T) {
+	for _, m := range []string{"gcn", "sage", "gin"} {
+		cfg := shortRun(m)
+		cfg.Dataset, cfg.Variant, cfg.Explicit = "caveman:30x6", Both, map[string]bool{}
+		rc, _, p := prepared(t, cfg)
+		c, err := Build(p, rc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.infer != nil || c.batch == nil {
+			t.Fatalf("%s: a %d-node graph evaluated in chunks (or without mini-batches)", m, p.Union.N)
+		}
+		for step := range 3 { // trained parameters, not the initial ones
+			if err := c.Batch(0, step); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.tr.Step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, d, err := c.Embeddings()
+		if err != nil {
+			t.Fatal(err)
+		}
+		entry, _ := models.Lookup(m)
+		f, err := newInferer(p, entry.New(rc.ModelConfig), c.ps, rc.ModelConfig.Layers, 40)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, gd, err := f.Embeddings(c.evalRN.Rand)
+		if err != nil || gd != d || len(got) != len(want) {
+			t.Fatalf("%s: %v, width %d of %d, %d values of %d", m, err, gd, d, len(got), len(want))
+		}
+		if f.Chunks < 2 || f.chunk >= 20 {
+			t.Errorf("%s: %d chunks of %d nodes in 40 slots: the halving was not exercised", m, f.Chunks, f.chunk)
+		}
+		for i := range want {
+			if math.Abs(got[i]-want[i]) > 1e-5 {
+				t.Fatalf("%s: value %d (node %d) = %v, whole graph %v", m, i, i/d, got[i], want[i])
+			}
+		}
+		again, _, _ := f.Embeddings(c.evalRN.Rand)
+		for i := range got {
+			if again[i] != got[i] {
+				t.Fatalf("%s: a second pass changed value %d: %v → %v", m, i, got[i], again[i])
+			}
+		}
+		f.Close()
+		c.Close()
+	}
+}
