@@ -15,6 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=out/faithful-large
 BIN=bin/ignn
+. scripts/common.sh
 DOC=docs/faithful-large.md
 go build -buildvcs=auto -o "$BIN" ./cmd/ignn
 mkdir -p "$OUT"
@@ -34,13 +35,7 @@ for g in "${graphs[@]}"; do
   [ "$g" = grid:1000x1000 ] && models="gcn gin" # 6 min each: SAGE and base only at 10⁵
   for m in $models; do one "$n-$m-both" --dataset "$g" --model "$m"; done
   [ "$g" = grid:1000x1000 ] || one "$n-gcn-base" --dataset "$g" --model gcn --variant base
-  if [ ! -s "$OUT/$n-input.json" ]; then
-    echo "== $n: the landmark:64 input's own AUC and τ" >&2
-    /usr/bin/time -f "%e %M" -o "$OUT/$n-input.time" "$BIN" compare --dataset "$g" --models gcn --variants both \
-      --positions landmark:64 --epochs 1 --batch-steps 1 --repeats 1 --workers 1 --capacity=false --quiet --format json \
-      --out "$OUT/$n-input.cells" > "$OUT/$n-input.json.tmp"
-    mv "$OUT/$n-input.json.tmp" "$OUT/$n-input.json"
-  fi
+  input_reference "$g" "$OUT/$n-input"
 done
 python3 - "$OUT" "$DOC" "$(git rev-parse --short HEAD)" "$(nproc)" "${graphs[@]}" <<'EOF'
 import json, os, sys

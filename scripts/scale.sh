@@ -13,6 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=out/scale
 BIN=bin/ignn
+. scripts/common.sh
 DOC=docs/scale.md
 go build -buildvcs=auto -o "$BIN" ./cmd/ignn
 mkdir -p "$OUT"
@@ -35,12 +36,7 @@ one() { # name, then train flags
 for g in "${graphs[@]}"; do
   n=${g//:/-}
   for m in gcn gin; do one "$n-$m" --dataset "$g" --model "$m"; done
-  if [ -s "$OUT/$n-gcn.json" ] && [ ! -s "$OUT/$n-input.json" ]; then
-    echo "== $n: the landmark:64 input's own AUC and τ" >&2
-    "$BIN" compare --dataset "$g" --models gcn --variants both --positions landmark:64 --epochs 1 --batch-steps 1 \
-      --repeats 1 --workers 1 --capacity=false --quiet --format json --out "$OUT/$n-input.cells" > "$OUT/$n-input.json.tmp"
-    mv "$OUT/$n-input.json.tmp" "$OUT/$n-input.json"
-  fi
+  if [ -s "$OUT/$n-gcn.json" ]; then input_reference "$g" "$OUT/$n-input"; fi
 done
 python3 - "$OUT" "$DOC" "$(git rev-parse --short HEAD)" "$(nproc)" "${graphs[@]}" <<'EOF'
 import json, os, re, sys

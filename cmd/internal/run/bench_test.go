@@ -95,6 +95,13 @@ func BenchmarkScaleBatchStep100k(b *testing.B) {
 	cfg := Default()
 	cfg.Dataset, cfg.Position, cfg.PositionSkip = "grid:316x316", position(b, "landmark:32"), true
 	cfg.DistanceLoss, cfg.BatchSize, cfg.BatchSteps = objective.DistanceRank, 512, 50
+	benchBatchSteps(b, cfg)
+}
+
+// benchBatchSteps times mini-batch steps of cfg's cell (epoch 0's steps,
+// cycled): building each batch's subgraph, loading it, forward, backward
+// and Adam. It reports the batch's node slots.
+func benchBatchSteps(b *testing.B, cfg Config) {
 	c := benchCellOf(b, cfg)
 	defer c.Close()
 	if err := c.Feed(0); err != nil {
@@ -103,13 +110,14 @@ func BenchmarkScaleBatchStep100k(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if err := c.Batch(0, i%50); err != nil {
+		if err := c.Batch(0, i%c.batch.steps); err != nil {
 			b.Fatal(err)
 		}
 		if _, err := c.tr.Step(); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(c.batch.sub.Slots), "slots")
 }
 
 // BenchmarkScaleDefaultStep: one mini-batch step of the defaults a user
@@ -122,22 +130,7 @@ func BenchmarkScaleDefaultStep(b *testing.B) {
 		b.Run(g, func(b *testing.B) {
 			cfg := Default()
 			cfg.Dataset, cfg.Explicit = g, map[string]bool{}
-			c := benchCellOf(b, cfg)
-			defer c.Close()
-			if err := c.Feed(0); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if err := c.Batch(0, i%c.batch.steps); err != nil {
-					b.Fatal(err)
-				}
-				if _, err := c.tr.Step(); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(c.batch.sub.Slots), "slots")
+			benchBatchSteps(b, cfg)
 		})
 	}
 }
