@@ -11,7 +11,18 @@ const TauBatches = 8
 // TauChunk is how many τ sources run their BFS at a time, and the most of
 // them kept (evenly spaced) as faithfulness queries with their rows: the
 // sample holds O(TauChunk·n) hop bytes whatever the number of sources.
+// On graphs where TauChunk rows would exceed TauRowBytes, both shrink to
+// TauRows(n).
 const TauChunk = 64
+
+// TauRowBytes bounds the hop rows the τ draw holds at a time, and again
+// those its queries keep (issue 37: 64 rows are 1.3 GB at 10⁷ nodes).
+const TauRowBytes = 256 << 20
+
+// TauRows is how many τ rows of n nodes the draw computes at a time, and
+// the most it keeps as queries: TauChunk, fewer when TauChunk rows exceed
+// TauRowBytes (at least 8). At most 2·10⁶ nodes it is TauChunk.
+func TauRows(n int) int { return max(8, min(TauChunk, TauRowBytes/(2*max(1, n)))) }
 
 // DrawTauSample draws the sampled path's fixed τ pairs once, from seed's
 // "tau-sample" stream: sources BFS sources spread over the graphs in
@@ -38,18 +49,19 @@ func DrawTauSample(h *data.Hops, sources, pairs int, seed uint64) (*PairSample, 
 	}
 	ps.Sources = len(srcGraph)
 	per := max(1, pairs/max(1, ps.Sources))
-	stride := max(1, (ps.Sources+TauChunk-1)/TauChunk) // every stride-th source is a query
+	chunk := TauRows(maxGraphNodes(u))            // rows are one graph's long
+	stride := max(1, (ps.Sources+chunk-1)/chunk) // every stride-th source is a query
 	var queries []Query
 	var rows [][]uint16
 	for k, g := range srcGraph {
-		if k%TauChunk == 0 {
-			hi := min(k+TauChunk, len(srcGraph))
+		if k%chunk == 0 {
+			hi := min(k+chunk, len(srcGraph))
 			rows = h.Rows(srcGraph[k:hi], srcLocal[k:hi], rows)
 		}
-		n, s, row := u.Graphs[g].N, srcLocal[k], rows[k%TauChunk]
+		n, s, row := u.Graphs[g].N, srcLocal[k], rows[k%chunk]
 		if k%stride == 0 {
 			queries = append(queries, Query{Graph: g, Node: s, Row: row})
-			rows[k%TauChunk] = nil // kept by the query: the next chunk allocates its own
+			rows[k%chunk] = nil // kept by the query: the next chunk allocates its own
 		}
 		add := func(j int) {
 			ps.I = append(ps.I, int32(u.Global(g, s)))
@@ -71,4 +83,13 @@ func DrawTauSample(h *data.Hops, sources, pairs int, seed uint64) (*PairSample, 
 		}
 	}
 	return ps, queries
+}
+
+// maxGraphNodes is the node count of u's largest graph.
+func maxGraphNodes(u *data.Union) int {
+	m := 0
+	for _, g := range u.Graphs {
+		m = max(m, g.N)
+	}
+	return m
 }

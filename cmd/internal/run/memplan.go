@@ -136,7 +136,7 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		// their BFS scratch (2 + 2 bytes), the others' float64 values and
 		// their solver's scratch (Lanczos keeps 2K+32 vectors and their
 		// Ritz combination, walks one row per worker).
-		enc := map[string]int64{features.PosLap: (4*k + 33) * 8, features.PosLandmark: k * 4, features.PosRW: k*8 + 8}[pos.Kind]
+		enc := map[string]int64{features.PosLap: (4*k + 33) * 8, features.PosLandmark: k * 2, features.PosRW: k*8 + 8}[pos.Kind]
 		add("positional input (N × K)", n*k*(bt+staging), "--position")
 		during(PhasePrepare, func() { add("positional encoding and its scratch (N × K)", n*enc, "--position") })
 		if cfg.PositionSkip {
@@ -172,7 +172,12 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 			// goes through the forward-only graph at each evaluation.
 			slots := planSlots(cfg, ds)
 			add("mini-batch activations and gradients (slots × hidden × layers)", slots*(h*bt*(actPerLayer*layers+actFixed)*max(1, own.ActivationScale)+(dense+skipCols)*bt*2), "--batch-size")
-			add("whole-graph inference (N × hidden × layers)", n*h*bt*(inferPerLayer*layers+inferFixed)*max(1, own.ActivationScale), actFlag)
+			infer := n // the forward-only pass of the evaluations: the whole graph, or chunks of nodes over slots
+			what := "whole-graph inference (N × hidden × layers)"
+			if n >= ChunkedInferenceNodes {
+				infer, what = slots, "chunked inference (slots × hidden × layers)"
+			}
+			add(what, infer*(h*bt*(inferPerLayer*layers+inferFixed)*max(1, own.ActivationScale)+(dense+skipCols)*bt), actFlag)
 		} else {
 			act := n * h * bt * (actPerLayer*layers + actFixed) * max(1, own.ActivationScale)
 			add("activations and gradients (N × hidden × layers)", act, actFlag)
@@ -191,11 +196,9 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 	if rank {
 		add("ranking triples per epoch", int64(cfg.RankTriples)*rankTripleBytes, "--rank-triples")
 		if cfg.Distances != DistExact && cfg.Variant.MSE() {
-			rows := int64(cfg.MSESources)
-			if cfg.RankPairs {
-				rows *= 2 // two anchors per triple
-			}
-			add("ranking BFS rows (sources × N × 2 B)", rows*n*2, "--mse-sources")
+			during(PhaseTrain, func() { // both anchors of a pair triple come from the same sources
+				add("ranking BFS rows (sources × N × 2 B)", int64(cfg.MSESources)*n*2, "--mse-sources")
+			})
 		}
 	}
 	if cfg.Distances == DistExact {
@@ -212,10 +215,9 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 			add("MSE pairs per epoch", int64(cfg.MSEPairs)*bytesPerPair, "--mse-pairs")
 			add("MSE BFS rows (sources × N × 2 B)", int64(cfg.MSESources)*n*2, "--mse-sources")
 		}
-		add("τ sample", int64(cfg.TauPairs)*tauPairBytes, "--tau-pairs")
-		during(PhasePrepare, func() {
-			add("τ sample's BFS rows (2 chunks × N × 2 B)", int64(min(cfg.TauSources, 2*eval.TauChunk))*n*2, "--tau-sources")
-		})
+		rows := int64(min(cfg.TauSources, eval.TauRows(maxGraphN(ds))))
+		add("τ sample and its queries' rows", int64(cfg.TauPairs)*tauPairBytes+rows*n*2, "--tau-pairs")
+		during(PhasePrepare, func() { add("τ sample's BFS rows (N × 2 B a row)", rows*n*2, "--tau-sources") })
 	}
 	// Live heap → peak RSS: the collector's headroom.
 	head := gcHeadroom
@@ -365,4 +367,13 @@ func planSlots(cfg Config, ds *data.Dataset) int64 {
 	}
 	slots := max(int(1.25*float64(seeds)*float64(total)/probeNodes), 1024)
 	return int64(min(slots, n))
+}
+
+// maxGraphN is the node count of ds's largest graph.
+func maxGraphN(ds *data.Dataset) int {
+	m := 0
+	for _, g := range ds.Graphs {
+		m = max(m, g.N)
+	}
+	return m
 }
