@@ -131,6 +131,15 @@ func NewGraph(name string, n int, edges [][2]int) (*Graph, error) {
 	return g, nil
 }
 
+// MaxNodes is the node count of the largest of graphs (0 for none).
+func MaxNodes(graphs []*Graph) int {
+	m := 0
+	for _, g := range graphs {
+		m = max(m, g.N)
+	}
+	return m
+}
+
 // NumNodes returns the total node count.
 func (d *Dataset) NumNodes() int {
 	n := 0

@@ -49,7 +49,7 @@ func DrawTauSample(h *data.Hops, sources, pairs int, seed uint64) (*PairSample, 
 	}
 	ps.Sources = len(srcGraph)
 	per := max(1, pairs/max(1, ps.Sources))
-	chunk := TauRows(maxGraphNodes(u))           // rows are one graph's long
+	chunk := TauRows(data.MaxNodes(u.Graphs))           // rows are one graph's long
 	stride := max(1, (ps.Sources+chunk-1)/chunk) // every stride-th source is a query
 	var queries []Query
 	var rows [][]uint16
@@ -83,13 +83,4 @@ func DrawTauSample(h *data.Hops, sources, pairs int, seed uint64) (*PairSample, 
 		}
 	}
 	return ps, queries
-}
-
-// maxGraphNodes is the node count of u's largest graph.
-func maxGraphNodes(u *data.Union) int {
-	m := 0
-	for _, g := range u.Graphs {
-		m = max(m, g.N)
-	}
-	return m
 }

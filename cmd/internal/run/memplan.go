@@ -215,7 +215,7 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 			add("MSE pairs per epoch", int64(cfg.MSEPairs)*bytesPerPair, "--mse-pairs")
 			add("MSE BFS rows (sources × N × 2 B)", int64(cfg.MSESources)*n*2, "--mse-sources")
 		}
-		rows := int64(min(cfg.TauSources, eval.TauRows(maxGraphN(ds))))
+		rows := int64(min(cfg.TauSources, eval.TauRows(data.MaxNodes(ds.Graphs))))
 		add("τ sample and its queries' rows", int64(cfg.TauPairs)*tauPairBytes+rows*n*2, "--tau-pairs")
 		during(PhasePrepare, func() { add("τ sample's BFS rows (N × 2 B a row)", rows*n*2, "--tau-sources") })
 	}
@@ -367,13 +367,4 @@ func planSlots(cfg Config, ds *data.Dataset) int64 {
 	}
 	slots := max(int(1.25*float64(seeds)*float64(total)/probeNodes), 1024)
 	return int64(min(slots, n))
-}
-
-// maxGraphN is the node count of ds's largest graph.
-func maxGraphN(ds *data.Dataset) int {
-	m := 0
-	for _, g := range ds.Graphs {
-		m = max(m, g.N)
-	}
-	return m
 }
