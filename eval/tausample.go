@@ -49,7 +49,7 @@ func DrawTauSample(h *data.Hops, sources, pairs int, seed uint64) (*PairSample, 
 	}
 	ps.Sources = len(srcGraph)
 	per := max(1, pairs/max(1, ps.Sources))
-	chunk := TauRows(data.MaxNodes(u.Graphs))           // rows are one graph's long
+	chunk := TauRows(data.MaxNodes(u.Graphs))    // rows are one graph's long
 	stride := max(1, (ps.Sources+chunk-1)/chunk) // every stride-th source is a query
 	var queries []Query
 	var rows [][]uint16
