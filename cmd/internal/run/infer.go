@@ -19,9 +19,13 @@ const ChunkedInferenceNodes = 1 << 18
 // (every neighbour, whole-graph degrees), so each seed's embedding is the
 // one the whole-graph forward pass gives it (up to the order of the
 // neighbour sums), in a forward-only graph of a fixed number of node
-// slots. Chunks are consecutive node ids; a chunk whose neighbourhood does
-// not fit is halved (and the smaller size kept), so the chunking depends
-// only on the graph: deterministic.
+// slots. Chunks are consecutive nodes of a breadth-first order of the
+// graph (so that a chunk is a connected region whose neighbourhood adds a
+// thin rim, whatever order the node ids come in). The first pass sizes
+// the chunks: a chunk whose neighbourhood does not fit is halved, and after
+// one that fits the next may double again (up to half the slots); later
+// passes reuse the chunks it found, so every pass sums in the same order
+// and the chunking depends only on the graph: deterministic.
 type inferer struct {
 	p       *Prepared
 	layers  int
@@ -30,14 +34,41 @@ type inferer struct {
 	adj     *engine.Adjacency
 	x, skip *engine.Features
 	fwd     *engine.Forward
-	Chunks  int // forward passes of the last Embeddings
+	order   []int32 // the breadth-first order of the nodes
+	bounds  []int   // chunk k is order[bounds[k]:bounds[k+1]], after the first pass
+	Chunks  int     // forward passes of the last Embeddings
+}
+
+// bfsOrder is a breadth-first order of a's nodes: from the lowest-numbered
+// node not yet reached, component after component, neighbours in column
+// order.
+func bfsOrder(a *engine.CSR) []int32 {
+	order := make([]int32, 0, a.Rows)
+	seen := make([]bool, a.Rows)
+	for s := range a.Rows {
+		if seen[s] {
+			continue
+		}
+		seen[s] = true
+		order = append(order, int32(s))
+		for h := len(order) - 1; h < len(order); h++ {
+			u := order[h]
+			for _, v := range a.ColIdx[a.RowPtr[u]:a.RowPtr[u+1]] {
+				if !seen[v] {
+					seen[v] = true
+					order = append(order, int32(v))
+				}
+			}
+		}
+	}
+	return order
 }
 
 // newInferer builds the forward-only graph of model over slots node slots
 // on the parameters in ps.
 func newInferer(p *Prepared, model models.Model, ps *engine.ParamStore, layers, slots int) (*inferer, error) {
 	slots = min(slots, p.Union.N)
-	f := &inferer{p: p, layers: layers, chunk: max(1, slots/2)}
+	f := &inferer{p: p, layers: layers, chunk: max(1, slots/2), order: bfsOrder(p.Input.Adj.A)}
 	f.sub = engine.NewSubgraph(p.Input.Adj, slots)
 	f.adj = engine.NewBatchAdjacency(slots)
 	f.x = engine.NewBatchFeatures(p.Input.X, slots)
@@ -61,23 +92,29 @@ func (f *inferer) Embeddings(rng *rand.Rand) ([]float64, int, error) {
 	n := f.p.Union.N
 	var out []float64
 	d := 0
-	seeds := make([]int32, 0, f.chunk)
 	f.Chunks = 0
-	for lo := 0; lo < n; {
-		hi := min(n, lo+f.chunk)
-		seeds = seeds[:0]
-		for v := lo; v < hi; v++ {
-			seeds = append(seeds, int32(v))
+	sized := f.bounds != nil
+	if !sized {
+		f.bounds = []int{0}
+	}
+	for lo, k := 0, 0; lo < n; k++ {
+		var hi int
+		if sized {
+			hi = f.bounds[k+1]
+		} else {
+			hi = min(n, lo+f.chunk)
 		}
+		seeds := f.order[lo:hi]
 		cut, err := f.sub.Build(seeds, f.layers, 0, nil)
 		if err == nil && cut > 0 {
 			f.sub.Clear()
 		}
 		if err != nil || cut > 0 {
-			if f.chunk == 1 {
-				return nil, 0, fmt.Errorf("inference: the %d-hop neighbourhood of node %d has more than %d nodes, the inference's node slots", f.layers, lo, f.sub.Slots)
+			if sized || f.chunk == 1 {
+				return nil, 0, fmt.Errorf("inference: the %d-hop neighbourhood of %d nodes from node %d has more than %d nodes, the inference's node slots", f.layers, hi-lo, f.order[lo], f.sub.Slots)
 			}
 			f.chunk /= 2
+			k--
 			continue
 		}
 		f.sub.Load(f.adj, true)
@@ -94,8 +131,14 @@ func (f *inferer) Embeddings(rng *rand.Rand) ([]float64, int, error) {
 			d = shape[1]
 			out = make([]float64, n*d)
 		}
-		copy(out[lo*d:hi*d], z[:(hi-lo)*d])
+		for k, v := range seeds { // seeds hold slots 0 … hi−lo−1, in order
+			copy(out[int(v)*d:(int(v)+1)*d], z[k*d:(k+1)*d])
+		}
 		f.Chunks++
+		if !sized {
+			f.bounds = append(f.bounds, hi)
+			f.chunk = min(2*f.chunk, max(1, f.sub.Slots/2))
+		}
 		lo = hi
 	}
 	return out, d, nil

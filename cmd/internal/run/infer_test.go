@@ -45,8 +45,12 @@ func TestChunkedInference(t *testing.T) {
 		if err != nil || gd != d || len(got) != len(want) {
 			t.Fatalf("%s: %v, width %d of %d, %d values of %d", m, err, gd, d, len(got), len(want))
 		}
-		if f.Chunks < 2 || f.chunk >= 20 {
-			t.Errorf("%s: %d chunks of %d nodes in 40 slots: the halving was not exercised", m, f.Chunks, f.chunk)
+		small := 20
+		for k := 1; k < len(f.bounds); k++ {
+			small = min(small, f.bounds[k]-f.bounds[k-1])
+		}
+		if f.Chunks < 2 || small >= 20 || f.bounds[len(f.bounds)-1] != p.Union.N {
+			t.Errorf("%s: %d chunks (the smallest %d nodes) in 40 slots, bounds %v: the halving was not exercised", m, f.Chunks, small, f.bounds)
 		}
 		for i := range want {
 			if math.Abs(got[i]-want[i]) > 1e-5 {
