@@ -1,8 +1,10 @@
 package data
 
 import (
+	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -182,5 +184,48 @@ func TestComponents(t *testing.T) {
 	}
 	if got := NewAdj(3, nil).Components(); !reflect.DeepEqual(got, []int{0, 1, 2}) {
 		t.Errorf("edgeless: %v", got)
+	}
+}
+
+// TestRGG: rgg:N:D has as many edges as there are point pairs closer than
+// r (brute force over the points drawn again from the same seed), mean
+// degree near D, is deterministic for a seed, and refuses bad specs.
+func TestRGG(t *testing.T) {
+	rng := func() *rand.Rand { return rand.New(rand.NewPCG(1, 1)) }
+	g, err := Generate("rgg:3000:8", rng())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mean := 2 * float64(g.NumEdges()) / float64(g.NumNodes())
+	if g.NumNodes() != 3000 || mean < 7 || mean > 8.2 || !g.Identity {
+		t.Fatalf("rgg:3000:8: %d nodes, mean degree %.2f, identity %v", g.NumNodes(), mean, g.Identity)
+	}
+	again, _ := Generate("rgg:3000:8", rng())
+	if !slices.Equal(again.Graphs[0].Edges, g.Graphs[0].Edges) {
+		t.Fatal("the same seed gave another graph")
+	}
+	// Brute force: the points in draw order, every pair tested.
+	r := rng()
+	n := 3000
+	xs, ys := make([]float64, n), make([]float64, n)
+	for i := range xs {
+		xs[i], ys[i] = r.Float64(), r.Float64()
+	}
+	rad := math.Sqrt(8 / (math.Pi * float64(n)))
+	want := 0
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			if dx, dy := xs[i]-xs[j], ys[i]-ys[j]; dx*dx+dy*dy < rad*rad {
+				want++
+			}
+		}
+	}
+	if g.NumEdges() != want {
+		t.Fatalf("%d edges, brute force %d", g.NumEdges(), want)
+	}
+	for _, bad := range []string{"rgg:1:4", "rgg:100", "rgg:100:0", "rgg:100:x", "rgg:100:200"} {
+		if _, err := Generate(bad, rng()); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
 	}
 }

@@ -2,18 +2,20 @@ package data
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 )
 
 // Generators lists the generated-graph specifications Generate accepts.
-var Generators = []string{"caveman:CLIQUESxSIZE[:REWIRE]", "grid:ROWSxCOLS"}
+var Generators = []string{"caveman:CLIQUESxSIZE[:REWIRE]", "grid:ROWSxCOLS", "rgg:NODES:DEGREE"}
 
 // IsGenerated reports whether name is a generator specification
-// ("caveman:…" or "grid:…"), valid or not.
+// ("caveman:…", "grid:…" or "rgg:…"), valid or not.
 func IsGenerated(name string) bool {
-	return strings.HasPrefix(name, "caveman:") || strings.HasPrefix(name, "grid:")
+	return strings.HasPrefix(name, "caveman:") || strings.HasPrefix(name, "grid:") || strings.HasPrefix(name, "rgg:")
 }
 
 // Generate builds a seeded synthetic graph for tests, benchmarks and scale
@@ -24,11 +26,20 @@ func IsGenerated(name string) bool {
 //     each edge rewired with probability p (default 0.01; see Communities);
 //     labels are clique ids. caveman:20x20 is Communities.
 //   - grid:RxC — the R×C 4-neighbour lattice; labels are 10×10 tiles.
+//   - rgg:N:D — a random geometric graph: N points uniform in the unit
+//     square, joined when closer than r with N·πr² = D (mean degree ≈ D,
+//     a little less at the border); nodes are numbered along the rows of a
+//     grid of r × r cells (ids with spatial locality, as many real
+//     networks' are not: ignn orders by breadth-first search where it
+//     needs locality); labels are the cells of a 10 × 10 partition.
 //
 // Cost O(E log E).
 func Generate(spec string, rng *rand.Rand) (*Dataset, error) {
 	kind, args, _ := strings.Cut(spec, ":")
 	parts := strings.Split(args, ":")
+	if kind == "rgg" {
+		return rgg(spec, parts, rng)
+	}
 	a, b, err := dims(parts[0])
 	if err != nil {
 		return nil, fmt.Errorf("data: %s: %v (forms: %s)", spec, err, strings.Join(Generators, ", "))
@@ -91,6 +102,69 @@ func grid(name string, rows, cols int, rng *rand.Rand) (*Dataset, error) {
 	g.Labels = make([]int, n)
 	for v := range g.Labels {
 		g.Labels[v] = (v/cols/10)*tiles + (v%cols)/10
+	}
+	return &Dataset{Name: name, Graphs: []*Graph{g}, Identity: true, Perm: [][]int{rng.Perm(n)}}, nil
+}
+
+// rgg is Generate's rgg:N:D.
+func rgg(name string, parts []string, rng *rand.Rand) (*Dataset, error) {
+	if len(parts) != 2 {
+		return nil, fmt.Errorf("data: %s: want rgg:NODES:DEGREE", name)
+	}
+	n, err1 := strconv.Atoi(parts[0])
+	deg, err2 := strconv.ParseFloat(parts[1], 64)
+	switch {
+	case err1 != nil || n < 2 || n > 1<<31:
+		return nil, fmt.Errorf("data: %s: %q is not a node count in 2 … 2³¹", name, parts[0])
+	case err2 != nil || !(deg > 0) || deg > float64(n-1):
+		return nil, fmt.Errorf("data: %s: %q is not a mean degree in (0, %d]", name, parts[1], n-1)
+	}
+	r := math.Sqrt(deg / (math.Pi * float64(n)))
+	cells := max(1, min(int(1/r), 1<<15)) // cells per side, each at least r wide
+	cellOf := func(x float64) int { return min(cells-1, int(x*float64(cells))) }
+	xs, ys := make([]float64, n), make([]float64, n)
+	key := make([]int64, n) // cell (row-major) << 32 | draw index: the nodes' order
+	for i := range xs {
+		xs[i], ys[i] = rng.Float64(), rng.Float64()
+		key[i] = int64(cellOf(ys[i])*cells+cellOf(xs[i]))<<32 | int64(i)
+	}
+	slices.Sort(key)
+	px, py := make([]float64, n), make([]float64, n)
+	start := make([]int, cells*cells+1) // nodes of cell c: start[c] … start[c+1]−1
+	for v, k := range key {
+		i := int(k & (1<<32 - 1))
+		px[v], py[v] = xs[i], ys[i]
+		start[k>>32+1]++
+	}
+	for c := 0; c < cells*cells; c++ {
+		start[c+1] += start[c]
+	}
+	var edges [][2]int
+	r2 := r * r
+	for v := 0; v < n; v++ {
+		cx, cy := cellOf(px[v]), cellOf(py[v])
+		for dy := -1; dy <= 1; dy++ {
+			for dx := -1; dx <= 1; dx++ {
+				x, y := cx+dx, cy+dy
+				if x < 0 || y < 0 || x >= cells || y >= cells {
+					continue
+				}
+				c := y*cells + x
+				for u := max(start[c], v+1); u < start[c+1]; u++ {
+					if ddx, ddy := px[u]-px[v], py[u]-py[v]; ddx*ddx+ddy*ddy < r2 {
+						edges = append(edges, [2]int{v, u})
+					}
+				}
+			}
+		}
+	}
+	g, err := NewGraph(name, n, edges)
+	if err != nil {
+		return nil, err
+	}
+	g.Labels = make([]int, n)
+	for v := range g.Labels {
+		g.Labels[v] = min(9, int(py[v]*10))*10 + min(9, int(px[v]*10))
 	}
 	return &Dataset{Name: name, Graphs: []*Graph{g}, Identity: true, Perm: [][]int{rng.Perm(n)}}, nil
 }
