@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 )
 
@@ -45,8 +46,8 @@ type Split struct {
 	Train, Val, Test   []Pair // positives
 	ValNeg, TestNeg    []Pair
 	MP                 [][2]int // message-passing edges
-	pos                map[uint64]bool
-	fixedNeg           map[uint64]bool
+	pos                keySet   // every positive's key, sorted
+	fixedNeg           keySet   // the validation and test negatives' keys, sorted
 	Dist               *Distances
 	CandidateNegatives int // number of pairs that are not positives
 
@@ -61,7 +62,7 @@ type Split struct {
 // as positives) are drawn once, disjoint from every positive in either
 // orientation and from each other.
 func NewSplit(g *Graph, task Task, rng *rand.Rand) (*Split, error) {
-	s := &Split{Graph: g, pos: map[uint64]bool{}, fixedNeg: map[uint64]bool{}}
+	s := &Split{Graph: g}
 	var pos []Pair
 	switch task {
 	case TaskLink:
@@ -86,8 +87,9 @@ func NewSplit(g *Graph, task Task, rng *rand.Rand) (*Split, error) {
 		return nil, fmt.Errorf("data: %s has %d positive pairs for task %s; at least 10 are needed for a split: %w", g.Name, len(pos), task, ErrTooSmall)
 	}
 	for _, p := range pos {
-		s.pos[key(int(p.I), int(p.J))] = true
+		s.pos = append(s.pos, key(int(p.I), int(p.J)))
 	}
+	s.pos.sort()
 	s.CandidateNegatives = g.N*(g.N-1)/2 - len(pos)
 	rng.Shuffle(len(pos), func(a, b int) { pos[a], pos[b] = pos[b], pos[a] })
 	a, b := int(0.8*float64(len(pos))), int(0.9*float64(len(pos)))
@@ -148,7 +150,7 @@ func (s *Split) sample(rng *rand.Rand, k int, fixed bool) []Pair {
 				continue
 			}
 			kk := key(i, j)
-			if s.pos[kk] || s.fixedNeg[kk] || taken[kk] {
+			if s.pos.has(kk) || s.fixedNeg.has(kk) || taken[kk] {
 				continue
 			}
 			taken[kk] = true
@@ -162,7 +164,7 @@ func (s *Split) sample(rng *rand.Rand, k int, fixed bool) []Pair {
 		for i := 0; i < n; i++ {
 			for j := i + 1; j < n; j++ {
 				kk := key(i, j)
-				if !s.pos[kk] && !s.fixedNeg[kk] {
+				if !s.pos.has(kk) && !s.fixedNeg.has(kk) {
 					pool = append(pool, Pair{int32(i), int32(j)})
 				}
 			}
@@ -175,11 +177,25 @@ func (s *Split) sample(rng *rand.Rand, k int, fixed bool) []Pair {
 	}
 	if fixed {
 		for _, p := range out {
-			s.fixedNeg[key(int(p.I), int(p.J))] = true
+			s.fixedNeg = append(s.fixedNeg, key(int(p.I), int(p.J)))
 		}
+		s.fixedNeg.sort()
 	}
 	return out
 }
 
+// keySet is a sorted set of pair keys: 8 bytes a pair where a map takes
+// about 40 (issue 37: the positives of a 10⁷-node graph's split held ≈ 1 GB
+// as a map).
+type keySet []uint64
+
+func (k keySet) sort() { slices.Sort(k) }
+
+// has reports whether key is in the set (binary search).
+func (k keySet) has(key uint64) bool {
+	_, ok := slices.BinarySearch(k, key)
+	return ok
+}
+
 // IsPositive reports whether (i, j) is a positive of any split.
-func (s *Split) IsPositive(i, j int) bool { return s.pos[key(i, j)] }
+func (s *Split) IsPositive(i, j int) bool { return s.pos.has(key(i, j)) }
