@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -155,11 +156,9 @@ func (b *Builder) fill(rng *rand.Rand) error {
 	for _, m := range b.masks {
 		switch m.t.Dtype() {
 		case tensor.Float64:
-			d := vals[float64](m.t)
-			drawMask(rng, m.p, d)
+			fillMask(rng, m.p, vals[float64](m.t))
 		case tensor.Float32:
-			d := vals[float32](m.t)
-			drawMask(rng, m.p, d)
+			fillMask(rng, m.p, vals[float32](m.t))
 		}
 	}
 	for _, f := range b.feeds {
@@ -168,6 +167,36 @@ func (b *Builder) fill(rng *rand.Rand) error {
 		}
 	}
 	return nil
+}
+
+// parallelMask is the mask size from which fillMask draws in rowChunks
+// ranges on their own streams; smaller masks (every mask of the paper's
+// datasets) are drawn from rng in order, as always.
+const parallelMask = 1 << 16
+
+// fillMask draws a dropout mask: drawMask from rng for a small one; for
+// one of parallelMask entries or more, one seed from rng, then each of
+// rowChunks fixed ranges from its own PCG stream seeded by (seed, range),
+// concurrently — the values depend on the seed alone, not on GOMAXPROCS.
+func fillMask[T Float](rng *rand.Rand, p float64, d []T) {
+	if len(d) < parallelMask {
+		drawMask(rng, p, d)
+		return
+	}
+	seed := rng.Uint64()
+	b := evenBounds(len(d))
+	keep := T(1 / (1 - p))
+	cut := uint64(p * (1 << 53)) // a 53-bit draw below it is a drop (probability p)
+	runRanges(b, func(lo, hi int) {
+		r := rand.NewPCG(seed, uint64(slices.Index(b[:], lo)))
+		for k := lo; k < hi; k++ {
+			if r.Uint64()>>11 < cut {
+				d[k] = 0
+			} else {
+				d[k] = keep
+			}
+		}
+	})
 }
 
 // drawMask fills d with 0 (probability p) or 1/(1−p), one draw per entry
