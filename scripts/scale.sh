@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Scale (issue 37): `ignn train --dataset GRAPH --model M` with NO other
-# setting on grids of 10⁵, 10⁶ and 10⁷ nodes, GCN and GIN, each under
-# /usr/bin/time: every stage's seconds (the run's stage log, also in the
-# JSON's stage_seconds), wall clock and peak RSS of the whole command,
-# the memory plan's estimate, the mini-batch node slots and ms per step,
-# final test AUC and τ with its interval, and the raw landmark:64 input's
-# own τ (the `(input)` row of `ignn compare --positions`). A run the memory
-# plan refuses is recorded with the plan's message. Writes docs/scale.md;
-# the runs stay in out/scale (a run whose files exist is not rerun).
-# Usage: scripts/scale.sh [graph …]   (default: grid:316x316 grid:1000x1000 grid:3163x3163)
+# setting on graphs of 10⁵, 10⁶ and 10⁷ nodes, each under /usr/bin/time:
+# every stage's seconds (the run's stage log, also in the JSON's
+# stage_seconds), wall clock and peak RSS of the whole command, the memory
+# plan's estimate, the mini-batch node slots and ms per step, final test
+# AUC and τ with its interval, and the raw landmark:64 input's own τ (the
+# `(input)` row of `ignn compare --positions`). A run the memory plan
+# refuses is recorded with the plan's message. Writes docs/scale.md; the
+# runs stay in out/scale (a run whose files exist is not rerun).
+# Usage: scripts/scale.sh [GRAPH@MODEL …]   (default: the list below, in
+# the order it runs: every graph's GCN first, GIN after)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=out/scale
@@ -17,8 +18,9 @@ BIN=bin/ignn
 DOC=docs/scale.md
 go build -buildvcs=auto -o "$BIN" ./cmd/ignn
 mkdir -p "$OUT"
-graphs=("$@")
-[ ${#graphs[@]} -gt 0 ] || graphs=(grid:316x316 grid:1000x1000 grid:3163x3163)
+jobs=("$@")
+[ ${#jobs[@]} -gt 0 ] || jobs=(grid:316x316@gcn grid:1000x1000@gcn grid:3163x3163@gcn rgg:10000000:8@gcn
+  grid:316x316@gin grid:1000x1000@gin grid:3163x3163@gin rgg:10000000:8@gin)
 one() { # name, then train flags
   local name=$1; shift
   [ -s "$OUT/$name.json" ] || [ -s "$OUT/$name.refused" ] && return 0
@@ -33,10 +35,13 @@ one() { # name, then train flags
     cat "$OUT/$name.log" >&2; exit 1
   fi
 }
-for g in "${graphs[@]}"; do
-  n=${g//:/-}
-  for m in gcn gin; do one "$n-$m" --dataset "$g" --model "$m"; done
-  if [ -s "$OUT/$n-gcn.json" ]; then input_reference "$g" "$OUT/$n-input"; fi
+graphs=()
+for j in "${jobs[@]}"; do
+  g=${j%@*} m=${j##*@} n=${j%@*}
+  n=${n//:/-}
+  one "$n-$m" --dataset "$g" --model "$m"
+  if [ "$m" = gcn ] && [ -s "$OUT/$n-gcn.json" ]; then input_reference "$g" "$OUT/$n-input"; fi
+  case " ${graphs[*]} " in *" $g "*) ;; *) graphs+=("$g") ;; esac
 done
 python3 - "$OUT" "$DOC" "$(git rev-parse --short HEAD)" "$(nproc)" "${graphs[@]}" <<'EOF'
 import json, os, re, sys
@@ -75,6 +80,25 @@ for g in graphs:
         stages[f"{g} {m}"] = r.get("stage_seconds") or []
 L += ["| graph | model | AUC | τ [95% CI] | (input) τ | wall | peak RSS | plan (÷ peak) | batch slots | ms/step |",
       "|---|---|---|---|---|---|---|---|---|---|"] + rows + [""]
+bench = "docs/bench/scale-step.txt"
+if os.path.exists(bench):
+    L += ["## The training step", "",
+          "`go test ./cmd/internal/run -run '^$' -bench ScaleDefaultStep -benchtime 20x -count 3 -cpu 1,2` (one",
+          "mini-batch step of the same defaults: subgraph, load, forward, backward, Adam; `-2` = GOMAXPROCS 2),",
+          f"from [{bench}](bench/scale-step.txt):", "", "| graph | slots | ms/step, 1 core | ms/step, 2 cores | gain |", "|---|---|---|---|---|"]
+    per = {}
+    for line in open(bench):
+        f = line.split()
+        if not line.startswith("BenchmarkScaleDefaultStep/") or len(f) < 5:
+            continue
+        name, ns, slots = f[0].split("/", 1)[1], float(f[2]), f[4]
+        g, cores = (name[:-2], 2) if name.endswith("-2") else (name, 1)
+        per.setdefault(g, {"slots": slots}).setdefault(cores, []).append(ns / 1e6)
+    for g, v in per.items():
+        med = lambda xs: sorted(xs)[len(xs) // 2]
+        if 1 in v and 2 in v:
+            L.append(f"| {g} | {v['slots']} | {med(v[1]):.0f} | {med(v[2]):.0f} | {med(v[1]) / med(v[2]):.2f}× |")
+    L.append("")
 L += ["## Stage times (seconds)", ""]
 for k, st in stages.items():
     L.append(f"**{k}**: " + "; ".join(f"{s['stage']} {s['seconds']:.1f}" for s in st))
