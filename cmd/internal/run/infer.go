@@ -22,10 +22,12 @@ const ChunkedInferenceNodes = 1 << 18
 // slots. Chunks are consecutive nodes of a breadth-first order of the
 // graph (so that a chunk is a connected region whose neighbourhood adds a
 // thin rim, whatever order the node ids come in). The first pass sizes
-// the chunks: a chunk whose neighbourhood does not fit is halved, and after
-// one that fits the next may double again (up to half the slots); later
-// passes reuse the chunks it found, so every pass sums in the same order
-// and the chunking depends only on the graph: deterministic.
+// the chunks: a chunk whose neighbourhood does not fit shrinks by a
+// quarter, and after one that fits the next is sized so that its
+// neighbourhood would fill 95% of the slots at the same rim ratio (every
+// forward pass computes all the slots); later passes reuse the chunks it
+// found, so every pass sums in the same order and the chunking depends
+// only on the graph: deterministic.
 type inferer struct {
 	p       *Prepared
 	layers  int
@@ -113,10 +115,11 @@ func (f *inferer) Embeddings(rng *rand.Rand) ([]float64, int, error) {
 			if sized || f.chunk == 1 {
 				return nil, 0, fmt.Errorf("inference: the %d-hop neighbourhood of %d nodes from node %d has more than %d nodes, the inference's node slots", f.layers, hi-lo, f.order[lo], f.sub.Slots)
 			}
-			f.chunk /= 2
+			f.chunk = f.chunk * 3 / 4
 			k--
 			continue
 		}
+		used := len(f.sub.Nodes)
 		f.sub.Load(f.adj, true)
 		f.x.LoadRows(f.p.Input.X, f.sub.Nodes)
 		if f.skip != nil {
@@ -135,9 +138,9 @@ func (f *inferer) Embeddings(rng *rand.Rand) ([]float64, int, error) {
 			copy(out[int(v)*d:(int(v)+1)*d], z[k*d:(k+1)*d])
 		}
 		f.Chunks++
-		if !sized {
+		if !sized { // aim the next chunk's neighbourhood at 95% of the slots: every forward pass runs on all of them
 			f.bounds = append(f.bounds, hi)
-			f.chunk = min(2*f.chunk, max(1, f.sub.Slots/2))
+			f.chunk = max(1, min(f.sub.Slots, int(float64(hi-lo)*0.95*float64(f.sub.Slots)/float64(used))))
 		}
 		lo = hi
 	}

@@ -10,7 +10,7 @@ import (
 // TestChunkedInference: chunk by chunk, every node gets the embedding the
 // whole-graph forward pass gives it (up to float32 rounding: the batch
 // sums a node's neighbours in slot order), for each model that batches,
-// with node slots small enough that chunks are halved; a second pass
+// with node slots small enough that chunks shrink; a second pass
 // gives the same numbers bit for bit.
 func TestChunkedInference(t *testing.T) {
 	for _, m := range []string{"gcn", "sage", "gin"} {
@@ -50,7 +50,7 @@ func TestChunkedInference(t *testing.T) {
 			small = min(small, f.bounds[k]-f.bounds[k-1])
 		}
 		if f.Chunks < 2 || small >= 20 || f.bounds[len(f.bounds)-1] != p.Union.N {
-			t.Errorf("%s: %d chunks (the smallest %d nodes) in 40 slots, bounds %v: the halving was not exercised", m, f.Chunks, small, f.bounds)
+			t.Errorf("%s: %d chunks (the smallest %d nodes) in 40 slots, bounds %v: the shrinking was not exercised", m, f.Chunks, small, f.bounds)
 		}
 		for i := range want {
 			if math.Abs(got[i]-want[i]) > 1e-5 {
