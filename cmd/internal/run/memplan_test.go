@@ -69,3 +69,23 @@ func TestMemoryPlanRefuses(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanSlots: the plan's node slots for a mini-batch run are the
+// batcher's own sizing on the whole edge set — at least the slots the run
+// allocates (which probe the training edges only), and not far above.
+func TestPlanSlots(t *testing.T) {
+	for _, g := range []string{"grid:150x150", "caveman:1000x20"} {
+		cfg := shortRun("gcn")
+		cfg.Dataset, cfg.Variant, cfg.Explicit = g, Both, map[string]bool{}
+		rc, ds, p := prepared(t, cfg)
+		c, err := Build(p, rc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := planSlots(rc, ds), int64(c.batch.sub.Slots)
+		c.Close()
+		if got < want || float64(got) > 1.5*float64(want) {
+			t.Errorf("%s: planned %d slots, the run allocated %d", g, got, want)
+		}
+	}
+}
