@@ -43,6 +43,15 @@ for j in "${jobs[@]}"; do
   if [ "$m" = gcn ] && [ -s "$OUT/$n-gcn.json" ]; then input_reference "$g" "$OUT/$n-input"; fi
   case " ${graphs[*]} " in *" $g "*) ;; *) graphs+=("$g") ;; esac
 done
+# The memory plan of the binary the doc names, for every run (a run's
+# JSON holds the plan of the binary that ran it; the plan is refused at
+# --max-memory 1K, before anything is built, and its message states it).
+for j in "${jobs[@]}"; do
+  g=${j%@*} m=${j##*@} n=${j%@*}
+  n=${n//:/-}
+  [ -s "$OUT/$n-$m.json" ] || continue
+  "$BIN" train --dataset "$g" --model "$m" --max-memory 1K 2>&1 | grep -o "needs an estimated [0-9.]* [KMG]B" > "$OUT/$n-$m.plan" || true
+done
 python3 - "$OUT" "$DOC" "$(git rev-parse --short HEAD)" "$(nproc)" "${graphs[@]}" <<'EOF'
 import json, os, re, sys
 out, doc, commit, cores, graphs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
@@ -51,8 +60,8 @@ L = ["# Scale: 10⁵, 10⁶ and 10⁷ nodes on one machine", "",
      "`ignn train --dataset GRAPH --model M` with no other flag: the defaults a user gets (the",
      "large-graph recipe: landmark:64 input with a constant feature, a gated skip path, the ranking",
      "term on pair triples, 10 epochs × 50 mini-batch steps of 512 positives). Wall time and peak RSS",
-     "are the whole command's (/usr/bin/time; GB = 10⁹ bytes); the plan is the memory plan's estimate",
-     "before anything is built. AUC and τ are the final epoch's (test link AUC; τ-b between hop",
+     "are the whole command's (/usr/bin/time; GiB = 2³⁰ bytes); the plan is the memory plan's estimate",
+     "before anything is built (this binary's: `--max-memory 1K` prints it). AUC and τ are the final epoch's (test link AUC; τ-b between hop",
      "distance and cosine over the run's fixed 2·10⁶-pair sample, with its 95% interval). `(input)`",
      "is the raw landmark:64 vector's own τ. A run the plan refuses shows the plan's message.", ""]
 rows, stages = [], {}
@@ -73,9 +82,15 @@ for g in graphs:
         slots = re.search(r"in (\d+) node slots", r.get("batches", ""))
         steps = r["config"].get("batch_steps", 0) or 1
         step_ms = r["ms_per_epoch"] / steps if r.get("ms_per_epoch") else float("nan")
+        peak = int(rss) * 1024 / 2**30 # GiB
+        plan = r["memory_estimate_bytes"] / 2**30
+        if os.path.exists(base + ".plan"):
+            pm = re.search(r"([0-9.]+) ([KMG])B", open(base + ".plan").read())
+            if pm:
+                plan = float(pm.group(1)) / {"K": 2**20, "M": 2**10, "G": 1}[pm.group(2)]
         rows.append(f"| {g} | {m} | {f['test_auc']:.3f} | {f['test_kendall_tau']:.3f} [{ci[0]:.3f}, {ci[1]:.3f}] | "
-                    f"{'' if itau is None else f'{itau:.3f}'} | {float(wall):.0f} s | {int(rss)/1e6:.2f} GB | "
-                    f"{r['memory_estimate_bytes']/1e9:.2f} GB ({r['memory_estimate_bytes']/(int(rss)*1e3):.2f}×) | "
+                    f"{'' if itau is None else f'{itau:.3f}'} | {float(wall):.0f} s | {peak:.2f} GiB | "
+                    f"{plan:.2f} GiB ({plan / peak:.2f}×) | "
                     f"{slots.group(1) if slots else ''} | {step_ms:.0f} |")
         stages[f"{g} {m}"] = r.get("stage_seconds") or []
 L += ["| graph | model | AUC | τ [95% CI] | (input) τ | wall | peak RSS | plan (÷ peak) | batch slots | ms/step |",

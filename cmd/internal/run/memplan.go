@@ -63,8 +63,8 @@ const (
 	bytesPerEdge    = 260 // edge lists, BFS adjacency, normalised CSR + transpose, split maps
 	// bytesPerBatchEdge: the same for mini-batch runs, whose training graph
 	// holds no whole-graph adjacency and BCE pairs (measured at 10⁶ nodes,
-	// issue 37: 325 MB for 2·10⁶ edges).
-	bytesPerBatchEdge = 170
+	// issue 37: 325 MB for 2·10⁶ edges with the split's maps).
+	bytesPerBatchEdge = 130 // 170 before the split's key sets replaced its maps
 	// Activations: the engine shares op output buffers by liveness
 	// (engine/bufplan.go), so what stays is about two live N×hidden buffers
 	// per layer (forward values kept for the backward pass, the gradient in
@@ -73,6 +73,12 @@ const (
 	// N×hidden entries (× dtype bytes).
 	actPerLayer = 3
 	actFixed    = 6
+	// A mini-batch training graph, measured at 10⁶ nodes (issue 37: ≈ 190
+	// MB of tensors and op buffers for 101,600 slots of 32 values, beside
+	// the batch's inputs): fewer live buffers per layer than a whole-graph
+	// run's, whose constants also fold in the whole graph's pair buffers.
+	batchActPerLayer = 2
+	batchActFixed    = 1
 	// The forward-only graph of a mini-batch run's evaluations: no
 	// gradients, buffers shared by liveness.
 	inferPerLayer = 1
@@ -171,7 +177,7 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 			// Training runs on a batch of slots nodes; the whole graph only
 			// goes through the forward-only graph at each evaluation.
 			slots := planSlots(cfg, ds)
-			add("mini-batch activations and gradients (slots × hidden × layers)", slots*(h*bt*(actPerLayer*layers+actFixed)*max(1, own.ActivationScale)+(dense+skipCols)*bt*2), "--batch-size")
+			add("mini-batch activations and gradients (slots × hidden × layers)", slots*(h*bt*(batchActPerLayer*layers+batchActFixed)*max(1, own.ActivationScale)+(dense+skipCols)*bt*2), "--batch-size")
 			infer := n // the forward-only pass of the evaluations: the whole graph, or chunks of nodes over slots
 			what := "whole-graph inference (N × hidden × layers)"
 			if n >= ChunkedInferenceNodes {
