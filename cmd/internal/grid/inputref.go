@@ -6,6 +6,7 @@ import (
 	"github.com/ignn/ignn/cmd/internal/report"
 	"github.com/ignn/ignn/cmd/internal/run"
 	"github.com/ignn/ignn/eval"
+	"github.com/ignn/ignn/features"
 )
 
 // InputReference scores a positional input itself, untrained: the cosine
@@ -32,6 +33,9 @@ func InputReference(cfg run.Config) (eval.Scores, error) {
 	if cfg, err = cfg.Resolve(ds); err != nil {
 		return eval.Scores{}, err
 	}
+	// The input rows are all it scores: no skip block (at 10⁷ nodes the
+	// standardised block and the cone are 5 GB); the draws are unchanged.
+	cfg.PositionSkip, cfg.SkipPolar, cfg.SkipPrincipal = false, features.SkipPolarOff, false
 	p, err := run.Prepare(ds, cfg)
 	if err != nil {
 		return eval.Scores{}, err
