@@ -1,4 +1,4 @@
-# Shared by the measurement scripts (source it; BIN must be set).
+# Shared by the measurement scripts (source it; BIN and OUT must be set).
 
 # input_reference GRAPH PREFIX: the raw landmark:64 input's own AUC and τ on
 # GRAPH (the `(input)` row of `ignn compare --positions`, no capacity row),
@@ -11,4 +11,24 @@ input_reference() {
     --positions landmark:64 --epochs 1 --batch-steps 1 --repeats 1 --workers 1 --capacity=false --quiet --format json \
     --out "$prefix.cells" > "$prefix.json.tmp"
   mv "$prefix.json.tmp" "$prefix.json"
+}
+
+# train_once NAME FLAGS…: `ignn train FLAGS --json` under /usr/bin/time into
+# $OUT/NAME.json (.time: wall seconds and peak KiB, .cmd, .log: its stderr);
+# kept when it exists. A run the memory plan refuses leaves NAME.refused
+# with the plan's message; any other failure stops the script.
+train_once() {
+  local name=$1; shift
+  [ -s "$OUT/$name.json" ] || [ -s "$OUT/$name.refused" ] && return 0
+  echo "== $name: ignn train $*" >&2
+  echo "ignn train $*" > "$OUT/$name.cmd"
+  if /usr/bin/time -f "%e %M" -o "$OUT/$name.time" "$BIN" train "$@" --json > "$OUT/$name.json.tmp" 2> "$OUT/$name.log"; then
+    mv "$OUT/$name.json.tmp" "$OUT/$name.json"
+  elif grep -q "the run needs an estimated" "$OUT/$name.log"; then
+    grep "the run needs an estimated" "$OUT/$name.log" > "$OUT/$name.refused"
+    rm -f "$OUT/$name.json.tmp"
+  else
+    cat "$OUT/$name.log" >&2
+    exit 1
+  fi
 }

@@ -21,20 +21,12 @@ go build -buildvcs=auto -o "$BIN" ./cmd/ignn
 mkdir -p "$OUT"
 graphs=("$@")
 [ ${#graphs[@]} -gt 0 ] || graphs=(grid:316x316 caveman:5000x20 grid:1000x1000)
-one() { # name, then train flags
-  local name=$1; shift
-  [ -s "$OUT/$name.json" ] && return 0
-  echo "== $name: ignn train $*" >&2
-  /usr/bin/time -f "%e %M" -o "$OUT/$name.time" "$BIN" train "$@" --quiet --json > "$OUT/$name.json.tmp"
-  echo "ignn train $*" > "$OUT/$name.cmd"
-  mv "$OUT/$name.json.tmp" "$OUT/$name.json"
-}
 for g in "${graphs[@]}"; do
   n=${g//:/-}
   models="gcn sage gin"
   [ "$g" = grid:1000x1000 ] && models="gcn gin" # 6 min each: SAGE and base only at 10⁵
-  for m in $models; do one "$n-$m-both" --dataset "$g" --model "$m"; done
-  [ "$g" = grid:1000x1000 ] || one "$n-gcn-base" --dataset "$g" --model gcn --variant base
+  for m in $models; do train_once "$n-$m-both" --dataset "$g" --model "$m"; done
+  [ "$g" = grid:1000x1000 ] || train_once "$n-gcn-base" --dataset "$g" --model gcn --variant base
   input_reference "$g" "$OUT/$n-input"
 done
 python3 - "$OUT" "$DOC" "$(git rev-parse --short HEAD)" "$(nproc)" "${graphs[@]}" <<'EOF'

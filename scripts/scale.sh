@@ -22,25 +22,11 @@ mkdir -p "$OUT"
 jobs=("$@")
 [ ${#jobs[@]} -gt 0 ] || jobs=(grid:316x316@gcn grid:1000x1000@gcn grid:3163x3163@gcn rgg:10000000:8@gcn
   grid:316x316@gin grid:1000x1000@gin grid:3163x3163@gin rgg:10000000:8@gin)
-one() { # name, then train flags
-  local name=$1; shift
-  [ -s "$OUT/$name.json" ] || [ -s "$OUT/$name.refused" ] && return 0
-  echo "== $name: ignn train $*" >&2
-  echo "ignn train $*" > "$OUT/$name.cmd"
-  if /usr/bin/time -f "%e %M" -o "$OUT/$name.time" "$BIN" train "$@" --json > "$OUT/$name.json.tmp" 2> "$OUT/$name.log"; then
-    mv "$OUT/$name.json.tmp" "$OUT/$name.json"
-  elif grep -q "the run needs an estimated" "$OUT/$name.log"; then
-    grep "the run needs an estimated" "$OUT/$name.log" > "$OUT/$name.refused"
-    rm -f "$OUT/$name.json.tmp"
-  else
-    cat "$OUT/$name.log" >&2; exit 1
-  fi
-}
 graphs=()
 for j in "${jobs[@]}"; do
   g=${j%@*} m=${j##*@} n=${j%@*}
   n=${n//:/-}
-  one "$n-$m" --dataset "$g" --model "$m"
+  train_once "$n-$m" --dataset "$g" --model "$m"
   if [ "$m" = gcn ] && [ -s "$OUT/$n-gcn.json" ]; then
     case " ${SKIP_INPUT:-} " in
       *" $g "*) ;; # the (input) reference's compare holds a float64 copy of the whole input: 20 GB at 10⁷ nodes
