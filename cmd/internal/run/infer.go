@@ -113,6 +113,9 @@ func (f *inferer) Embeddings(rng *rand.Rand) ([]float64, int, error) {
 		}
 		if err != nil || cut > 0 {
 			if sized || f.chunk == 1 {
+				if !sized {
+					f.bounds = nil // a later pass sizes again, not from a partial list
+				}
 				return nil, 0, fmt.Errorf("inference: the %d-hop neighbourhood of %d nodes from node %d has more than %d nodes, the inference's node slots", f.layers, hi-lo, f.order[lo], f.sub.Slots)
 			}
 			f.chunk = f.chunk * 3 / 4
@@ -134,8 +137,8 @@ func (f *inferer) Embeddings(rng *rand.Rand) ([]float64, int, error) {
 			d = shape[1]
 			out = make([]float64, n*d)
 		}
-		for k, v := range seeds { // seeds hold slots 0 … hi−lo−1, in order
-			copy(out[int(v)*d:(int(v)+1)*d], z[k*d:(k+1)*d])
+		for r, v := range seeds { // seeds hold slots 0 … hi−lo−1, in order
+			copy(out[int(v)*d:(int(v)+1)*d], z[r*d:(r+1)*d])
 		}
 		f.Chunks++
 		if !sized { // aim the next chunk's neighbourhood at 95% of the slots: every forward pass runs on all of them
