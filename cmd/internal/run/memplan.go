@@ -52,7 +52,7 @@ const (
 	// BigRun is the live-heap estimate above which Run lowers the GC
 	// percentage to BigRunGCPercent: measured at 10⁵ nodes, 100 → 25 took
 	// peak RSS from 2.26 to 1.46 GB and the run got faster (fewer fresh
-	// pages); at 10⁶ nodes (issue 37), 25 → 10 took it from 3.24 to 2.82 GB
+	// pages); at 10⁶ nodes (issue 37), 25 → 10 took it from 3.1 to 2.7 GiB
 	// in the same time (163 and 161 s; the large arrays hold no pointers,
 	// so a collection costs little).
 	BigRun          = 1 << 30
