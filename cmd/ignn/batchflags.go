@@ -53,7 +53,7 @@ func setBatch(c *cli.Context, cfg *run.Config) error {
 	if cfg.SkipPolar, err = features.ParseSkipPolar(c.String("skip-polar")); err != nil {
 		return usagef("%v", err)
 	}
-	for _, n := range []string{"position", "position-skip", "skip-gate", "skip-standardise", "skip-principal", "skip-polar", "distance-loss", "rank-pairs", "batch-size", "batch-steps", "epochs", "eval-every"} {
+	for _, n := range run.LargeDefaultSettings() {
 		cfg.Explicit[n] = hasFlag(c, n) && c.IsSet(n)
 	}
 	if !cfg.Explicit["eval-every"] && cfg.EvalEvery > cfg.Epochs {

@@ -142,6 +142,16 @@ func UseFeatures(ds *data.Dataset, cfg Config) *data.Dataset {
 	return ds
 }
 
+// LargeDefaultSettings are the flags the large-graph defaults set when
+// not given (Config.Explicit records which were), in their order.
+func LargeDefaultSettings() []string {
+	var names []string
+	for _, d := range largeDefaults {
+		names = append(names, d.setting)
+	}
+	return names
+}
+
 // entryOf is c's model's registry entry (the zero Entry for an unknown
 // model, which validation reports).
 func entryOf(c *Config) models.Entry {
