@@ -17,9 +17,10 @@ type Features struct {
 	Sparse   *CSR
 	Dense    []float64
 	DenseDim int
-	// Dense32 holds the dense part instead of Dense once Compact ran (a
-	// float32 run's inputs: half the memory, and the float32 constant
-	// shares it rather than copying).
+	// Dense32 holds the dense part instead of Dense in a float32 run's
+	// inputs (features.Build, the skip blocks): half the memory, and the
+	// float32 constant shares it rather than copying. Such features feed
+	// float32 graphs only.
 	Dense32 []float32
 
 	once  sync.Once
@@ -36,26 +37,6 @@ func (f *Features) constant() *ConstMatrix {
 		f.dense = NewConstMatrix(f.N, f.DenseDim, f.Dense)
 	})
 	return f.dense
-}
-
-// Compact moves the dense part to float32 storage (Dense32; Dense is nil
-// after it), for runs that compute in float32: the float32 constant the
-// models read is then Dense32 itself, so the input costs N × DenseDim × 4
-// bytes instead of × 12, and the values the models see are the same
-// (float32 of the float64 values, as before). Such features feed float32
-// graphs only. Idempotent.
-func (f *Features) Compact() {
-	if f == nil || f.Dense == nil {
-		return
-	}
-	f.Dense32 = make([]float32, len(f.Dense))
-	for i, v := range f.Dense {
-		f.Dense32[i] = float32(v)
-	}
-	if f.dense != nil { // a constant already made shares the new storage
-		f.dense.V, f.dense.v32 = nil, f.Dense32
-	}
-	f.Dense = nil
 }
 
 // At is dense entry i (row-major), from whichever storage holds it.
@@ -203,7 +184,7 @@ func (f *Features) SetColumnSigns(first int, signs []float64) {
 			if f.Dense != nil {
 				f.Dense[r*f.DenseDim+first+j] = v
 			}
-			c.v32[r*f.DenseDim+first+j] = float32(v) // Dense32 itself after Compact
+			c.v32[r*f.DenseDim+first+j] = float32(v) // Dense32 itself in float32 storage
 		}
 	}
 }

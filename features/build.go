@@ -73,7 +73,7 @@ func Build(ds *data.Dataset, opt Options) (*engine.Features, error) {
 			}
 		}
 	}
-	if opt.Float32 { // stored as the float32 graph reads it (engine.Features.Compact)
+	if opt.Float32 { // stored as the float32 graph reads it (engine.Features.Dense32)
 		f.Dense32 = make([]float32, n*f.DenseDim)
 	} else {
 		f.Dense = make([]float64, n*f.DenseDim)

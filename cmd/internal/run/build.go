@@ -55,9 +55,6 @@ func Build(p *Prepared, cfg Config) (*Built, error) {
 	dt := tensor.Float32
 	if cfg.DType == Float64 {
 		dt = tensor.Float64
-	} else { // float32 inputs only from here (Prepare's float64 readers are done)
-		p.Input.X.Compact()
-		p.Input.Skip.Compact()
 	}
 	c := &Built{p: p, cfg: cfg, ps: engine.NewParamStore(dt, engine.Stream(cfg.Seed, "init")),
 		negRN: engine.NewSeeded(cfg.Seed, "negatives"), evalRN: engine.NewSeeded(cfg.Seed, "eval"),

@@ -135,10 +135,11 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		k := int64(pos.K)
 		dense += k
 		// The input's N × K values, and the encoding they are made from
-		// while the input is built: a landmark encoding's hop counts and
-		// their BFS scratch (2 + 2 bytes), the others' float64 values and
-		// their solver's scratch (Lanczos keeps 2K+32 vectors and their
-		// Ritz combination, walks one row per worker).
+		// while the input is built: a landmark encoding's hop counts (2
+		// bytes; the BFS scratch beside them is freed before the skip
+		// blocks exist), the others' float64 values and their solver's
+		// scratch (Lanczos keeps 2K+32 vectors and their Ritz combination,
+		// walks one row per worker).
 		enc := map[string]int64{features.PosLap: (4*k + 33) * 8, features.PosLandmark: k * 2, features.PosRW: k*8 + 8}[pos.Kind]
 		add("positional input (N × K)", n*k*(bt+staging), "--position")
 		during(PhasePrepare, func() { add("positional encoding and its scratch (N × K)", n*enc, "--position") })

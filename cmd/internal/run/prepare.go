@@ -169,9 +169,6 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 			p.Input.SkipInit = features.PrincipalMap(sk.Dense, sk.N, sk.DenseDim, cfg.ModelConfig.Out)
 		}
 	}
-	if cfg.DType == Float32 { // float32 inputs from here: the float64 readers are done
-		p.Input.X.Compact()
-	}
 	for g, s := range p.Splits {
 		b := engine.Block{Off: u.Offsets[g], N: s.Graph.N}
 		// P-GNN gets no hop table: it finds each drawn set's closest
