@@ -2,6 +2,8 @@ package engine
 
 import (
 	"fmt"
+	"runtime"
+	"sync"
 	"sync/atomic"
 )
 
@@ -108,7 +110,7 @@ func (a *Adjacency) Load(rowPtr, colIdx []int, deg []int) {
 // as they are stored, into the constant's own float32 values.
 func NewBatchFeatures(src *Features, n int) *Features {
 	f := &Features{N: n, DenseDim: src.DenseDim}
-	if src.Dense32 != nil {
+	if src.Dense32 != nil || src.View != nil {
 		f.Dense32 = make([]float32, n*src.DenseDim)
 	} else {
 		f.Dense = make([]float64, n*src.DenseDim)
@@ -127,6 +129,31 @@ func NewBatchFeatures(src *Features, n int) *Features {
 	return f
 }
 
+// viewRowsPerWorker is the least number of rows a worker of loadViewRows
+// computes (below it, one goroutine does all).
+const viewRowsPerWorker = 4096
+
+// loadViewRows computes rows rows of the view src into dst (row r of dst
+// from row rows[r]), in fixed ranges on up to GOMAXPROCS goroutines: every
+// row is computed alone, so the values do not depend on the split.
+func loadViewRows(dst []float32, src *Features, rows []int) {
+	d := src.DenseDim
+	w := max(1, min(runtime.GOMAXPROCS(0), len(rows)/viewRowsPerWorker))
+	var wg sync.WaitGroup
+	for k := range w {
+		lo, hi := k*len(rows)/w, (k+1)*len(rows)/w
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			scratch := make([]float64, src.ViewScratch)
+			for r := lo; r < hi; r++ {
+				src.View(rows[r], dst[r*d:(r+1)*d], scratch)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
 // LoadRows sets row r of batch features f to row rows[r] of src (the
 // features f was made from), and every row from len(rows) on to zero. It
 // panics when rows has more entries than f has slots.
@@ -136,8 +163,11 @@ func (f *Features) LoadRows(src *Features, rows []int) {
 	}
 	d, c := f.DenseDim, f.constant()
 	switch {
-	case (f.Dense32 != nil) != (src.Dense32 != nil) && d > 0:
+	case (f.Dense32 != nil) != (src.Dense32 != nil || src.View != nil) && d > 0:
 		panic("engine: LoadRows: batch and source features differ in storage (one compacted)")
+	case src.View != nil:
+		loadViewRows(f.Dense32, src, rows)
+		clear(f.Dense32[len(rows)*d:])
 	case f.Dense32 != nil:
 		for r, s := range rows {
 			copy(f.Dense32[r*d:(r+1)*d], src.Dense32[s*d:(s+1)*d])

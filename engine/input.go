@@ -22,6 +22,17 @@ type Features struct {
 	// float32 constant shares it rather than copying. Such features feed
 	// float32 graphs only.
 	Dense32 []float32
+	// View, set instead of Dense and Dense32, computes the dense part row
+	// by row from other storage instead of holding N × DenseDim values
+	// (features.Build's and features.SkipBlocks's rows made from landmark
+	// hop counts, 2 bytes an entry, when the run copies rows into batches):
+	// Row(r, dst, scratch) writes row r's DenseDim values as float32 into
+	// dst, with scratch (ViewScratch float64s) its own. Calls with
+	// distinct scratch may run concurrently. Mini-batch graphs copy the rows
+	// they need (LoadRows); a whole-graph constant stores the rows once
+	// (Materialise). Such features feed float32 graphs only.
+	View        func(r int, dst []float32, scratch []float64)
+	ViewScratch int
 
 	once  sync.Once
 	dense *ConstMatrix
@@ -30,6 +41,7 @@ type Features struct {
 
 func (f *Features) constant() *ConstMatrix {
 	f.once.Do(func() {
+		f.Materialise()
 		if f.Dense32 != nil {
 			f.dense = NewConstMatrix32(f.N, f.DenseDim, f.Dense32)
 			return
@@ -39,8 +51,54 @@ func (f *Features) constant() *ConstMatrix {
 	return f.dense
 }
 
-// At is dense entry i (row-major), from whichever storage holds it.
+// Materialise stores a View's rows in Dense32 and drops the view (the
+// values are the ones the view computes, so nothing downstream changes); a
+// stored part is left as it is. O(N·DenseDim).
+func (f *Features) Materialise() {
+	if f.View == nil {
+		return
+	}
+	d := f.DenseDim
+	v := make([]float32, f.N*d)
+	scratch := make([]float64, f.ViewScratch)
+	for r := range f.N {
+		f.View(r, v[r*d:(r+1)*d], scratch)
+	}
+	f.Dense32, f.View = v, nil
+}
+
+// Rows returns a reader of the dense part's rows, widened to float64 from
+// whichever storage holds them (a view's rows computed as read); each
+// reader has its own scratch, so one reader serves one goroutine.
+func (f *Features) Rows() func(r int, dst []float64) {
+	d := f.DenseDim
+	switch {
+	case f.View != nil:
+		row, scratch := make([]float32, d), make([]float64, f.ViewScratch)
+		return func(r int, dst []float64) {
+			f.View(r, row, scratch)
+			for j, x := range row {
+				dst[j] = float64(x)
+			}
+		}
+	case f.Dense32 != nil:
+		return func(r int, dst []float64) {
+			for j, x := range f.Dense32[r*d : (r+1)*d] {
+				dst[j] = float64(x)
+			}
+		}
+	}
+	return func(r int, dst []float64) { copy(dst[:d], f.Dense[r*d:(r+1)*d]) }
+}
+
+// At is dense entry i (row-major), from whichever storage holds it (a
+// view computes the entry's whole row: read many entries with Rows).
 func (f *Features) At(i int) float64 {
+	if f.View != nil {
+		row := make([]float64, f.DenseDim)
+		f.Rows()(i/f.DenseDim, row)
+		return row[i%f.DenseDim]
+	}
 	if f.Dense32 != nil {
 		return float64(f.Dense32[i])
 	}
@@ -50,6 +108,13 @@ func (f *Features) At(i int) float64 {
 // DenseFloat64 is the dense part as float64: Dense itself, or a widened
 // copy of Dense32.
 func (f *Features) DenseFloat64() []float64 {
+	if f.View != nil {
+		v, read := make([]float64, f.N*f.DenseDim), f.Rows()
+		for r := range f.N {
+			read(r, v[r*f.DenseDim:(r+1)*f.DenseDim])
+		}
+		return v
+	}
 	if f.Dense32 == nil {
 		return f.Dense
 	}
@@ -64,6 +129,9 @@ func (f *Features) DenseFloat64() []float64 {
 // in compacted storage.
 func (f *Features) SetRow(r int, row []float64) {
 	d := f.DenseDim
+	if f.View != nil {
+		panic("engine: SetRow on features whose dense part is a view")
+	}
 	if f.Dense32 != nil {
 		for j, v := range row[:d] {
 			f.Dense32[r*d+j] = float32(v)
@@ -169,6 +237,7 @@ func (f *Features) SetColumnSigns(first int, signs []float64) {
 	if first < 0 || first+k > f.DenseDim {
 		panic(fmt.Sprintf("engine: SetColumnSigns: columns %d…%d of %d", first, first+k-1, f.DenseDim))
 	}
+	f.Materialise()
 	if f.orig == nil {
 		f.orig = make([]float64, f.N*k)
 		for r := 0; r < f.N; r++ {

@@ -36,8 +36,13 @@ func RowCosine(v []float64, n, d int) func(i, j int) float64 {
 }
 
 // FeatureCosine is RowCosine of the dense part of f, in whichever storage
-// holds it (a compacted block's float32 values, widened; sums in float64).
+// holds it (a compacted block's float32 values, widened; sums in float64;
+// a view's rows computed as they are needed, so its cosine serves one
+// goroutine).
 func FeatureCosine(f *engine.Features) func(i, j int) float64 {
+	if f.View != nil {
+		return viewCosine(f)
+	}
 	if f.Dense32 == nil {
 		return RowCosine(f.Dense, f.N, f.DenseDim)
 	}
@@ -55,6 +60,33 @@ func FeatureCosine(f *engine.Features) func(i, j int) float64 {
 	return func(i, j int) float64 {
 		var dot float64
 		a, b := v[i*d:(i+1)*d], v[j*d:(j+1)*d]
+		for k, x := range a {
+			dot += float64(x) * float64(b[k])
+		}
+		return dot * inv[i] * inv[j]
+	}
+}
+
+// viewCosine is FeatureCosine of a view: the same sums over the rows it
+// computes (two per pair), with the inverse norms computed once.
+func viewCosine(f *engine.Features) func(i, j int) float64 {
+	d := f.DenseDim
+	a, b, scratch := make([]float32, d), make([]float32, d), make([]float64, f.ViewScratch)
+	inv := make([]float64, f.N)
+	for r := range f.N {
+		f.View(r, a, scratch)
+		var sq float64
+		for _, x := range a {
+			sq += float64(x) * float64(x)
+		}
+		if sq > 0 {
+			inv[r] = 1 / math.Sqrt(sq)
+		}
+	}
+	return func(i, j int) float64 {
+		f.View(i, a, scratch)
+		f.View(j, b, scratch)
+		var dot float64
 		for k, x := range a {
 			dot += float64(x) * float64(b[k])
 		}

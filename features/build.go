@@ -3,6 +3,7 @@ package features
 import (
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
@@ -17,6 +18,13 @@ type Options struct {
 	// (see Encode), concatenated last.
 	Encodings   []*Encoding
 	EncodingDim int
+	// View, with Float32 and no hash, makes the dense part a view
+	// (engine.Features.View) of the graphs' attributes and Encodings
+	// instead of storing it: each row is computed when it is loaded, to the
+	// values Build would store. Worth it when the encodings are smaller
+	// than the float32 rows (landmark hop counts: 2 bytes an entry against
+	// 4) and the run only ever reads rows (mini-batches, chunked inference).
+	View bool
 }
 
 // Build returns the input features of the disjoint union of ds's graphs, in
@@ -73,6 +81,10 @@ func Build(ds *data.Dataset, opt Options) (*engine.Features, error) {
 			}
 		}
 	}
+	if opt.View && opt.Float32 && hd == 0 {
+		viewRows(f, ds, u.Offsets, xdim, opt)
+		return f, nil
+	}
 	if opt.Float32 { // stored as the float32 graph reads it (engine.Features.Dense32)
 		f.Dense32 = make([]float32, n*f.DenseDim)
 	} else {
@@ -96,6 +108,28 @@ func Build(ds *data.Dataset, opt Options) (*engine.Features, error) {
 		}
 	}
 	return f, nil
+}
+
+// viewRows makes f's dense part a view of the graphs' attributes and
+// encodings: row r is [attributes | encoding] of its graph's node, each
+// value rounded to float32 as SetRow stores it.
+func viewRows(f *engine.Features, ds *data.Dataset, offsets []int, xdim int, opt Options) {
+	d := f.DenseDim
+	f.ViewScratch = d
+	f.View = func(r int, dst []float32, row []float64) {
+		g := 0
+		if len(offsets) > 1 {
+			g = sort.SearchInts(offsets, r+1) - 1
+		}
+		i := r - offsets[g]
+		copy(row, ds.Graphs[g].X[i*xdim:(i+1)*xdim])
+		if opt.Encodings != nil {
+			opt.Encodings[g].Row(i, row[xdim:d])
+		}
+		for j, v := range row[:d] {
+			dst[j] = float32(v)
+		}
+	}
 }
 
 // DefaultHashDim is the paper's rule n = input feature dimension, with 32 for

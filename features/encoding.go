@@ -1,6 +1,10 @@
 package features
 
-import "github.com/ignn/ignn/data"
+import (
+	"sync"
+
+	"github.com/ignn/ignn/data"
+)
 
 // Encoding is one graph's positional columns, N rows × K: either their
 // values (Laplacian eigenvectors, walk probabilities) or, for landmarks,
@@ -13,20 +17,36 @@ type Encoding struct {
 	m      int
 }
 
+// Hops reports whether e holds landmark hop counts (2 bytes an entry)
+// rather than values.
+func (e *Encoding) Hops() bool { return e.Values == nil }
+
 // Row writes row i's K values into dst (float64, exact).
 func (e *Encoding) Row(i int, dst []float64) {
 	if e.Values != nil {
 		copy(dst[:e.K], e.Values[i*e.K:(i+1)*e.K])
 		return
 	}
+	inv := landmarkValue()
 	for j, d := range e.hops[i*e.m : (i+1)*e.m] {
-		dst[j] = 0
-		if d != data.Unreachable {
-			dst[j] = 1 / (1 + float64(d))
-		}
+		dst[j] = inv[d]
 	}
 	clear(dst[e.m:e.K])
 }
+
+// landmarkValue[d] is the landmark value of hop count d, 1/(1+d), and 0
+// for data.Unreachable: a row is read by lookups (rows are read at every
+// mini-batch step when the input is a view), to the values the division
+// gives.
+var landmarkValue = sync.OnceValue(func() *[1 << 16]float64 {
+	var v [1 << 16]float64
+	for d := range v {
+		if uint16(d) != data.Unreachable {
+			v[d] = 1 / (1 + float64(d))
+		}
+	}
+	return &v
+})
 
 // Dense is the whole matrix, row-major (N × K float64: for tests and
 // small graphs).

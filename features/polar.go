@@ -1,6 +1,9 @@
 package features
 
-import "math"
+import (
+	"math"
+	"sort"
+)
 
 // Polar turns landmark columns into a cone around a shared pole: v is the
 // row-major n × k matrix of a landmark encoding (1/(1+d) per landmark, 0
@@ -30,54 +33,82 @@ func Polar(v []float64, n, k int, starts []int) []float64 {
 // polarRows computes Polar's rows from the raw landmark rows read and
 // their column statistics, handing each (length k+1, reused) to emit.
 func polarRows(read RowReader, n, k int, starts []int, st Stats, emit func(r int, row []float64)) {
-	mean := make([]float64, n)
-	raw := make([]float64, k)
-	for r := 0; r < n; r++ {
-		read(r, raw)
-		var sum, cnt float64
-		for _, x := range raw {
-			if x > 0 {
-				sum, cnt = sum+1/x-1, cnt+1
-			}
-		}
-		mean[r] = math.NaN()
-		if cnt > 0 {
-			mean[r] = sum / cnt
-		}
-	}
+	c := newCone(read, n, k, starts, st)
 	o := make([]float64, k+1)
+	for r := range n {
+		c.row(r, o)
+		emit(r, o)
+	}
+}
+
+// cone is what Polar's rows are made from: the raw rows, their column
+// statistics, and each graph's least and greatest mean landmark distance.
+// A row is computed from its own raw row and these alone (row), so the
+// cone can be stored or viewed row by row.
+type cone struct {
+	read   RowReader
+	st     Stats
+	starts []int
+	lo, hi []float64 // per graph
+}
+
+// newCone reads every row once for the graphs' mean-distance ranges.
+func newCone(read RowReader, n, k int, starts []int, st Stats) *cone {
+	c := &cone{read: read, st: st, starts: starts}
+	raw := make([]float64, k)
 	for g := 0; g+1 < len(starts); g++ {
 		lo, hi := math.Inf(1), math.Inf(-1)
 		for r := starts[g]; r < starts[g+1]; r++ {
-			if !math.IsNaN(mean[r]) {
-				lo, hi = min(lo, mean[r]), max(hi, mean[r])
+			read(r, raw)
+			if m := meanDistance(raw); !math.IsNaN(m) {
+				lo, hi = min(lo, m), max(hi, m)
 			}
 		}
-		for r := starts[g]; r < starts[g+1]; r++ {
-			var gr float64
-			switch {
-			case math.IsNaN(mean[r]):
-				gr = 1
-			case hi > lo:
-				gr = (mean[r] - lo) / (hi - lo)
-			}
-			row := o[1:]
-			read(r, row)
-			st.Apply(row)
-			var sq float64
-			for _, x := range row {
-				sq += x * x
-			}
-			o[0] = 1
-			if sq == 0 {
-				clear(row)
-			} else {
-				f := gr / math.Sqrt(sq)
-				for c, x := range row {
-					row[c] = f * x
-				}
-			}
-			emit(r, o)
+		c.lo, c.hi = append(c.lo, lo), append(c.hi, hi)
+	}
+	return c
+}
+
+// meanDistance is the mean hop distance 1/x − 1 over a raw row's reachable
+// landmarks (x > 0), NaN when it reaches none.
+func meanDistance(raw []float64) float64 {
+	var sum, cnt float64
+	for _, x := range raw {
+		if x > 0 {
+			sum, cnt = sum+1/x-1, cnt+1
 		}
+	}
+	if cnt == 0 {
+		return math.NaN()
+	}
+	return sum / cnt
+}
+
+// row writes row r of the cone into o (length k+1). It reads through
+// c.read only, so it is as safe for concurrent calls as read is.
+func (c *cone) row(r int, o []float64) {
+	g := sort.SearchInts(c.starts, r+1) - 1
+	row := o[1:]
+	c.read(r, row)
+	var gr float64
+	switch m := meanDistance(row); {
+	case math.IsNaN(m):
+		gr = 1
+	case c.hi[g] > c.lo[g]:
+		gr = (m - c.lo[g]) / (c.hi[g] - c.lo[g])
+	}
+	c.st.Apply(row)
+	var sq float64
+	for _, x := range row {
+		sq += x * x
+	}
+	o[0] = 1
+	if sq == 0 {
+		clear(row)
+		return
+	}
+	f := gr / math.Sqrt(sq)
+	for j, x := range row {
+		row[j] = f * x
 	}
 }

@@ -11,6 +11,16 @@ import (
 // fixed (its largest-magnitude entry positive), so the map is a function of
 // x alone. O(n·k² + k³).
 func PrincipalMap[T float32 | float64](x []T, n, k, out int) []float64 {
+	return PrincipalRows(func(r int, dst []float64) {
+		for j, v := range x[r*k : (r+1)*k] {
+			dst[j] = float64(v)
+		}
+	}, n, k, out)
+}
+
+// PrincipalRows is PrincipalMap of the n rows read (engine.Features.Rows
+// reads a stored or viewed block), summed in the same order.
+func PrincipalRows(read RowReader, n, k, out int) []float64 {
 	w := make([]float64, k*out)
 	if out >= k {
 		for i := 0; i < k; i++ {
@@ -19,16 +29,16 @@ func PrincipalMap[T float32 | float64](x []T, n, k, out int) []float64 {
 		return w
 	}
 	g := make([]float64, k*k)
+	row := make([]float64, k)
 	for r := 0; r < n; r++ {
-		row := x[r*k : (r+1)*k]
-		for a, xa := range row {
-			if xa == 0 {
+		read(r, row)
+		for a, va := range row {
+			if va == 0 {
 				continue
 			}
-			va := float64(xa)
 			ga := g[a*k : (a+1)*k]
 			for b := a; b < k; b++ {
-				ga[b] += va * float64(row[b])
+				ga[b] += va * row[b]
 			}
 		}
 	}

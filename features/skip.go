@@ -48,10 +48,31 @@ func (s SkipPolar) String() string {
 // standardise) and nil. Every value is computed in float64, row by row (no
 // n × k float64 copy), and stored as float32 (Dense32) when f32, for
 // float32 runs. O(n·k).
-func SkipBlocks(read RowReader, n, k int, starts []int, mode SkipPolar, standardise, f32 bool) (block, polar *engine.Features) {
+//
+// With view (and f32) the blocks store nothing: they are views
+// (engine.Features.View) that compute each row from read when it is
+// loaded, to the same float32 values; read must then be safe for
+// concurrent calls (EncodingRows is) and stay valid as long as the blocks.
+func SkipBlocks(read RowReader, n, k int, starts []int, mode SkipPolar, standardise, f32, view bool) (block, polar *engine.Features) {
 	var st Stats
 	if mode != SkipPolarOff || standardise {
 		st = ColumnStats(read, n, k)
+	}
+	apply := standardise || mode == SkipPolarAuto
+	plain := func(r int, row []float64) {
+		read(r, row)
+		if apply {
+			st.Apply(row)
+		}
+	}
+	if view && f32 {
+		if mode != SkipPolarOff {
+			polar = viewBlock(n, k+1, newCone(read, n, k, starts, st).row)
+			if mode == SkipPolarOn {
+				return polar, nil
+			}
+		}
+		return viewBlock(n, k, plain), polar
 	}
 	if mode != SkipPolarOff {
 		polar = newBlock(n, k+1, f32)
@@ -62,34 +83,43 @@ func SkipBlocks(read RowReader, n, k int, starts []int, mode SkipPolar, standard
 	}
 	block = newBlock(n, k, f32)
 	row := make([]float64, k)
-	for r := 0; r < n; r++ {
-		read(r, row)
-		if standardise || mode == SkipPolarAuto {
-			st.Apply(row)
-		}
+	for r := range n {
+		plain(r, row)
 		block.SetRow(r, row)
 	}
 	return block, polar
 }
 
+// viewBlock is an n × d block whose rows row computes in float64, viewed
+// as float32 (the values newBlock(n, d, true).SetRow stores).
+func viewBlock(n, d int, row func(r int, dst []float64)) *engine.Features {
+	return &engine.Features{N: n, DenseDim: d, ViewScratch: d, View: func(r int, dst []float32, scratch []float64) {
+		row(r, scratch[:d])
+		for j, v := range scratch[:d] {
+			dst[j] = float32(v)
+		}
+	}}
+}
+
 // ColumnsOf reads columns col … col+k−1 of x's dense part (its stored
 // values: rounded to float32 in compacted features).
 func ColumnsOf(x *engine.Features, col int) RowReader {
+	read, row := x.Rows(), make([]float64, x.DenseDim)
 	return func(r int, dst []float64) {
-		for j := range dst {
-			dst[j] = x.At(r*x.DenseDim + col + j)
-		}
+		read(r, row)
+		copy(dst, row[col:])
 	}
 }
 
 // EncodingRows reads the union's rows of per-graph encodings (graph g's
-// rows start at starts[g]), exactly.
+// rows start at starts[g]), exactly. The reader holds no state: it is safe
+// for concurrent calls.
 func EncodingRows(encs []*Encoding, starts []int) RowReader {
-	g := 0
+	if len(encs) == 1 {
+		return func(r int, dst []float64) { encs[0].Row(r, dst) }
+	}
 	return func(r int, dst []float64) {
-		if r < starts[g] || r >= starts[g]+encs[g].N { // rows are mostly read in order
-			g = sort.SearchInts(starts[:len(encs)], r+1) - 1
-		}
+		g := sort.SearchInts(starts[:len(encs)], r+1) - 1
 		encs[g].Row(r-starts[g], dst)
 	}
 }

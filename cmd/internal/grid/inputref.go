@@ -67,9 +67,9 @@ func inputRows(p *run.Prepared) ([]float64, int) {
 			return sq
 		}
 	}
-	z := make([]float64, x.N*d)
-	for i := range z {
-		z[i] = x.At(i) // float32 values when the run is float32 (what its first layer reads)
+	z, read := make([]float64, x.N*d), x.Rows()
+	for r := range x.N {
+		read(r, z[r*d:(r+1)*d]) // float32 values when the run is float32 (what its first layer reads)
 	}
 	inv := eval.InvNorms(z, x.N, d, sparse)
 	for i := 0; i < x.N; i++ {

@@ -2,6 +2,7 @@ package run
 
 import (
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/ignn/ignn/models"
@@ -130,6 +131,25 @@ func BenchmarkScaleDefaultStep(b *testing.B) {
 		b.Run(g, func(b *testing.B) {
 			cfg := Default()
 			cfg.Dataset, cfg.Explicit = g, map[string]bool{}
+			benchBatchSteps(b, cfg)
+		})
+	}
+}
+
+// BenchmarkViewInputStep: one default mini-batch step on grid:1000x1000
+// with the input and skip block stored (N × K float32 each) and as views of
+// the landmark hop counts (rows computed as LoadRows copies them): what the
+// views cost per step.
+func BenchmarkViewInputStep(b *testing.B) {
+	defer func(v int) { ViewInputNodes = v }(ViewInputNodes)
+	for _, inputs := range []struct {
+		name  string
+		nodes int
+	}{{"stored", math.MaxInt}, {"view", ChunkedInferenceNodes}} {
+		b.Run("inputs="+inputs.name, func(b *testing.B) {
+			ViewInputNodes = inputs.nodes
+			cfg := Default()
+			cfg.Dataset, cfg.Explicit = "grid:1000x1000", map[string]bool{}
 			benchBatchSteps(b, cfg)
 		})
 	}

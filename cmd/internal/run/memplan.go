@@ -141,16 +141,22 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		// scratch (Lanczos keeps 2K+32 vectors and their Ritz combination,
 		// walks one row per worker).
 		enc := map[string]int64{features.PosLap: (4*k + 33) * 8, features.PosLandmark: k * 2, features.PosRW: k*8 + 8}[pos.Kind]
-		add("positional input (N × K)", n*k*(bt+staging), "--position")
-		during(PhasePrepare, func() { add("positional encoding and its scratch (N × K)", n*enc, "--position") })
+		if viewInputs(cfg, int(n)) { // the hop counts stay; the input and skip rows are computed from them
+			add("landmark hop counts, read by the input's and skip block's views (N × K × 2 B)", n*enc, "--position")
+		} else {
+			add("positional input (N × K)", n*k*(bt+staging), "--position")
+			during(PhasePrepare, func() { add("positional encoding and its scratch (N × K)", n*enc, "--position") })
+			if cfg.PositionSkip {
+				add("skip block (N × K)", n*k*(bt+staging), "--position")
+				if cfg.SkipPolar != features.SkipPolarOff {
+					during(PhasePrepare, func() {
+						add("the second skip block, until one is chosen (N × K)", n*(k+1)*(bt+staging), "--skip-polar")
+					})
+				}
+			}
+		}
 		if cfg.PositionSkip {
 			skipCols = k
-			add("skip block (N × K)", n*k*(bt+staging), "--position")
-			if cfg.SkipPolar != features.SkipPolarOff {
-				during(PhasePrepare, func() {
-					add("the second skip block, until one is chosen (N × K)", n*(k+1)*(bt+staging), "--skip-polar")
-				})
-			}
 		}
 	}
 	if !ds.Identity && in > 0 {

@@ -123,6 +123,8 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 			return nil, err
 		}
 	}
+	view := viewInputs(cfg, kept.NumNodes()) && hopEncodings(fo.Encodings)
+	fo.View = view
 	stage("input features")
 	x, err := features.Build(kept, fo)
 	if err != nil {
@@ -143,7 +145,7 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 		if fo.Encodings != nil { // the encodings' exact values, not the input's float32 copy
 			read = features.EncodingRows(fo.Encodings, u.Offsets)
 		}
-		p.Input.Skip, polar = features.SkipBlocks(read, x.N, k, append(slices.Clone(u.Offsets), u.N), cfg.SkipPolar, cfg.SkipStandardise, cfg.DType == Float32)
+		p.Input.Skip, polar = features.SkipBlocks(read, x.N, k, append(slices.Clone(u.Offsets), u.N), cfg.SkipPolar, cfg.SkipStandardise, cfg.DType == Float32, view && fo.Encodings != nil)
 		if cfg.SkipIdentity && x.Sparse != nil { // the one-hot identity joins the skip block(s)
 			for _, f := range []*engine.Features{p.Input.Skip, polar} {
 				if f != nil {
@@ -152,7 +154,7 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 			}
 		}
 	}
-	fo.Encodings = nil // in the input and the skip block now
+	fo.Encodings = nil // in the input and the skip block now (or read by their views)
 	if !p.Exact() {
 		stage(fmt.Sprintf("the fixed τ sample: %d pairs from %d BFS sources", cfg.TauPairs, cfg.TauSources))
 		p.TauSample, p.Queries = eval.DrawTauSample(h, cfg.TauSources, cfg.TauPairs, cfg.Seed)
@@ -162,12 +164,8 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 		c := p.SkipChoice
 		stage(fmt.Sprintf("--skip-polar auto: the %s skip block (untrained τ on the validation pairs: polar %.3f, standardised %.3f)", c.Block, c.ValTauPolar, c.ValTauStandardised))
 	}
-	if sk := p.Input.Skip; sk != nil && cfg.SkipPrincipal {
-		if sk.Dense32 != nil {
-			p.Input.SkipInit = features.PrincipalMap(sk.Dense32, sk.N, sk.DenseDim, cfg.ModelConfig.Out)
-		} else {
-			p.Input.SkipInit = features.PrincipalMap(sk.Dense, sk.N, sk.DenseDim, cfg.ModelConfig.Out)
-		}
+	if sk := p.Input.Skip; sk != nil && cfg.SkipPrincipal { // the block's values as stored (float32 in a float32 run)
+		p.Input.SkipInit = features.PrincipalRows(sk.Rows(), sk.N, sk.DenseDim, cfg.ModelConfig.Out)
 	}
 	for g, s := range p.Splits {
 		b := engine.Block{Off: u.Offsets[g], N: s.Graph.N}
@@ -177,6 +175,33 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 		p.Input.Blocks = append(p.Input.Blocks, b)
 	}
 	return p, nil
+}
+
+// ViewInputNodes is the graph size from which a float32 mini-batch run
+// whose positional encoding is landmark hop counts keeps those (2 bytes an
+// entry) and computes its input's and skip block's rows from them as
+// batches load them (engine.Features.View), instead of storing both as
+// N × K float32 values (5.2 GB at 10⁷ nodes, plus the skip candidate while
+// --skip-polar auto chooses). The values are the same, bit for bit; from
+// this size on inference is chunked too (ChunkedInferenceNodes), so no
+// whole-graph graph stores the rows after all. A variable for tests.
+var ViewInputNodes = ChunkedInferenceNodes
+
+// viewInputs reports whether a run of cfg on nodes nodes reads its input
+// and skip rows through views of the landmark hop counts (ViewInputNodes).
+func viewInputs(cfg Config, nodes int) bool {
+	return cfg.BatchSize > 0 && cfg.DType == Float32 && nodes >= ViewInputNodes && cfg.Position.Kind == features.PosLandmark
+}
+
+// hopEncodings reports whether encs are landmark hop counts, smaller than
+// the float32 rows they make.
+func hopEncodings(encs []*features.Encoding) bool {
+	for _, e := range encs {
+		if !e.Hops() {
+			return false
+		}
+	}
+	return len(encs) > 0
 }
 
 // SkipChoice is what --skip-polar auto chose, and why: the τ over the
