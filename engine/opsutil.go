@@ -137,8 +137,8 @@ func (o *scalarOut) set64(v float64) *G.F64 {
 }
 
 // RowDot returns the dot product of rows i and j of the row-major n × d
-// matrix z, summed in column order in float64 (as the ops' forward passes
+// matrix z (float32 values widened), summed in column order in float64 (as the ops' forward passes
 // sum): the similarity every forward-only score reads.
-func RowDot(z []float64, d int) func(i, j int) float64 {
+func RowDot[T Float](z []T, d int) func(i, j int) float64 {
 	return func(i, j int) float64 { return dot64(z[i*d:(i+1)*d], z[j*d:(j+1)*d]) }
 }

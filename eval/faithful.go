@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/engine"
 )
 
 // Query is a node whose neighbourhood is scored: graph g's local node Node,
@@ -95,7 +96,7 @@ func (t *topK) offer(c float64, j, k int) {
 // u's order) around queries. O(Q·n·(d + log k)) for Q queries in graphs of
 // n nodes; distortion and buckets use at most 20,000 evenly spaced nodes per
 // query.
-func FaithfulnessOf(z []float64, d int, u *data.Union, queries []Query, k int) Faithfulness {
+func FaithfulnessOf[T engine.Float](z []T, d int, u *data.Union, queries []Query, k int) Faithfulness {
 	f := Faithfulness{K: k, Queries: len(queries)}
 	cosine := rowDot(z, d)
 	var prec mean

@@ -175,4 +175,4 @@ func (m mean) value() float64 {
 }
 
 // rowDot returns ⟨z_i, z_j⟩ for rows of width d.
-func rowDot(z []float64, d int) func(i, j int) float64 { return engine.RowDot(z, d) }
+func rowDot[T engine.Float](z []T, d int) func(i, j int) float64 { return engine.RowDot(z, d) }

@@ -34,7 +34,12 @@ func (ps *PairSample) Len() int { return len(ps.I) }
 // respect). AUCs and the collapse rule are as in GraphMetrics (the spread is
 // taken over the sampled pairs). O(P log P) for P sampled pairs.
 func (e *Evaluator) SampledMetrics(z []float64, d int, splits []*data.Split, u *data.Union, ps *PairSample) (Scores, []string) {
-	dot := rowDot(z, d)
+	return e.SampledMetricsOf(rowDot(z, d), splits, u, ps)
+}
+
+// SampledMetricsOf is SampledMetrics of the similarity dot (engine.RowDot
+// of float32 or float64 embeddings).
+func (e *Evaluator) SampledMetricsOf(dot func(i, j int) float64, splits []*data.Split, u *data.Union, ps *PairSample) (Scores, []string) {
 	var val, test, tau mean
 	var rk rankMeans
 	batch := make([]mean, ps.Batches)

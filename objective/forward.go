@@ -5,8 +5,8 @@ import (
 	"github.com/ignn/ignn/engine"
 )
 
-// Forward-only values of the objective's terms on fixed float64 embeddings
-// z (row-major, width d): the validation yardsticks that model selection
+// Forward-only values of the objective's terms on fixed embeddings z
+// (row-major, width d; float32 values are widened): the validation yardsticks that model selection
 // reads (--select objective). They use the ops' own pieces — engine.Softplus,
 // engine.RowDot, Target — so the validation objective is the training
 // objective evaluated elsewhere, not a second copy of it. Means, summed in
@@ -14,7 +14,7 @@ import (
 
 // LogisticMean is the BCE term: the mean over ps of softplus(s) − y·s, s
 // the dot product of the pair's rows and y its value (label 0 or 1).
-func LogisticMean(z []float64, d int, ps *Pairs) float64 {
+func LogisticMean[T engine.Float](z []T, d int, ps *Pairs) float64 {
 	dot := engine.RowDot(z, d)
 	var sum float64
 	for k := range ps.I {
@@ -26,7 +26,7 @@ func LogisticMean(z []float64, d int, ps *Pairs) float64 {
 
 // MSEMean is the paper's distance term: the mean over pairs (I[k], J[k]) at
 // hop distance D[k] of ((1 − s)/2 − t)², t = Target(D[k], α).
-func MSEMean(z []float64, d int, I, J []int32, D []uint16, alpha float64) float64 {
+func MSEMean[T engine.Float](z []T, d int, I, J []int32, D []uint16, alpha float64) float64 {
 	dot := engine.RowDot(z, d)
 	var sum float64
 	for k := range I {
@@ -39,7 +39,7 @@ func MSEMean(z []float64, d int, I, J []int32, D []uint16, alpha float64) float6
 
 // RankMean is the ranking term: the mean over triples (i, j, k), d(i, j) <
 // d(i, k), of softplus((s_ik − s_ij)/T).
-func RankMean(z []float64, d int, tri [][3]int32, temp float64) float64 {
+func RankMean[T engine.Float](z []T, d int, tri [][3]int32, temp float64) float64 {
 	dot := engine.RowDot(z, d)
 	var sum float64
 	for _, t := range tri {

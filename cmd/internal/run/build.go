@@ -221,21 +221,53 @@ func (c *Built) Embeddings() ([]float64, int, error) {
 // Evaluate scores the current embeddings (eval.GraphMetrics). Non-finite
 // embeddings are an error.
 func (c *Built) Evaluate() (eval.Scores, []string, error) {
+	if c.float32Embeddings() {
+		z, d, err := c.infer.Embeddings32(c.evalRN.Rand)
+		if err != nil {
+			return eval.Scores{}, nil, err
+		}
+		return evaluate(c, z, d)
+	}
 	z, d, err := c.Embeddings()
 	if err != nil {
 		return eval.Scores{}, nil, err
 	}
+	return evaluate(c, z, d)
+}
+
+// widen is z as float64 values (z itself when it is).
+func widen[T engine.Float](z []T) []float64 {
+	if v, ok := any(z).([]float64); ok {
+		return v
+	}
+	v := make([]float64, len(z))
+	for i, x := range z {
+		v[i] = float64(x)
+	}
+	return v
+}
+
+// float32Embeddings reports whether the evaluations keep the embeddings in
+// float32: a float32 run's chunked inference, whose values are float32
+// already (half the memory; the scores sum in float64 as for float64
+// rows, so they are the same).
+func (c *Built) float32Embeddings() bool {
+	return c.infer != nil && c.cfg.DType == Float32 && c.lapK == 0
+}
+
+// evaluate scores embeddings z (width d).
+func evaluate[T engine.Float](c *Built, z []T, d int) (eval.Scores, []string, error) {
 	for _, v := range z {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
+		if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
 			return eval.Scores{}, nil, fmt.Errorf("training diverged: the embeddings contain %v (lower --lr or the λ weights)", v)
 		}
 	}
-	c.lastVal = c.valScores(z, d)
+	c.lastVal = valScoresOf(c, z, d)
 	if !c.p.Exact() {
-		s, warns := c.scorer.SampledMetrics(z, d, c.p.Splits, c.p.Union, c.p.TauSample)
+		s, warns := c.scorer.SampledMetricsOf(engine.RowDot(z, d), c.p.Splits, c.p.Union, c.p.TauSample)
 		return s, warns, nil
 	}
-	s, warns := c.scorer.GraphMetrics(z, d, c.p.Splits, c.p.Union)
+	s, warns := c.scorer.GraphMetrics(widen(z), d, c.p.Splits, c.p.Union)
 	return s, warns, nil
 }
 
@@ -249,13 +281,13 @@ type valScores struct {
 // logit on every graph's validation positives and negatives, the paper's
 // MSE over the sample, and the ranking loss over its triples. Means; NaN
 // where empty.
-func (c *Built) valScores(z []float64, d int) valScores {
+func valScoresOf[T engine.Float](c *Built, z []T, d int) valScores {
 	temp := c.cfg.RankTemp
 	if temp == 0 {
 		temp = DefaultRankTemp
 	}
 	v := &c.val.Pairs
-	return valScores{Tau: c.scorer.SampleTau(z, d, v), BCE: objective.LogisticMean(z, d, &c.valBCE),
+	return valScores{Tau: c.scorer.SampleTauOf(engine.RowDot(z, d), v), BCE: objective.LogisticMean(z, d, &c.valBCE),
 		MSE: objective.MSEMean(z, d, v.I, v.J, v.D, c.cfg.Alpha), Rank: objective.RankMean(z, d, c.val.Triples, temp)}
 }
 
@@ -282,10 +314,22 @@ const maxQueries = 2000
 // Faithfulness scores the current embeddings' faithfulness to hop distance
 // (eval.FaithfulnessOf) around the run's query nodes.
 func (c *Built) Faithfulness() (*Faithfulness, error) {
+	if c.float32Embeddings() {
+		z, d, err := c.infer.Embeddings32(c.evalRN.Rand)
+		if err != nil {
+			return nil, err
+		}
+		return faithfulness(c, z, d), nil
+	}
 	z, d, err := c.Embeddings()
 	if err != nil {
 		return nil, err
 	}
+	return faithfulness(c, z, d), nil
+}
+
+// faithfulness scores embeddings z (width d) around the run's queries.
+func faithfulness[T engine.Float](c *Built, z []T, d int) *Faithfulness {
 	qs := c.p.Queries
 	if c.p.Exact() {
 		u := c.p.Union
@@ -296,5 +340,5 @@ func (c *Built) Faithfulness() (*Faithfulness, error) {
 			qs = append(qs, eval.Query{Graph: g, Node: i, Row: c.p.Hops.Row(g, i)})
 		}
 	}
-	return faithJSON(eval.FaithfulnessOf(z, d, c.p.Union, qs, FaithfulnessK)), nil
+	return faithJSON(eval.FaithfulnessOf(z, d, c.p.Union, qs, FaithfulnessK))
 }

@@ -91,8 +91,30 @@ func newInferer(p *Prepared, model models.Model, ps *engine.ParamStore, layers, 
 
 // Embeddings returns the N × D embeddings, row-major.
 func (f *inferer) Embeddings(rng *rand.Rand) ([]float64, int, error) {
-	n := f.p.Union.N
 	var out []float64
+	d, err := f.pass(rng, func(d int) { out = make([]float64, f.p.Union.N*d) }, func(v int, row []float64) {
+		copy(out[v*len(row):(v+1)*len(row)], row)
+	})
+	return out, d, err
+}
+
+// Embeddings32 is Embeddings stored in float32: a float32 run's values
+// exactly (its graph computes in float32), in half the memory (1.3 GB
+// fewer at 10⁷ nodes × 32).
+func (f *inferer) Embeddings32(rng *rand.Rand) ([]float32, int, error) {
+	var out []float32
+	d, err := f.pass(rng, func(d int) { out = make([]float32, f.p.Union.N*d) }, func(v int, row []float64) {
+		for j, x := range row {
+			out[v*len(row)+j] = float32(x)
+		}
+	})
+	return out, d, err
+}
+
+// pass runs the forward graph chunk by chunk: alloc(d) once the width is
+// known, then put(v, row) for every node v's row of d values.
+func (f *inferer) pass(rng *rand.Rand, alloc func(d int), put func(v int, row []float64)) (int, error) {
+	n := f.p.Union.N
 	d := 0
 	f.Chunks = 0
 	sized := f.bounds != nil
@@ -116,7 +138,7 @@ func (f *inferer) Embeddings(rng *rand.Rand) ([]float64, int, error) {
 				if !sized {
 					f.bounds = nil // a later pass sizes again, not from a partial list
 				}
-				return nil, 0, fmt.Errorf("inference: the %d-hop neighbourhood of %d nodes from node %d has more than %d nodes, the inference's node slots", f.layers, hi-lo, f.order[lo], f.sub.Slots)
+				return 0, fmt.Errorf("inference: the %d-hop neighbourhood of %d nodes from node %d has more than %d nodes, the inference's node slots", f.layers, hi-lo, f.order[lo], f.sub.Slots)
 			}
 			f.chunk = f.chunk * 3 / 4
 			k--
@@ -131,14 +153,14 @@ func (f *inferer) Embeddings(rng *rand.Rand) ([]float64, int, error) {
 		f.sub.Clear()
 		z, shape, err := f.fwd.Run(rng)
 		if err != nil {
-			return nil, 0, err
+			return 0, err
 		}
-		if out == nil {
+		if d == 0 {
 			d = shape[1]
-			out = make([]float64, n*d)
+			alloc(d)
 		}
 		for r, v := range seeds { // seeds hold slots 0 … hi−lo−1, in order
-			copy(out[int(v)*d:(int(v)+1)*d], z[r*d:(r+1)*d])
+			put(int(v), z[r*d:(r+1)*d])
 		}
 		f.Chunks++
 		if !sized { // aim the next chunk's neighbourhood at 95% of the slots: every forward pass runs on all of them
@@ -147,7 +169,7 @@ func (f *inferer) Embeddings(rng *rand.Rand) ([]float64, int, error) {
 		}
 		lo = hi
 	}
-	return out, d, nil
+	return d, nil
 }
 
 // Close releases the machine.

@@ -1,6 +1,7 @@
 package run
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -62,6 +63,23 @@ func TestChunkedInference(t *testing.T) {
 			if again[i] != got[i] {
 				t.Fatalf("%s: a second pass changed value %d: %v → %v", m, i, got[i], again[i])
 			}
+		}
+		// Kept in float32, the embeddings are the same values, and every
+		// score of an evaluation is the same.
+		z32, d32, err := f.Embeddings32(c.evalRN.Rand)
+		if err != nil || d32 != d {
+			t.Fatal(err, d32)
+		}
+		for i := range got {
+			if float64(z32[i]) != got[i] {
+				t.Fatalf("%s: float32 value %d = %v, float64 %v", m, i, z32[i], got[i])
+			}
+		}
+		s64, _, err64 := evaluate(c, got, d)
+		v64 := c.lastVal
+		s32, _, err32 := evaluate(c, z32, d)
+		if err64 != nil || err32 != nil || fmt.Sprint(s64) != fmt.Sprint(s32) || fmt.Sprint(v64) != fmt.Sprint(c.lastVal) {
+			t.Fatalf("%s: scores of float64 and float32 embeddings differ:\n%+v %+v\n%+v %+v", m, s64, v64, s32, c.lastVal)
 		}
 		f.Close()
 		c.Close()

@@ -192,7 +192,13 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 			act := n * h * bt * (actPerLayer*layers + actFixed) * max(1, own.ActivationScale)
 			add("activations and gradients (N × hidden × layers)", act, actFlag)
 		}
-		add("evaluation embeddings (float64)", n*int64(mc.Out)*8, "")
+		// A float32 run's chunked inference keeps them in float32
+		// (Built.float32Embeddings; not with a Laplacian input's sign reset).
+		if cfg.BatchSize > 0 && n >= ChunkedInferenceNodes && cfg.DType == Float32 && !(cfg.Variant.Hash() && cfg.Position.Kind == features.PosLap) {
+			add("evaluation embeddings (float32)", n*int64(mc.Out)*4, "")
+		} else {
+			add("evaluation embeddings (float64)", n*int64(mc.Out)*8, "")
+		}
 	})
 	for _, t := range own.After {
 		add(t.What, t.Bytes, t.Flag)
