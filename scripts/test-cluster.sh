@@ -6,7 +6,9 @@
 #      whose results.json must equal a local --workers 2 run's, byte for byte;
 #   2. a second submission with one task cancelled, then resubmitted: only the
 #      missing cells may run (the grid's cells include compare's default
-#      capacity-reference cells).
+#      capacity-reference cells);
+#   3. a checkpoint's embeddings as 4 array tasks (ignn embed --slurm), which
+#      must equal one process's --shard 0/1, byte for byte.
 # Every daemon it starts is stopped by pid at exit. With
 # IGNN_CLUSTER_OPTIONAL=1 (CI), a machine that cannot install or start Slurm
 # skips with the reason instead of failing; test failures always fail.
@@ -118,7 +120,17 @@ done <"$T/before.txt"
 cmp "$T/local/results.json" "$T/cancel/results.json" || fail "the resubmitted grid's table differs from the local one"
 echo "test-cluster: cancelled task 1 left $before of $CELLS cells; the resubmission ran only the $((CELLS - before)) missing ones"
 
-# 3. With IGNN_CLUSTER_TIMING=1: the overhead, on a 48-cell grid (2 models ×
+# 3. Sharded embedding (issue 37): a mini-batch model's embeddings as 4
+#    array tasks, gathered, equal one process's --shard 0/1, byte for byte.
+"$BIN" train --dataset caveman:30x6 --scale large --epochs 2 --save "$T/ck" --quiet
+"$BIN" embed --checkpoint "$T/ck" --out "$T/one.npy" --shard 0/1 --slots 40 >/dev/null
+"$BIN" embed --checkpoint "$T/ck" --out "$T/one.npy" --gather --shards 1 >/dev/null
+timeout 300 "$BIN" embed --checkpoint "$T/ck" --out "$T/four.npy" --slurm --shards 4 --slots 40 --wait >"$T/embed.txt" || fail "the Slurm embedding did not finish ($T/log, $T/four.logs)"
+cmp "$T/one.npy" "$T/four.npy" || fail "the 4-task embedding differs from one process's"
+cmp "$T/one.names.txt" "$T/four.names.txt" || fail "the 4-task embedding's row names differ"
+echo "test-cluster: 4 embedding array tasks gave one process's .npy byte for byte"
+
+# 4. With IGNN_CLUSTER_TIMING=1: the overhead, on a 48-cell grid (2 models ×
 #    4 variants × 3 seeds × 2 learning rates) locally with --workers 2 and
 #    through Slurm as 2 array tasks.
 if [ "${IGNN_CLUSTER_TIMING:-0}" = 1 ]; then

@@ -48,6 +48,7 @@ var bounds = map[string]bound{
 	"repeats":    {min: 1, max: 1000},
 	"workers":    {min: 1, max: 4096, note: "above the CPU count it is capped, with a note"},
 	"shards":     {min: 1, max: 100_000, sentinels: []float64{0}, note: "or 0 when --shard gives it"},
+	"slots":      {min: 16, max: 1 << 26, sentinels: []float64{0}, note: "or 0 for the training batch's"},
 	"k":          {min: 1, max: 1 << 20},
 	"seed":       {min: 0, max: math.MaxUint64},
 	// weights and rates

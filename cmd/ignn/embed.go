@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ignn/ignn/cmd/internal/grid"
 	"github.com/ignn/ignn/cmd/internal/report"
 	"github.com/ignn/ignn/cmd/internal/run"
 	"github.com/ignn/ignn/data"
@@ -27,6 +28,13 @@ func embedCommand(stdout io.Writer) *cli.Command {
 			dataDirFlag(),
 			&cli.StringFlag{Name: "out", Usage: "output file: .tsv (node name or id, then the vector) or .npy (float32 N×D, with FILE.names.txt: the node of each row)"},
 			&cli.StringFlag{Name: "projector", Usage: "also write a TensorBoard Embedding Projector folder here: vectors.tsv, metadata.tsv (name, label, degree, component), projector_config.pbtxt"},
+			&cli.StringFlag{Name: "shard", Usage: "I/N: compute part I of N of the embeddings (chunked inference over the model's node slots) into OUT.shard-I-of-N.npz beside --out; auto: I and N from SLURM_ARRAY_TASK_ID/COUNT (or JOB_COMPLETION_INDEX with --shards)"},
+			&cli.IntFlag{Name: "shards", Usage: "the number of parts, for --gather, --slurm (default 4) and --shard auto outside Slurm arrays"},
+			&cli.BoolFlag{Name: "gather", Usage: "write --out from the --shards parts OUT.shard-I-of-N.npz (every node exactly once; the same file one process writes with --shard 0/1)"},
+			&cli.IntFlag{Name: "slots", Usage: "node slots of the sharded chunked inference (default: the training batch's; every part of one --out must use the same)"},
+			&cli.BoolFlag{Name: "slurm", Usage: "compute the parts as a Slurm array job of --shards tasks (script OUT.sbatch, logs in OUT.logs/); with --wait, gather when it ends"},
+			&cli.BoolFlag{Name: "wait", Usage: "with --slurm: wait for the job, then gather"},
+			&cli.StringSliceFlag{Name: "slurm-arg", Usage: "with --slurm: an extra #SBATCH line (repeatable), e.g. --slurm-arg=--partition=gpu"},
 		},
 		Action: func(c *cli.Context) error {
 			out, proj := c.String("out"), c.String("projector")
@@ -59,6 +67,29 @@ func embedCommand(stdout io.Writer) *cli.Command {
 					return err
 				}
 			}
+			sharded := c.String("shard") != "" || c.Bool("gather") || c.Bool("slurm")
+			if sharded && (proj != "" || out == "" || c.String("dataset") != "") {
+				return usagef("--shard, --gather and --slurm write --out (not --projector) for the checkpoint's own data (not --dataset)")
+			}
+			if sharded && run.Fingerprint(ds) != ck.Fingerprint {
+				return fmt.Errorf("embed: the data differs from the checkpoint's (fingerprint %s, trained on %s): sharded embedding is for the training graph", run.Fingerprint(ds), ck.Fingerprint)
+			}
+			switch {
+			case c.Bool("slurm"):
+				return submitEmbed(c, stdout, ds, ck)
+			case c.String("shard") != "":
+				sh, err := grid.ParseShard(c.String("shard"), c.Int("shards"))
+				if err != nil {
+					return usageError{err}
+				}
+				return writeShard(stdout, ck, ds, out, sh, c.Int("slots"))
+			case c.Bool("gather"):
+				z, d, ids, err := gatherShards(out, ds, c.Int("shards"))
+				if err != nil {
+					return err
+				}
+				return writeEmbeddings(stdout, ds, ids, d, z, out, "")
+			}
 			var z []float64
 			var d int
 			var ids []uint64
@@ -78,38 +109,46 @@ func embedCommand(stdout io.Writer) *cli.Command {
 					fmt.Fprintf(stdout, "new nodes (%d scored): Kendall τ %.3f over their pairs, precision@10 %.3f\n", sc.Queries, sc.Tau, sc.PrecisionAt10)
 				}
 			}
-			names := data.NamesOf(ds)
-			keys := make([]string, len(ids))
-			for i, id := range ids {
-				keys[i] = names.Of(id)
-			}
-			if proj != "" {
-				if err := writeProjector(proj, ds, ids, keys, d, z); err != nil {
-					return err
-				}
-				fmt.Fprintf(stdout, "wrote %s/{vectors.tsv,metadata.tsv,projector_config.pbtxt}: %d nodes (open the folder in TensorBoard's Embedding Projector)\n", proj, len(ids))
-			}
-			if out == "" {
-				return nil
-			}
-			if ext == ".npy" {
-				rowsFile := strings.TrimSuffix(out, filepath.Ext(out)) + ".names.txt"
-				if err := data.WriteFileAtomic(rowsFile, []byte(strings.Join(keys, "\n")+"\n")); err != nil {
-					return err
-				}
-				if err := data.WriteFileAtomic(out, report.NPY(len(ids), d, z)); err != nil {
-					return err
-				}
-				fmt.Fprintf(stdout, "wrote %d embeddings of width %d to %s (row nodes in %s)\n", len(ids), d, out, rowsFile)
-				return nil
-			}
-			if err := data.WriteFileAtomic(out, report.TSV(keys, d, z)); err != nil {
-				return err
-			}
-			fmt.Fprintf(stdout, "wrote %d embeddings of width %d to %s\n", len(ids), d, out)
-			return nil
+			return writeEmbeddings(stdout, ds, ids, d, z, out, proj)
 		},
 	}
+}
+
+// writeEmbeddings writes embeddings z (width d, rows of nodes ids) to out
+// (.npy with its names file, or .tsv; "" none) and the projector folder
+// proj ("" none).
+func writeEmbeddings(stdout io.Writer, ds *data.Dataset, ids []uint64, d int, z []float64, out, proj string) error {
+	ext := strings.ToLower(filepath.Ext(out))
+	names := data.NamesOf(ds)
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		keys[i] = names.Of(id)
+	}
+	if proj != "" {
+		if err := writeProjector(proj, ds, ids, keys, d, z); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %s/{vectors.tsv,metadata.tsv,projector_config.pbtxt}: %d nodes (open the folder in TensorBoard's Embedding Projector)\n", proj, len(ids))
+	}
+	if out == "" {
+		return nil
+	}
+	if ext == ".npy" {
+		rowsFile := strings.TrimSuffix(out, filepath.Ext(out)) + ".names.txt"
+		if err := data.WriteFileAtomic(rowsFile, []byte(strings.Join(keys, "\n")+"\n")); err != nil {
+			return err
+		}
+		if err := data.WriteFileAtomic(out, report.NPY(len(ids), d, z)); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote %d embeddings of width %d to %s (row nodes in %s)\n", len(ids), d, out, rowsFile)
+		return nil
+	}
+	if err := data.WriteFileAtomic(out, report.TSV(keys, d, z)); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %d embeddings of width %d to %s\n", len(ids), d, out)
+	return nil
 }
 
 // writeProjector writes the Embedding Projector folder for the embedded

@@ -483,3 +483,49 @@ func TestDatasetsFailsWhenDataMissing(t *testing.T) {
 		t.Errorf("datasets without raw data: %v\n%s", err, out)
 	}
 }
+
+// TestEmbedShardsCLI: a mini-batch model's embeddings as 4 parts
+// (--shard i/4), gathered, are the file --shard 0/1 gives, byte for byte,
+// names included; a missing part and mixed --slots are named errors.
+func TestEmbedShardsCLI(t *testing.T) {
+	dir := t.TempDir()
+	ck := filepath.Join(dir, "ck")
+	if _, _, err := runCLI("train", "--dataset", "caveman:30x6", "--scale", "large", "--epochs", "2", "--save", ck, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	embed := func(out string, args ...string) (string, error) {
+		o, _, err := runCLI(append([]string{"embed", "--checkpoint", ck, "--out", filepath.Join(dir, out)}, args...)...)
+		return o, err
+	}
+	if _, err := embed("one.npy", "--shard", "0/1", "--slots", "40"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := embed("one.npy", "--gather", "--shards", "1"); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4 {
+		if out, err := embed("four.npy", "--shard", fmt.Sprintf("%d/4", i), "--slots", "40"); err != nil || !strings.Contains(out, fmt.Sprintf("wrote part %d of 4", i)) {
+			t.Fatalf("part %d: %v %q", i, err, out)
+		}
+	}
+	if out, err := embed("four.npy", "--gather", "--shards", "4"); err != nil || !strings.Contains(out, "wrote 180 embeddings of width 32") {
+		t.Fatalf("gather: %v %q", err, out)
+	}
+	for _, f := range []string{".npy", ".names.txt"} {
+		a, _ := os.ReadFile(filepath.Join(dir, "one"+f))
+		b, _ := os.ReadFile(filepath.Join(dir, "four"+f))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Fatalf("%s: 4 parts gathered differ from one (%d and %d bytes)", f, len(a), len(b))
+		}
+	}
+	if _, err := embed("four.npy", "--shard", "2/4", "--slots", "60"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := embed("four.npy", "--gather", "--shards", "4"); err == nil || !strings.Contains(err.Error(), "four.shard-2-of-4.npz: computed with --slots 60") {
+		t.Fatalf("mixed slots: %v", err)
+	}
+	os.Remove(filepath.Join(dir, "four.shard-1-of-4.npz"))
+	if _, err := embed("four.npy", "--gather", "--shards", "4"); err == nil || !strings.Contains(err.Error(), "part 1 of 4") || !strings.Contains(err.Error(), "--shard 1/4") {
+		t.Fatalf("missing part: %v", err)
+	}
+}

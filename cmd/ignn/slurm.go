@@ -34,11 +34,7 @@ func submitSlurm(c *cli.Context, cc grid.CompareConfig, stdout io.Writer) error 
 	if cc.Out == "" {
 		return usagef("--slurm needs --out on a filesystem every node shares")
 	}
-	shards := c.Int("shards")
-	if shards < 1 {
-		shards = 4
-	}
-	bin, err := os.Executable()
+	shards, bin, err := arrayTasks(c)
 	if err != nil {
 		return err
 	}
@@ -66,8 +62,20 @@ func submitSlurm(c *cli.Context, cc grid.CompareConfig, stdout io.Writer) error 
 	if c.Bool("dry-run") {
 		return nil
 	}
+	id, err := sbatch(script, c.Bool("wait"))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "submitted job %s; logs in %s/logs; status: ignn compare --grid %s/grid.yaml --out %s --status\n", id, out, out, out)
+	fmt.Fprintf(stdout, "when it ends, the table: ignn compare --grid %s/grid.yaml --out %s\n", out, out)
+	return nil
+}
+
+// sbatch submits script and returns the job's id; with wait, it returns
+// when the job has ended (sbatch --wait: an error if a task failed).
+func sbatch(script string, wait bool) (string, error) {
 	args := []string{"--parsable"}
-	if c.Bool("wait") {
+	if wait {
 		args = append(args, "--wait")
 	}
 	cmd := exec.Command("sbatch", append(args, script)...)
@@ -75,9 +83,18 @@ func submitSlurm(c *cli.Context, cc grid.CompareConfig, stdout io.Writer) error 
 	b, err := cmd.Output()
 	id := strings.TrimSpace(strings.Split(string(b), ";")[0])
 	if err != nil {
-		return fmt.Errorf("sbatch %s: %v (job %q)", script, err, id)
+		return id, fmt.Errorf("sbatch %s: %v (job %q)", script, err, id)
 	}
-	fmt.Fprintf(stdout, "submitted job %s; logs in %s/logs; status: ignn compare --grid %s/grid.yaml --out %s --status\n", id, out, out, out)
-	fmt.Fprintf(stdout, "when it ends, the table: ignn compare --grid %s/grid.yaml --out %s\n", out, out)
-	return nil
+	return id, nil
+}
+
+// arrayTasks is an array job's task count (--shards, default 4) and the
+// binary its tasks run (this one).
+func arrayTasks(c *cli.Context) (int, string, error) {
+	shards := c.Int("shards")
+	if shards < 1 {
+		shards = 4
+	}
+	bin, err := os.Executable()
+	return shards, bin, err
 }

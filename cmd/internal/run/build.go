@@ -199,15 +199,7 @@ func (c *Built) Feed(epoch int) error {
 
 // Embeddings runs the evaluation graph and returns the N×D embeddings.
 func (c *Built) Embeddings() ([]float64, int, error) {
-	if c.lapK > 0 {
-		for j := range c.signs {
-			c.signs[j] = 1
-		}
-		c.p.Input.X.SetColumnSigns(c.p.EncodingCol, c.signs)
-		if c.p.Input.Skip != nil {
-			c.p.Input.Skip.SetColumnSigns(0, c.signs)
-		}
-	}
+	c.unflip()
 	if c.infer != nil {
 		return c.infer.Embeddings(c.evalRN.Rand)
 	}
@@ -253,6 +245,53 @@ func widen[T engine.Float](z []T) []float64 {
 // rows, so they are the same).
 func (c *Built) float32Embeddings() bool {
 	return c.infer != nil && c.cfg.DType == Float32 && c.lapK == 0
+}
+
+// unflip sets a Laplacian input's column signs back to +1 (training flips
+// them at random each epoch); other inputs have none.
+func (c *Built) unflip() {
+	if c.lapK == 0 {
+		return
+	}
+	for j := range c.signs {
+		c.signs[j] = 1
+	}
+	c.p.Input.X.SetColumnSigns(c.p.EncodingCol, c.signs)
+	if c.p.Input.Skip != nil {
+		c.p.Input.Skip.SetColumnSigns(0, c.signs)
+	}
+}
+
+// EmbeddingShard is shard i of n of the embeddings through chunked
+// inference (inferer.Shard): the run's own inferer (mini-batch runs from
+// ChunkedInferenceNodes on) when slots is 0 or its slots, otherwise one on
+// slots node slots (0: the training batch's), the same for every shard, so
+// that the shards of one slots setting together are `--shard 0/1` of it,
+// bit for bit. Whole-graph runs have no node slots to chunk into: an
+// error.
+func (c *Built) EmbeddingShard(i, n, slots int) ([]int, []float32, int, error) {
+	if n < 1 || i < 0 || i >= n {
+		return nil, nil, 0, fmt.Errorf("embedding shard %d of %d: want 0 ≤ i < n", i, n)
+	}
+	c.unflip()
+	f := c.infer
+	if f == nil || (slots > 0 && slots != f.sub.Slots) {
+		if c.batch == nil {
+			return nil, nil, 0, fmt.Errorf("sharded embedding runs chunked inference over a mini-batch model's node slots; this model was trained on the whole graph at once (no --batch-size): embed it in one process")
+		}
+		if slots <= 0 {
+			slots = c.batch.sub.Slots
+		}
+		entry, err := models.Lookup(c.cfg.Model)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		if f, err = newInferer(c.p, entry.New(c.cfg.ModelConfig), c.ps, c.cfg.ModelConfig.Layers, slots); err != nil {
+			return nil, nil, 0, err
+		}
+		defer f.Close()
+	}
+	return f.Shard(c.evalRN.Rand, i, n)
 }
 
 // evaluate scores embeddings z (width d).

@@ -114,6 +114,24 @@ func (f *inferer) Embeddings32(rng *rand.Rand) ([]float32, int, error) {
 // pass runs the forward graph chunk by chunk: alloc(d) once the width is
 // known, then put(v, row) for every node v's row of d values.
 func (f *inferer) pass(rng *rand.Rand, alloc func(d int), put func(v int, row []float64)) (int, error) {
+	return f.chunks(rng, 0, -1, alloc, put)
+}
+
+// sizeChunks finds the chunks the first pass would (without running the
+// forward graph) unless a pass has: what a shard needs to run its own
+// chunks exactly as one process runs them.
+func (f *inferer) sizeChunks() error {
+	if f.bounds != nil {
+		return nil
+	}
+	_, err := f.chunks(nil, 0, -1, nil, nil)
+	return err
+}
+
+// chunks runs chunks k0 … k1−1 of the sized chunks (k1 < 0: every chunk,
+// sizing them first if no pass has), handing rows to put as pass does;
+// put == nil only sizes the chunks.
+func (f *inferer) chunks(rng *rand.Rand, k0, k1 int, alloc func(d int), put func(v int, row []float64)) (int, error) {
 	n := f.p.Union.N
 	d := 0
 	f.Chunks = 0
@@ -121,7 +139,11 @@ func (f *inferer) pass(rng *rand.Rand, alloc func(d int), put func(v int, row []
 	if !sized {
 		f.bounds = []int{0}
 	}
-	for lo, k := 0, 0; lo < n; k++ {
+	lo := 0
+	if sized {
+		lo = f.bounds[k0]
+	}
+	for k := k0; lo < n && k != k1; k++ {
 		var hi int
 		if sized {
 			hi = f.bounds[k+1]
@@ -145,24 +167,28 @@ func (f *inferer) pass(rng *rand.Rand, alloc func(d int), put func(v int, row []
 			continue
 		}
 		used := len(f.sub.Nodes)
-		f.sub.Load(f.adj, true)
-		f.x.LoadRows(f.p.Input.X, f.sub.Nodes)
-		if f.skip != nil {
-			f.skip.LoadRows(f.p.Input.Skip, f.sub.Nodes)
+		if put != nil {
+			f.sub.Load(f.adj, true)
+			f.x.LoadRows(f.p.Input.X, f.sub.Nodes)
+			if f.skip != nil {
+				f.skip.LoadRows(f.p.Input.Skip, f.sub.Nodes)
+			}
 		}
 		f.sub.Clear()
-		z, shape, err := f.fwd.Run(rng)
-		if err != nil {
-			return 0, err
+		if put != nil {
+			z, shape, err := f.fwd.Run(rng)
+			if err != nil {
+				return 0, err
+			}
+			if d == 0 {
+				d = shape[1]
+				alloc(d)
+			}
+			for r, v := range seeds { // seeds hold slots 0 … hi−lo−1, in order
+				put(int(v), z[r*d:(r+1)*d])
+			}
+			f.Chunks++
 		}
-		if d == 0 {
-			d = shape[1]
-			alloc(d)
-		}
-		for r, v := range seeds { // seeds hold slots 0 … hi−lo−1, in order
-			put(int(v), z[r*d:(r+1)*d])
-		}
-		f.Chunks++
 		if !sized { // aim the next chunk's neighbourhood at 95% of the slots: every forward pass runs on all of them
 			f.bounds = append(f.bounds, hi)
 			f.chunk = max(1, min(f.sub.Slots, int(float64(hi-lo)*0.95*float64(f.sub.Slots)/float64(used))))
@@ -170,6 +196,29 @@ func (f *inferer) pass(rng *rand.Rand, alloc func(d int), put func(v int, row []
 		lo = hi
 	}
 	return d, nil
+}
+
+// Shard computes the embeddings of shard i of n: the nodes of chunks
+// [i·C/n, (i+1)·C/n) of the C chunks one process runs (sized first), each
+// run as one process runs it, so every row is that process's bit for bit.
+// rows are the nodes' global rows, z their rows of width d (float32
+// values: what the graph computes in a float32 run).
+func (f *inferer) Shard(rng *rand.Rand, i, n int) (rows []int, z []float32, d int, err error) {
+	if err := f.sizeChunks(); err != nil {
+		return nil, nil, 0, err
+	}
+	c := len(f.bounds) - 1
+	k0, k1 := i*c/n, (i+1)*c/n
+	if k0 == k1 {
+		return nil, nil, 0, nil
+	}
+	d, err = f.chunks(rng, k0, k1, func(d int) {}, func(v int, row []float64) {
+		rows = append(rows, v)
+		for _, x := range row {
+			z = append(z, float32(x))
+		}
+	})
+	return rows, z, d, err
 }
 
 // Close releases the machine.
