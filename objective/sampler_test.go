@@ -184,3 +184,32 @@ func TestForwardValues(t *testing.T) {
 		t.Errorf("rank %v, want %v", got, want)
 	}
 }
+
+// TestTripleSamplerFixedSources: FixSources draws the sources once from
+// its own stream (the same sources for the same stream, whatever the
+// sampler's own stream has drawn), Refresh keeps them and their rows, and
+// every triple is still ordered by true distance.
+func TestTripleSamplerFixedSources(t *testing.T) {
+	h := datatest.Hops(t, "grid:8x8", false, 2)
+	var srcs [][]int
+	for _, seed := range []uint64{5, 6} {
+		r := NewTripleSampler(h, engine.NewSeeded(seed, "mse-pairs"), 300, 6, false)
+		r.FixSources(engine.Stream(1, "rank-sources"))
+		src := append([]int(nil), r.srcLocal...)
+		rows := r.rows
+		r.Refresh()
+		tr := r.DrawN(100)
+		if !slices.Equal(src, r.srcLocal) || &rows[0][0] != &r.rows[0][0] || !strings.Contains(r.Mode, "drawn once for the run") {
+			t.Fatalf("Refresh changed the fixed sources %v → %v (mode %q)", src, r.srcLocal, r.Mode)
+		}
+		for k := range tr.I {
+			if dj, dk := trueDist(h, tr.I[k], tr.J[k]), trueDist(h, tr.I[k], tr.K[k]); dj >= dk {
+				t.Fatalf("triple (%d, %d, %d) with distances %d, %d", tr.I[k], tr.J[k], tr.K[k], dj, dk)
+			}
+		}
+		srcs = append(srcs, src)
+	}
+	if !slices.Equal(srcs[0], srcs[1]) {
+		t.Errorf("the fixed sources depend on the sampler's stream: %v, %v", srcs[0], srcs[1])
+	}
+}

@@ -2,6 +2,8 @@ package objective
 
 import (
 	"fmt"
+	"math/rand/v2"
+	"strings"
 
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
@@ -29,6 +31,7 @@ type TripleSampler struct {
 	set                Triples
 	rows               [][]uint16 // the sampled path's BFS rows, reused
 	srcGraph, srcLocal []int
+	fixed              bool // FixSources: the sources and rows stay for the run
 }
 
 const rankRetries = 4
@@ -78,16 +81,36 @@ func (r *TripleSampler) Draw() *Triples {
 // nothing on the exact path). Mini-batch epochs call it once, then DrawN
 // per step.
 func (r *TripleSampler) Refresh() {
-	if r.h.Exact() {
+	if r.h.Exact() || r.fixed {
 		return
 	}
+	r.draw(r.rng.Rand)
+}
+
+// draw draws the sources from rng and computes their BFS rows.
+func (r *TripleSampler) draw(rng *rand.Rand) {
 	u := r.h.Union
 	r.srcGraph, r.srcLocal = r.srcGraph[:0], r.srcLocal[:0]
 	for k := 0; k < r.sources; k++ {
-		g, i := u.Local(r.rng.IntN(u.N))
+		g, i := u.Local(rng.IntN(u.N))
 		r.srcGraph, r.srcLocal = append(r.srcGraph, g), append(r.srcLocal, i)
 	}
 	r.rows = r.h.Rows(r.srcGraph, r.srcLocal, r.rows)
+}
+
+// FixSources draws the sampled path's BFS sources once, from rng (a
+// stream of their own, so that a resumed run draws the same ones), and
+// keeps them and their rows for the run: Refresh draws nothing after
+// it. Each epoch's BFS over the whole graph is what made a mini-batch
+// epoch's cost grow with N (64 BFS over 10⁷ nodes ≈ 15 s an epoch). The
+// exact path has no sources: nothing changes there.
+func (r *TripleSampler) FixSources(rng *rand.Rand) {
+	if r.h.Exact() {
+		return
+	}
+	r.draw(rng)
+	r.fixed = true
+	r.Mode = strings.Replace(r.Mode, "redrawn every epoch from the BFS rows of", "redrawn every epoch from the BFS rows of the same", 1) + ", drawn once for the run"
 }
 
 // DrawN returns n triples of a mini-batch step: anchors uniform over all

@@ -124,6 +124,7 @@ func runFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "rank-temp", Value: 0, Usage: fmt.Sprintf("--distance-loss rank: temperature T of softplus((cos_ik − cos_ij)/T) (0 = %g)", run.DefaultRankTemp)},
 		&cli.IntFlag{Name: "rank-triples", Value: 0, Usage: fmt.Sprintf("--distance-loss rank: triples drawn per epoch, or per step with --batch-size (0 = %d; with --batch-size, the batch size)", run.DefaultRankTriples)},
 		&cli.BoolFlag{Name: "rank-pairs", Usage: "--distance-loss rank: each triple compares two pairs, d(i, j) < d(a, k) with two anchors drawn apart — a global order over pairs, which is what Kendall's τ scores — instead of two nodes' distances to one anchor (a large-graph default)"},
+		&cli.BoolFlag{Name: "rank-fixed-sources", Usage: "--distance-loss rank on sampled distances: draw the --mse-sources BFS sources once for the run instead of every epoch (each epoch's BFS over the whole graph is what makes a large graph's epoch cost grow with N)"},
 		&cli.IntFlag{Name: "tau-sources", Value: d.TauSources, Usage: "sampled distances: BFS sources of the fixed τ sample (more sources, a narrower test_kendall_tau_ci)"},
 		&cli.IntFlag{Name: "tau-pairs", Value: d.TauPairs, Usage: "sampled distances: pairs in the fixed τ sample"},
 		&cli.IntFlag{Name: "patience", Value: 0, Usage: "stop after this many evaluations without a better validation AUC (0 = train every epoch, the paper's protocol)"},
@@ -233,6 +234,7 @@ func configFrom(c *cli.Context) (run.Config, error) {
 	}
 	cfg.DistanceLoss, cfg.RankTemp, cfg.RankTriples = dl, c.Float64("rank-temp"), c.Int("rank-triples")
 	cfg.RankPairs = c.Bool("rank-pairs")
+	cfg.RankFixedSources = c.Bool("rank-fixed-sources")
 	cfg.TauSources = c.Int("tau-sources")
 	cfg.TauPairs = c.Int("tau-pairs")
 	cfg.Patience = c.Int("patience")

@@ -117,12 +117,17 @@ func TestBatchPassCoversEachPositiveOnce(t *testing.T) {
 }
 
 // TestBatchRunsDeterministic: a mini-batch run gives the same numbers for
-// one and two workers, a fanout run too, and an interrupted run resumed
-// from its checkpoint ends as the uninterrupted one.
+// one and two workers, a fanout run too, one with its ranking sources
+// fixed for the run too, and an interrupted run resumed from its
+// checkpoint ends as the uninterrupted one.
 func TestBatchRunsDeterministic(t *testing.T) {
-	for _, fanout := range []int{0, 2} {
+	for _, c := range []struct {
+		fanout int
+		fixed  bool
+	}{{0, false}, {2, false}, {0, true}} {
+		fanout := c.fanout
 		cfg := batchRun("sage")
-		cfg.Distances, cfg.BatchFanout, cfg.Epochs = DistSampled, fanout, 6
+		cfg.Distances, cfg.BatchFanout, cfg.Epochs, cfg.RankFixedSources = DistSampled, fanout, 6, c.fixed
 		var res []*Result
 		for _, w := range []int{1, 2} {
 			cfg.Workers = w

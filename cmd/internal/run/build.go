@@ -92,6 +92,9 @@ func Build(p *Prepared, cfg Config) (*Built, error) {
 	var mseIn objective.MSEInput
 	if obj.LambdaMSE > 0 && obj.Distance == objective.DistanceRank {
 		c.rank = objective.NewTripleSampler(p.Hops, c.mseRN, cfg.RankTriples, cfg.MSESources, cfg.RankPairs)
+		if cfg.RankFixedSources {
+			c.rank.FixSources(engine.Stream(cfg.Seed, "rank-sources"))
+		}
 		mseIn.Triples = cfg.RankTriples
 	} else if obj.LambdaMSE > 0 {
 		c.mse = objective.NewPairSampler(p.Hops, c.mseRN, objective.PairSamplerOptions{Alpha: cfg.Alpha, Cap: cfg.MSEPairs,

@@ -64,17 +64,21 @@ type Config struct {
 	// RankPairs, with the ranking term, draws pair triples: d(i, j) <
 	// d(a, k) over two anchors, a global order over pairs (what Kendall's
 	// τ scores), instead of one anchor's order.
-	RankPairs bool    `json:"rank_pairs,omitempty"`
-	LambdaBCE float64 `json:"lambda_bce"`
-	LambdaMSE float64 `json:"lambda_mse"` // -1 = the model's default; 0 when the variant has no MSE
-	Alpha     float64 `json:"alpha"`
-	Epochs    int     `json:"epochs"`
-	LR        float64 `json:"lr"`
-	WeightDec float64 `json:"weight_decay"`
-	EvalEvery int     `json:"eval_every"`
-	Seed      uint64  `json:"seed"`
-	DType     DType   `json:"dtype"`
-	MSEPairs  int     `json:"mse_pairs"` // cap on MSE pairs per epoch; all pairs when they fit
+	RankPairs bool `json:"rank_pairs,omitempty"`
+	// RankFixedSources, with the ranking term on the sampled path, draws
+	// its BFS sources (and their rows) once for the run instead of every
+	// epoch (objective.TripleSampler.FixSources).
+	RankFixedSources bool    `json:"rank_fixed_sources,omitempty"`
+	LambdaBCE        float64 `json:"lambda_bce"`
+	LambdaMSE        float64 `json:"lambda_mse"` // -1 = the model's default; 0 when the variant has no MSE
+	Alpha            float64 `json:"alpha"`
+	Epochs           int     `json:"epochs"`
+	LR               float64 `json:"lr"`
+	WeightDec        float64 `json:"weight_decay"`
+	EvalEvery        int     `json:"eval_every"`
+	Seed             uint64  `json:"seed"`
+	DType            DType   `json:"dtype"`
+	MSEPairs         int     `json:"mse_pairs"` // cap on MSE pairs per epoch; all pairs when they fit
 	// Distances picks the distance source: exact (all-pairs tables), sampled
 	// (BFS rows from seeded sources), or auto (exact while the tables fit
 	// ExactDistanceLimit); Resolve replaces auto.
