@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 )
 
@@ -22,27 +23,57 @@ type Adjacency struct {
 // NewAdjacency builds the adjacency of n nodes from undirected edges. Each
 // edge may be listed once or twice; self-loops and duplicates are dropped.
 // It panics on an out-of-range endpoint.
+//
+// The CSR is filled in place — both directions of every edge counted per
+// row, placed, then each row sorted and its repeats dropped — so building
+// it holds the CSR's own arrays and one row pointer per node, not an entry
+// list, its sorted copy and a set of the edges seen (≈ 3 GB beside the
+// result at 2·10⁷ edges).
 func NewAdjacency(n int, edges [][2]int) *Adjacency {
-	es := make([]Entry, 0, 2*len(edges))
-	seen := make(map[[2]int]bool, 2*len(edges))
+	ptr := make([]int, n+1)
 	for _, e := range edges {
 		u, v := e[0], e[1]
 		if u < 0 || v < 0 || u >= n || v >= n {
 			panic(fmt.Sprintf("engine: edge (%d,%d) outside %d nodes", u, v, n))
 		}
-		if u == v {
-			continue
+		if u != v {
+			ptr[u+1]++
+			ptr[v+1]++
 		}
-		if u > v {
-			u, v = v, u
-		}
-		if seen[[2]int{u, v}] {
-			continue
-		}
-		seen[[2]int{u, v}] = true
-		es = append(es, Entry{u, v, 1}, Entry{v, u, 1})
 	}
-	return &Adjacency{N: n, A: NewCSR(n, n, es), cache: map[string]*CSR{}}
+	for r := range n {
+		ptr[r+1] += ptr[r]
+	}
+	col, next := make([]int, ptr[n]), slices.Clone(ptr[:n])
+	for _, e := range edges {
+		if u, v := e[0], e[1]; u != v {
+			col[next[u]], col[next[v]] = v, u
+			next[u]++
+			next[v]++
+		}
+	}
+	w := 0
+	for r := range n {
+		row := col[ptr[r]:ptr[r+1]]
+		slices.Sort(row)
+		ptr[r] = w
+		for k, c := range row {
+			if k == 0 || c != row[k-1] {
+				col[w] = c
+				w++
+			}
+		}
+	}
+	ptr[n] = w
+	val := make([]float64, w)
+	for k := range val {
+		val[k] = 1
+	}
+	a := &CSR{Rows: n, Cols: n, RowPtr: ptr, ColIdx: slices.Clip(col[:w]), Val: val}
+	if w == 0 {
+		a.ColIdx, a.Val = nil, nil // as an empty NewCSR has them
+	}
+	return &Adjacency{N: n, A: a, cache: map[string]*CSR{}}
 }
 
 // Degree returns the number of neighbours of each node (a batch
