@@ -12,8 +12,10 @@
 //	memplan.go     PlanMemory: a run's peak memory, before it is built
 //	prepare.go     Prepare: union, splits, data.Hops, input features, the τ
 //	               sample, the --skip-polar auto choice
-//	build.go       Build: model + objective graphs, trainer, samplers; Feed;
-//	               Evaluate with the validation yardsticks
+//	build.go       Build: model + objective graphs, trainer, samplers; Feed
+//	evaluate.go    Embeddings, Evaluate with the validation yardsticks,
+//	               Faithfulness, EmbeddingShard (sharded embedding)
+//	infer.go       chunked inference from 2¹⁸ nodes; a shard's chunks
 //	batch.go       the mini-batch scheme: positives per pass, one step's inputs
 //	run.go         Run/Resume: resolve → plan → prepare → build → fit → result
 //	fit.go         the fit loop, its metric names, checkpoints on the way

@@ -1,0 +1,187 @@
+package run
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ignn/ignn/engine"
+	"github.com/ignn/ignn/eval"
+	"github.com/ignn/ignn/models"
+	"github.com/ignn/ignn/objective"
+)
+
+// A built run's embeddings and what is scored on them: the evaluation
+// every K epochs (Evaluate), the final faithfulness, and the shards of a
+// sharded embedding.
+
+// Embeddings runs the evaluation graph and returns the N×D embeddings.
+func (c *Built) Embeddings() ([]float64, int, error) {
+	c.unflip()
+	if c.infer != nil {
+		return c.infer.Embeddings(c.evalRN.Rand)
+	}
+	z, shape, err := c.fwd.Run(c.evalRN.Rand)
+	if err != nil {
+		return nil, 0, err
+	}
+	return z, shape[1], nil
+}
+
+// Evaluate scores the current embeddings (eval.GraphMetrics). Non-finite
+// embeddings are an error.
+func (c *Built) Evaluate() (eval.Scores, []string, error) {
+	if c.float32Embeddings() {
+		z, d, err := c.infer.Embeddings32(c.evalRN.Rand)
+		if err != nil {
+			return eval.Scores{}, nil, err
+		}
+		return evaluate(c, z, d)
+	}
+	z, d, err := c.Embeddings()
+	if err != nil {
+		return eval.Scores{}, nil, err
+	}
+	return evaluate(c, z, d)
+}
+
+// widen is z as float64 values (z itself when it is).
+func widen[T engine.Float](z []T) []float64 {
+	if v, ok := any(z).([]float64); ok {
+		return v
+	}
+	v := make([]float64, len(z))
+	for i, x := range z {
+		v[i] = float64(x)
+	}
+	return v
+}
+
+// float32Embeddings reports whether the evaluations keep the embeddings in
+// float32: a float32 run's chunked inference, whose values are float32
+// already (half the memory; the scores sum in float64 as for float64
+// rows, so they are the same).
+func (c *Built) float32Embeddings() bool {
+	return c.infer != nil && c.cfg.DType == Float32 && c.lapK == 0
+}
+
+// unflip sets a Laplacian input's column signs back to +1 (training flips
+// them at random each epoch); other inputs have none.
+func (c *Built) unflip() {
+	if c.lapK == 0 {
+		return
+	}
+	for j := range c.signs {
+		c.signs[j] = 1
+	}
+	c.p.Input.X.SetColumnSigns(c.p.EncodingCol, c.signs)
+	if c.p.Input.Skip != nil {
+		c.p.Input.Skip.SetColumnSigns(0, c.signs)
+	}
+}
+
+// EmbeddingShard is shard i of n of the embeddings through chunked
+// inference (inferer.Shard): the run's own inferer (mini-batch runs from
+// ChunkedInferenceNodes on) when slots is 0 or its slots, otherwise one on
+// slots node slots (0: the training batch's), the same for every shard, so
+// that the shards of one slots setting together are `--shard 0/1` of it,
+// bit for bit. Whole-graph runs have no node slots to chunk into: an
+// error.
+func (c *Built) EmbeddingShard(i, n, slots int) ([]int, []float32, int, error) {
+	if n < 1 || i < 0 || i >= n {
+		return nil, nil, 0, fmt.Errorf("embedding shard %d of %d: want 0 ≤ i < n", i, n)
+	}
+	c.unflip()
+	f := c.infer
+	if f == nil || (slots > 0 && slots != f.sub.Slots) {
+		if c.batch == nil {
+			return nil, nil, 0, fmt.Errorf("sharded embedding runs chunked inference over a mini-batch model's node slots; this model was trained on the whole graph at once (no --batch-size): embed it in one process")
+		}
+		if slots <= 0 {
+			slots = c.batch.sub.Slots
+		}
+		entry, err := models.Lookup(c.cfg.Model)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		if f, err = newInferer(c.p, entry.New(c.cfg.ModelConfig), c.ps, c.cfg.ModelConfig.Layers, slots); err != nil {
+			return nil, nil, 0, err
+		}
+		defer f.Close()
+	}
+	return f.Shard(c.evalRN.Rand, i, n)
+}
+
+// evaluate scores embeddings z (width d).
+func evaluate[T engine.Float](c *Built, z []T, d int) (eval.Scores, []string, error) {
+	for _, v := range z {
+		if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
+			return eval.Scores{}, nil, fmt.Errorf("training diverged: the embeddings contain %v (lower --lr or the λ weights)", v)
+		}
+	}
+	c.lastVal = valScoresOf(c, z, d)
+	if !c.p.Exact() {
+		s, warns := c.scorer.SampledMetricsOf(engine.RowDot(z, d), c.p.Splits, c.p.Union, c.p.TauSample)
+		return s, warns, nil
+	}
+	s, warns := c.scorer.GraphMetrics(widen(z), d, c.p.Splits, c.p.Union)
+	return s, warns, nil
+}
+
+// valScores are the validation yardsticks of one evaluation.
+type valScores struct {
+	Tau, BCE, MSE, Rank float64
+}
+
+// valScores computes them for embeddings z (width d), with the objective's
+// own forward values: τ over the validation sample, the BCE of the cosine
+// logit on every graph's validation positives and negatives, the paper's
+// MSE over the sample, and the ranking loss over its triples. Means; NaN
+// where empty.
+func valScoresOf[T engine.Float](c *Built, z []T, d int) valScores {
+	temp := c.cfg.RankTemp
+	if temp == 0 {
+		temp = DefaultRankTemp
+	}
+	v := &c.val.Pairs
+	return valScores{Tau: c.scorer.SampleTauOf(engine.RowDot(z, d), v), BCE: objective.LogisticMean(z, d, &c.valBCE),
+		MSE: objective.MSEMean(z, d, v.I, v.J, v.D, c.cfg.Alpha), Rank: objective.RankMean(z, d, c.val.Triples, temp)}
+}
+
+// FaithfulnessK is the k of the reported precision@k.
+const FaithfulnessK = 10
+
+// maxQueries bounds the exact path's faithfulness queries (every node of
+// small graphs; evenly spaced nodes beyond).
+const maxQueries = 2000
+
+// Faithfulness scores the current embeddings' faithfulness to hop distance
+// (eval.FaithfulnessOf) around the run's query nodes.
+func (c *Built) Faithfulness() (*Faithfulness, error) {
+	if c.float32Embeddings() {
+		z, d, err := c.infer.Embeddings32(c.evalRN.Rand)
+		if err != nil {
+			return nil, err
+		}
+		return faithfulness(c, z, d), nil
+	}
+	z, d, err := c.Embeddings()
+	if err != nil {
+		return nil, err
+	}
+	return faithfulness(c, z, d), nil
+}
+
+// faithfulness scores embeddings z (width d) around the run's queries.
+func faithfulness[T engine.Float](c *Built, z []T, d int) *Faithfulness {
+	qs := c.p.Queries
+	if c.p.Exact() {
+		u := c.p.Union
+		step := max(1, (u.N+maxQueries-1)/maxQueries)
+		qs = nil
+		for r := 0; r < u.N; r += step {
+			g, i := u.Local(r)
+			qs = append(qs, eval.Query{Graph: g, Node: i, Row: c.p.Hops.Row(g, i)})
+		}
+	}
+	return faithJSON(eval.FaithfulnessOf(z, d, c.p.Union, qs, FaithfulnessK))
+}
