@@ -45,6 +45,10 @@ func embedCommand(stdout io.Writer) *cli.Command {
 			case out != "" && ext != ".tsv" && ext != ".npy":
 				return usagef("--out %s: the extension must be .tsv or .npy", out)
 			}
+			sharded := c.String("shard") != "" || c.Bool("gather") || c.Bool("slurm")
+			if sharded && (proj != "" || out == "" || c.String("dataset") != "") {
+				return usagef("--shard, --gather and --slurm write --out (not --projector) for the checkpoint's own data (not --dataset)")
+			}
 			ck, err := run.LoadCheckpoint(c.String("checkpoint"))
 			if err != nil {
 				return err
@@ -66,10 +70,6 @@ func embedCommand(stdout io.Writer) *cli.Command {
 				if ds, err = run.LoadDataset(cfg); err != nil {
 					return err
 				}
-			}
-			sharded := c.String("shard") != "" || c.Bool("gather") || c.Bool("slurm")
-			if sharded && (proj != "" || out == "" || c.String("dataset") != "") {
-				return usagef("--shard, --gather and --slurm write --out (not --projector) for the checkpoint's own data (not --dataset)")
 			}
 			if sharded && run.Fingerprint(ds) != ck.Fingerprint {
 				return fmt.Errorf("embed: the data differs from the checkpoint's (fingerprint %s, trained on %s): sharded embedding is for the training graph", run.Fingerprint(ds), ck.Fingerprint)

@@ -156,6 +156,7 @@ func TestOtherCommandsValidate(t *testing.T) {
 		{[]string{"compare", "--format", "xml"}, `unknown format "xml"`},
 		{[]string{"compare", "--out", "/proc/nope"}, "--out /proc/nope is not writable"},
 		{[]string{"embed", "--checkpoint", "x", "--out", "e.csv"}, "--out e.csv: the extension must be .tsv or .npy"},
+		{[]string{"embed", "--checkpoint", "x", "--shard", "0/2", "--projector", "p"}, "--shard, --gather and --slurm write --out"},
 	}
 	for _, c := range cases {
 		_, _, err := runCLI(c.args...)
