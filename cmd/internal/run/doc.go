@@ -21,8 +21,9 @@
 //	fit.go         the fit loop, its metric names, checkpoints on the way
 //	selection.go   --select: the rules that pick the reported epoch
 //	result.go      Result, Metrics, Hooks; the build and machine of a result
-//	checkpoint.go  atomic checkpoints, Resume's state, Embed
-//	embed.go       EmbedInductive: embeddings of a grown graph
+//	checkpoint.go  atomic checkpoints, Resume's state
+//	embed.go       Embed, EmbedShard, EmbedInductive: a checkpoint's
+//	               embeddings (whole, in parts, of a grown graph)
 //	jsonfile.go    ReadJSONFile: result files that do not parse, named as corrupt
 //
 // Many runs (grids, sweeps, shards, reports) live in package grid, which

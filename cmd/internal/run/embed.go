@@ -112,3 +112,56 @@ func (in *Inductive) ScoreNew(maxQ int) NewNodeScores {
 	f := eval.FaithfulnessOf(in.Z, in.D, u, qs, 10)
 	return NewNodeScores{Queries: len(qs), Tau: eval.KendallTauBInts(dist, cos), PrecisionAt10: f.PrecisionAtK}
 }
+
+// Embed rebuilds the checkpointed model on ds (which must be the data it
+// was trained on) and returns the L2-normalised embeddings, their width and
+// the node ids in row order.
+func Embed(ck *Checkpoint, ds *data.Dataset) ([]float64, int, []uint64, error) {
+	built, err := restored(ck, ds)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	defer built.Close()
+	z, d, err := built.Embeddings()
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	return z, d, built.p.Union.IDs(), nil
+}
+
+// EmbedShard is shard i of n of Embed through chunked inference
+// (Built.EmbeddingShard on slots node slots): the rows of its nodes, their
+// embeddings (float32, width d), and every row's node id (the same for
+// every shard).
+func EmbedShard(ck *Checkpoint, ds *data.Dataset, i, n, slots int) (rows []int, z []float32, d int, ids []uint64, err error) {
+	built, err := restored(ck, ds)
+	if err != nil {
+		return nil, nil, 0, nil, err
+	}
+	defer built.Close()
+	rows, z, d, err = built.EmbeddingShard(i, n, slots)
+	return rows, z, d, built.p.Union.IDs(), err
+}
+
+// restored rebuilds the checkpointed model on ds, its trained state
+// restored.
+func restored(ck *Checkpoint, ds *data.Dataset) (*Built, error) {
+	cfg, err := ck.Config.Resolve(ds)
+	if err != nil {
+		return nil, err
+	}
+	ds = UseFeatures(ds, cfg)
+	p, err := Prepare(ds, cfg)
+	if err != nil {
+		return nil, err
+	}
+	built, err := Build(p, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := built.restore(ck); err != nil {
+		built.Close()
+		return nil, err
+	}
+	return built, nil
+}
