@@ -34,23 +34,12 @@ func EmbedInductive(ck *Checkpoint, train, ds *data.Dataset) (*Inductive, error)
 		return nil, fmt.Errorf("embed: the model was trained on one-hot identity inputs, which have no column for nodes it has not seen; " +
 			"embed other graphs with a model trained on hashed (variant hash or both, --features constant) or attribute inputs")
 	}
-	cfg, err := ck.Config.Resolve(ds)
-	if err != nil {
-		return nil, err
-	}
-	cfg.HashDim = ck.Config.HashDim // keep the trained width, whatever the new data's rule says
-	p, err := Prepare(ds, cfg)
-	if err != nil {
-		return nil, err
-	}
-	built, err := Build(p, cfg)
+	built, err := restored(ck, ds, true)
 	if err != nil {
 		return nil, err
 	}
 	defer built.Close()
-	if err := built.restoreOn(ck, true); err != nil {
-		return nil, fmt.Errorf("embed: the new graph does not fit the trained model: %w", err)
-	}
+	p := built.p
 	z, d, err := built.Embeddings()
 	if err != nil {
 		return nil, err
@@ -117,7 +106,7 @@ func (in *Inductive) ScoreNew(maxQ int) NewNodeScores {
 // was trained on) and returns the L2-normalised embeddings, their width and
 // the node ids in row order.
 func Embed(ck *Checkpoint, ds *data.Dataset) ([]float64, int, []uint64, error) {
-	built, err := restored(ck, ds)
+	built, err := restored(ck, ds, false)
 	if err != nil {
 		return nil, 0, nil, err
 	}
@@ -134,7 +123,7 @@ func Embed(ck *Checkpoint, ds *data.Dataset) ([]float64, int, []uint64, error) {
 // embeddings (float32, width d), and every row's node id (the same for
 // every shard).
 func EmbedShard(ck *Checkpoint, ds *data.Dataset, i, n, slots int) (rows []int, z []float32, d int, ids []uint64, err error) {
-	built, err := restored(ck, ds)
+	built, err := restored(ck, ds, false)
 	if err != nil {
 		return nil, nil, 0, nil, err
 	}
@@ -144,13 +133,19 @@ func EmbedShard(ck *Checkpoint, ds *data.Dataset, i, n, slots int) (rows []int, 
 }
 
 // restored rebuilds the checkpointed model on ds, its trained state
-// restored.
-func restored(ck *Checkpoint, ds *data.Dataset) (*Built, error) {
+// restored: ds is the training data, or with inductive other data (a
+// grown graph: the trained hash width is kept, and the parameters must
+// fit it).
+func restored(ck *Checkpoint, ds *data.Dataset, inductive bool) (*Built, error) {
 	cfg, err := ck.Config.Resolve(ds)
 	if err != nil {
 		return nil, err
 	}
-	ds = UseFeatures(ds, cfg)
+	if inductive {
+		cfg.HashDim = ck.Config.HashDim // keep the trained width, whatever the new data's rule says
+	} else {
+		ds = UseFeatures(ds, cfg)
+	}
 	p, err := Prepare(ds, cfg)
 	if err != nil {
 		return nil, err
@@ -159,8 +154,11 @@ func restored(ck *Checkpoint, ds *data.Dataset) (*Built, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := built.restore(ck); err != nil {
+	if err := built.restoreOn(ck, inductive); err != nil {
 		built.Close()
+		if inductive {
+			return nil, fmt.Errorf("embed: the new graph does not fit the trained model: %w", err)
+		}
 		return nil, err
 	}
 	return built, nil
