@@ -33,40 +33,50 @@ func TauRows(n int) int { return max(8, min(TauChunk, TauRowBytes/(2*max(1, n)))
 // scores the same pairs. Up to TauChunk evenly spaced sources are returned
 // with their rows as faithfulness queries. Deterministic for a seed,
 // whatever h.Workers is. O(sources·(N+E)) time, O(TauChunk·N) rows.
+// It is PlanTauSample then TauPlan.Fill of every source.
 func DrawTauSample(h *data.Hops, sources, pairs int, seed uint64) (*PairSample, []Query) {
+	p := PlanTauSample(h.Union, sources, pairs, seed)
+	p.Sample.D = make([]uint16, p.Sample.Len())
+	return p.Sample, p.Fill(h, 0, p.Sample.Sources, p.Sample.D)
+}
+
+// TauPlan is the fixed τ sample drawn but not measured: its sources and
+// pairs (Sample, whose D is nil), from which the distances of any range of
+// sources can be filled on their own — by separate processes, a Slurm
+// array's tasks (issue 37), each BFS row the same whoever computes it.
+type TauPlan struct {
+	Sample             *PairSample
+	srcGraph, srcLocal []int
+	start              []int // pairs of source k: start[k] … start[k+1]
+	stride, chunk      int   // every stride-th source is a query; BFS rows at a time
+}
+
+// PlanTauSample draws DrawTauSample's sources and pairs from seed's
+// "tau-sample" stream (the same draws, in the same order) without a BFS.
+// O(sources + pairs).
+func PlanTauSample(u *data.Union, sources, pairs int, seed uint64) *TauPlan {
 	rng := engine.NewSeeded(seed, "tau-sample")
-	u := h.Union
 	ps := &PairSample{Batches: TauBatches}
-	var srcGraph, srcLocal []int
+	p := &TauPlan{Sample: ps}
 	for g, gr := range u.Graphs {
 		if gr.N < 2 {
 			continue
 		}
 		k := max(1, int(int64(sources)*int64(gr.N)/int64(u.N)))
 		for t := 0; t < k; t++ {
-			srcGraph, srcLocal = append(srcGraph, g), append(srcLocal, rng.IntN(gr.N))
+			p.srcGraph, p.srcLocal = append(p.srcGraph, g), append(p.srcLocal, rng.IntN(gr.N))
 		}
 	}
-	ps.Sources = len(srcGraph)
+	ps.Sources = len(p.srcGraph)
 	per := max(1, pairs/max(1, ps.Sources))
-	chunk := TauRows(data.MaxNodes(u.Graphs))    // rows are one graph's long
-	stride := max(1, (ps.Sources+chunk-1)/chunk) // every stride-th source is a query
-	var queries []Query
-	var rows [][]uint16
-	for k, g := range srcGraph {
-		if k%chunk == 0 {
-			hi := min(k+chunk, len(srcGraph))
-			rows = h.Rows(srcGraph[k:hi], srcLocal[k:hi], rows)
-		}
-		n, s, row := u.Graphs[g].N, srcLocal[k], rows[k%chunk]
-		if k%stride == 0 {
-			queries = append(queries, Query{Graph: g, Node: s, Row: row})
-			rows[k%chunk] = nil // kept by the query: the next chunk allocates its own
-		}
+	p.chunk = TauRows(data.MaxNodes(u.Graphs))        // rows are one graph's long
+	p.stride = max(1, (ps.Sources+p.chunk-1)/p.chunk) // every stride-th source is a query
+	for k, g := range p.srcGraph {
+		p.start = append(p.start, len(ps.I))
+		n, s := u.Graphs[g].N, p.srcLocal[k]
 		add := func(j int) {
 			ps.I = append(ps.I, int32(u.Global(g, s)))
 			ps.J = append(ps.J, int32(u.Global(g, j)))
-			ps.D = append(ps.D, row[j])
 			ps.Graph = append(ps.Graph, int32(g))
 			ps.Batch = append(ps.Batch, uint8(k%TauBatches))
 		}
@@ -82,5 +92,48 @@ func DrawTauSample(h *data.Hops, sources, pairs int, seed uint64) (*PairSample, 
 			add(engine.OtherThan(rng.Rand, n, s))
 		}
 	}
-	return ps, queries
+	p.start = append(p.start, len(ps.I))
+	return p
 }
+
+// Pairs returns the pair range [lo, hi) of sources [from, to).
+func (p *TauPlan) Pairs(from, to int) (lo, hi int) { return p.start[from], p.start[to] }
+
+// IsQuery reports whether source k is kept with its row as a faithfulness
+// query.
+func (p *TauPlan) IsQuery(k int) bool { return k%p.stride == 0 }
+
+// Fill computes the hop distances of the pairs of sources [from, to) into
+// d (indexed as Sample's pairs: d[Pairs(from, to)] is written) by one BFS
+// per source, p's chunk of rows at a time, and returns those sources'
+// faithfulness queries (IsQuery) with their rows. Deterministic whatever
+// h.Workers is and however the sources are split into ranges.
+func (p *TauPlan) Fill(h *data.Hops, from, to int, d []uint16) []Query {
+	u := h.Union
+	var queries []Query
+	var rows [][]uint16
+	for k := from; k < to; k++ {
+		if (k-from)%p.chunk == 0 {
+			hi := min(k+p.chunk, to)
+			rows = h.Rows(p.srcGraph[k:hi], p.srcLocal[k:hi], rows)
+		}
+		g, row := p.srcGraph[k], rows[(k-from)%p.chunk]
+		if p.IsQuery(k) {
+			queries = append(queries, p.Query(k, row))
+			rows[(k-from)%p.chunk] = nil // kept by the query: the next chunk allocates its own
+		}
+		off := u.Offsets[g]
+		for t := p.start[k]; t < p.start[k+1]; t++ {
+			d[t] = row[int(p.Sample.J[t])-off]
+		}
+	}
+	return queries
+}
+
+// Query is source k's faithfulness query with its BFS row (IsQuery(k)).
+func (p *TauPlan) Query(k int, row []uint16) Query {
+	return Query{Graph: p.srcGraph[k], Node: p.srcLocal[k], Row: row}
+}
+
+// RowLen is the length of source k's BFS row: its graph's node count.
+func (p *TauPlan) RowLen(u *data.Union, k int) int { return u.Graphs[p.srcGraph[k]].N }

@@ -141,10 +141,24 @@ func stream(seed uint64, name string, graph int) *rand.Rand {
 // encoding's row-major counts). O(L·(N+E)).
 func LandmarkPE(a *data.Adj, l int, rng *rand.Rand, workers int) (*Encoding, EncodingInfo) {
 	n := a.N
-	m := min(l, n)
-	marks := rng.Perm(n)[:m]
-	rows := make([]uint16, m*n)
+	marks := rng.Perm(n)[:min(l, n)]
+	rows := make([]uint16, len(marks)*n)
 	a.BFSRows(marks, 0, rows, workers)
+	return LandmarkFromRows(n, l, marks, rows)
+}
+
+// LandmarkMarks returns the landmarks Encode draws for graph graph (of n
+// nodes) of a run seeded seed with position landmark:l, so that their BFS
+// rows can be computed elsewhere (ignn prepare --shard, issue 37).
+func LandmarkMarks(n, l int, seed uint64, graph int) []int {
+	return stream(seed, "landmark", graph).Perm(n)[:min(l, n)]
+}
+
+// LandmarkFromRows is LandmarkPE's encoding made from BFS rows computed
+// elsewhere: rows[j·n:(j+1)·n] are the hop counts from marks[j]
+// (data.Adj.BFSRows). The same encoding, bit for bit, as LandmarkPE's.
+func LandmarkFromRows(n, l int, marks []int, rows []uint16) (*Encoding, EncodingInfo) {
+	m := len(marks)
 	hops := make([]uint16, n*m)
 	for j := 0; j < m; j++ {
 		for v, d := range rows[j*n : (j+1)*n] {

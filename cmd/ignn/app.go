@@ -50,6 +50,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			compareCommand(stdout, stderr, false),
 			compareCommand(stdout, stderr, true),
 			embedCommand(stdout),
+			prepareCommand(stdout),
 			neighborsCommand(stdout, stderr),
 			datasetsCommand(stdout),
 			dataCommand(stdout, stderr),

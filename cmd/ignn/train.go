@@ -23,6 +23,7 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 			&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON object on stdout"},
 			&cli.StringFlag{Name: "save", Usage: "checkpoint directory, written atomically after every evaluation and on interrupt"},
 			&cli.StringFlag{Name: "resume", Usage: "continue the run checkpointed in this directory (its saved configuration is used)"},
+			&cli.StringFlag{Name: "prepared", Usage: "read the landmark and τ-sample BFS from the parts ignn prepare --out DIR wrote for this run (same flags) instead of running them: the same numbers"},
 			&cli.BoolFlag{Name: "quiet", Usage: "no progress on stderr"},
 			&cli.BoolFlag{Name: "verbose", Usage: "print the effective configuration (every default resolved) before training"},
 			&cli.StringFlag{Name: "cpuprofile", Usage: "write a Go CPU profile of the run to this file (read it with go tool pprof)"},
@@ -57,6 +58,7 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 				}
 				cfg.Save = s
 			}
+			cfg.Stages = c.String("prepared")
 			log := slog.New(slog.NewTextHandler(stderr, nil))
 			if c.Bool("quiet") {
 				log = slog.New(slog.NewTextHandler(io.Discard, nil))

@@ -125,6 +125,10 @@ type Config struct {
 	Workers   int             `json:"-"` // BFS goroutines; never changes results
 	MaxMemory int64           `json:"-"` // refuse runs whose memory plan exceeds it (0 = no limit)
 	Save      string          `json:"-"` // checkpoint directory ("" = none)
+	// Stages is a folder of BFS stages computed beforehand (ignn prepare
+	// --shard, StagePart): the landmark rows and the τ sample's distances
+	// are read from its parts instead of computed; the same numbers.
+	Stages string `json:"-"`
 
 	ModelConfig models.Config `json:"model_config"`
 }

@@ -62,47 +62,16 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 	if err != nil {
 		return nil, err
 	}
-	if err := pairTaskClasses(ds, cfg); err != nil {
-		return nil, err
-	}
-	p := &Prepared{Fingerprint: Fingerprint(ds), Warnings: append([]string(nil), ds.Notes...)}
-	splitRNG := engine.Stream(cfg.Seed, "split")
-	kept := &data.Dataset{Name: ds.Name, Identity: ds.Identity}
-	for g, gr := range ds.Graphs {
-		s, err := data.NewSplit(gr, cfg.Task, splitRNG)
-		if errors.Is(err, data.ErrTooSmall) && len(ds.Graphs) > 1 {
-			p.Warnings = append(p.Warnings, fmt.Sprintf("graph %s skipped: %v", gr.Name, err))
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		p.Splits = append(p.Splits, s)
-		kept.Graphs = append(kept.Graphs, gr)
-		if ds.Identity {
-			kept.Perm = append(kept.Perm, ds.Perm[g])
-		}
-	}
-	if len(kept.Graphs) == 0 {
-		return nil, fmt.Errorf("data: %s: no graph is large enough for task %s (each needs ≥ 10 positive pairs)", ds.Name, cfg.Task)
-	}
-	if len(kept.Graphs) == len(ds.Graphs) {
-		kept = ds
-	}
-	u := kept.Union()
-	p.DS, p.Union = kept, u
-	var mps [][][2]int
-	for _, s := range p.Splits {
-		mps = append(mps, s.MP)
-	}
-	h, err := data.NewHops(u, mps, cfg.Distances == DistExact, cfg.Workers)
+	p, kept, err := prepareGraphs(ds, cfg)
 	if err != nil {
 		return nil, err
 	}
-	p.Hops = h
-	for g, s := range p.Splits {
-		if h.Exact() {
-			s.Dist = h.Tables[g]
+	u := p.Union
+	var st *stageParts
+	if cfg.Stages != "" {
+		stage("BFS stages computed beforehand: reading " + cfg.Stages)
+		if st, err = readStages(p, cfg); err != nil {
+			return nil, err
 		}
 	}
 	var mp [][2]int
@@ -119,7 +88,7 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 	fo := features.Options{Hash: cfg.Variant.Hash() && cfg.Position.IsHash(), HashDim: cfg.HashDim, Float32: cfg.DType == Float32}
 	if !cfg.Position.IsHash() {
 		stage("positional encoding " + cfg.Position.String())
-		if err := p.encode(cfg, &fo); err != nil {
+		if err := p.encode(cfg, &fo, st); err != nil {
 			return nil, err
 		}
 	}
@@ -157,7 +126,11 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 	fo.Encodings = nil // in the input and the skip block now (or read by their views)
 	if !p.Exact() {
 		stage(fmt.Sprintf("the fixed τ sample: %d pairs from %d BFS sources", cfg.TauPairs, cfg.TauSources))
-		p.TauSample, p.Queries = eval.DrawTauSample(h, cfg.TauSources, cfg.TauPairs, cfg.Seed)
+		if st != nil {
+			p.TauSample, p.Queries = st.tau, st.queries
+		} else {
+			p.TauSample, p.Queries = eval.DrawTauSample(p.Hops, cfg.TauSources, cfg.TauPairs, cfg.Seed)
+		}
 	}
 	if cfg.SkipPolar == features.SkipPolarAuto && polar != nil {
 		p.chooseSkip(cfg, p.Input.Skip, polar)
@@ -175,6 +148,56 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 		p.Input.Blocks = append(p.Input.Blocks, b)
 	}
 	return p, nil
+}
+
+// prepareGraphs is Prepare's first part: the splits of the graphs large
+// enough for the task (kept), their union and the hop-distance source on
+// the message-passing edges — what a BFS stage computed beforehand needs.
+func prepareGraphs(ds *data.Dataset, cfg Config) (*Prepared, *data.Dataset, error) {
+	if err := pairTaskClasses(ds, cfg); err != nil {
+		return nil, nil, err
+	}
+	p := &Prepared{Fingerprint: Fingerprint(ds), Warnings: append([]string(nil), ds.Notes...)}
+	splitRNG := engine.Stream(cfg.Seed, "split")
+	kept := &data.Dataset{Name: ds.Name, Identity: ds.Identity}
+	for g, gr := range ds.Graphs {
+		s, err := data.NewSplit(gr, cfg.Task, splitRNG)
+		if errors.Is(err, data.ErrTooSmall) && len(ds.Graphs) > 1 {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("graph %s skipped: %v", gr.Name, err))
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		p.Splits = append(p.Splits, s)
+		kept.Graphs = append(kept.Graphs, gr)
+		if ds.Identity {
+			kept.Perm = append(kept.Perm, ds.Perm[g])
+		}
+	}
+	if len(kept.Graphs) == 0 {
+		return nil, nil, fmt.Errorf("data: %s: no graph is large enough for task %s (each needs ≥ 10 positive pairs)", ds.Name, cfg.Task)
+	}
+	if len(kept.Graphs) == len(ds.Graphs) {
+		kept = ds
+	}
+	u := kept.Union()
+	p.DS, p.Union = kept, u
+	var mps [][][2]int
+	for _, s := range p.Splits {
+		mps = append(mps, s.MP)
+	}
+	h, err := data.NewHops(u, mps, cfg.Distances == DistExact, cfg.Workers)
+	if err != nil {
+		return nil, nil, err
+	}
+	p.Hops = h
+	for g, s := range p.Splits {
+		if h.Exact() {
+			s.Dist = h.Tables[g]
+		}
+	}
+	return p, kept, nil
 }
 
 // ViewInputNodes is the graph size from which a float32 mini-batch run
@@ -237,11 +260,20 @@ func (p *Prepared) valSample(cfg Config) *eval.ValSample {
 
 // encode computes cfg.Position's encoding of every kept graph on its
 // message-passing edges (never the held-out ones) into fo.
-func (p *Prepared) encode(cfg Config, fo *features.Options) error {
+// With st (BFS stages computed beforehand), a landmark encoding is made
+// from st's rows instead of its own BFS: the same encoding.
+func (p *Prepared) encode(cfg Config, fo *features.Options, st *stageParts) error {
 	pos := cfg.Position
 	t0 := time.Now()
 	fo.EncodingDim = pos.K
 	for g, s := range p.Splits {
+		if st != nil && st.landmarks != nil {
+			v, info := features.LandmarkFromRows(s.Graph.N, pos.K, st.marks[g], st.landmarks[g])
+			st.landmarks[g] = nil
+			fo.Encodings = append(fo.Encodings, v)
+			p.Encoding = append(p.Encoding, info)
+			continue
+		}
 		a := data.NewAdj(s.Graph.N, s.MP)
 		if !p.Exact() {
 			a = p.Hops.Adjs[g]

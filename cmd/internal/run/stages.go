@@ -1,0 +1,260 @@
+package run
+
+import (
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+
+	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/eval"
+	"github.com/ignn/ignn/features"
+)
+
+// BFS stages as separate processes (issue 37): the whole-graph BFS work of
+// a run's preparation on the sampled path — one BFS per landmark of a
+// landmark:L input, one per source of the fixed τ sample — divided into
+// parts that Slurm array tasks (ignn prepare --shard I/N) compute into
+// DIR/bfs.shard-I-of-N.npz; a run given Config.Stages = DIR reads the parts
+// instead of running those BFS. Each BFS row is the same whoever computes
+// it, so the run's numbers are the same bit for bit.
+
+// stageJobs is the BFS work parts divide: the landmarks of every kept
+// graph in order (flat: graph and index of each), and the τ sample's plan.
+type stageJobs struct {
+	marks [][]int
+	flat  [][2]int
+	tau   *eval.TauPlan
+}
+
+// stageParts is the BFS work read back from the parts.
+type stageParts struct {
+	marks     [][]int    // the landmarks per kept graph (nil without a landmark input)
+	landmarks [][]uint16 // per graph, len(marks[g]) rows of its node count
+	tau       *eval.PairSample
+	queries   []eval.Query
+}
+
+// stageJobs lists p's BFS work for cfg; only the sampled path has any.
+func (p *Prepared) stageJobs(cfg Config) (*stageJobs, error) {
+	if p.Exact() {
+		return nil, fmt.Errorf("BFS stages computed beforehand are for sampled distances (--distances sampled, the default once the all-pairs tables would exceed %d entries); this run has exact tables, which need no BFS stage", ExactDistanceLimit)
+	}
+	j := &stageJobs{}
+	if cfg.Position.Kind == features.PosLandmark {
+		for g, s := range p.Splits {
+			m := features.LandmarkMarks(s.Graph.N, cfg.Position.K, cfg.Seed, g)
+			j.marks = append(j.marks, m)
+			for k := range m {
+				j.flat = append(j.flat, [2]int{g, k})
+			}
+		}
+	}
+	j.tau = eval.PlanTauSample(p.Union, cfg.TauSources, cfg.TauPairs, cfg.Seed)
+	return j, nil
+}
+
+// span is part i of n of total consecutive jobs.
+func span(i, n, total int) (int, int) {
+	return int(int64(i) * int64(total) / int64(n)), int(int64(i+1) * int64(total) / int64(n))
+}
+
+// stageKey is a checksum of what the BFS rows depend on: the data, the
+// seed and task (the splits' message-passing edges), the landmarks and the
+// τ sample's size; as two exact 32-bit halves.
+func stageKey(p *Prepared, cfg Config) (float64, float64) {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "ignn bfs stages v1|%s|%d|%s|%s|%d|%d", p.Fingerprint, cfg.Seed, cfg.Task, cfg.Position, cfg.TauSources, cfg.TauPairs)
+	s := h.Sum64()
+	return float64(s & 0xffffffff), float64(s >> 32)
+}
+
+// StagePartPath is part i of n of the BFS stages in dir.
+func StagePartPath(dir string, i, n int) string {
+	return filepath.Join(dir, fmt.Sprintf("bfs.shard-%d-of-%d.npz", i, n))
+}
+
+// PrepareStagePart computes part i of n of the BFS stages of cfg's run on
+// ds (cfg resolved, ds as the run uses it: UseFeatures) and writes it
+// atomically to StagePartPath(dir, i, n): consecutive ranges of the
+// landmark BFS and of the τ sources. It returns the path and what the part
+// holds.
+func PrepareStagePart(ds *data.Dataset, cfg Config, dir string, i, n int) (string, string, error) {
+	if n < 1 || i < 0 || i >= n {
+		return "", "", fmt.Errorf("part %d of %d: want 0 ≤ I < N", i, n)
+	}
+	p, _, err := prepareGraphs(ds, cfg)
+	if err != nil {
+		return "", "", err
+	}
+	jobs, err := p.stageJobs(cfg)
+	if err != nil {
+		return "", "", err
+	}
+	u := p.Union
+	lo, hi := span(i, n, len(jobs.flat))
+	var marks []uint16
+	for a := lo; a < hi; {
+		g := jobs.flat[a][0]
+		b := a
+		for b < hi && jobs.flat[b][0] == g {
+			b++
+		}
+		nn := u.Graphs[g].N
+		rows := make([]uint16, (b-a)*nn)
+		p.Hops.Adjs[g].BFSRows(jobs.marks[g][jobs.flat[a][1]:jobs.flat[a][1]+b-a], 0, rows, cfg.Workers)
+		marks = append(marks, rows...)
+		a = b
+	}
+	tau := jobs.tau
+	from, to := span(i, n, tau.Sample.Sources)
+	plo, phi := tau.Pairs(from, to)
+	d := make([]uint16, tau.Sample.Len())
+	var qrows []uint16
+	qs := tau.Fill(p.Hops, from, to, d)
+	for _, q := range qs {
+		qrows = append(qrows, q.Row...)
+	}
+	klo, khi := stageKey(p, cfg)
+	path := StagePartPath(dir, i, n)
+	meta := []float64{1, float64(i), float64(n), klo, khi, float64(u.N), float64(len(jobs.flat)), float64(tau.Sample.Sources), float64(lo), float64(hi), float64(from), float64(to), float64(len(qs))}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", "", err
+	}
+	if _, err := data.WriteNPZ(path, []data.NPZArray{
+		{Name: "meta", Shape: []int{len(meta)}, Data: meta},
+		{Name: "landmarks", Shape: []int{len(marks)}, U16: nonNil(marks)},
+		{Name: "tau_d", Shape: []int{phi - plo}, U16: nonNil(d[plo:phi])},
+		{Name: "queries", Shape: []int{len(qrows)}, U16: nonNil(qrows)},
+	}); err != nil {
+		return "", "", err
+	}
+	what := fmt.Sprintf("%d of %d landmark BFS rows, %d of %d τ sources (%d pairs, %d faithfulness queries)", hi-lo, len(jobs.flat), to-from, tau.Sample.Sources, phi-plo, len(qs))
+	return path, what, nil
+}
+
+// nonNil keeps an empty array an array ('<u2' of length 0) in the archive.
+func nonNil(v []uint16) []uint16 {
+	if v == nil {
+		return []uint16{}
+	}
+	return v
+}
+
+var partName = regexp.MustCompile(`^bfs\.shard-(\d+)-of-(\d+)\.npz$`)
+
+// readStages reads the parts in cfg.Stages written for p's run: every part
+// of one N must be there, of this data and settings. Errors name the part
+// and the command that recomputes it.
+func readStages(p *Prepared, cfg Config) (*stageParts, error) {
+	dir := cfg.Stages
+	jobs, err := p.stageJobs(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("--prepared %s: %w", dir, err)
+	}
+	redo := "ignn prepare with this run's flags --out " + dir + " --shard I/N (or --slurm)"
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--prepared: %w", err)
+	}
+	n := 0
+	for _, e := range entries {
+		if m := partName.FindStringSubmatch(e.Name()); m != nil {
+			k, _ := strconv.Atoi(m[2])
+			if n != 0 && k != n {
+				return nil, fmt.Errorf("--prepared %s holds parts of %d and of %d: keep the parts of one --shards count", dir, n, k)
+			}
+			n = k
+		}
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("--prepared %s holds no BFS stage part (bfs.shard-I-of-N.npz): compute them with %s", dir, redo)
+	}
+	u, tau := p.Union, jobs.tau
+	st := &stageParts{marks: jobs.marks, tau: tau.Sample}
+	for g := range jobs.marks {
+		st.landmarks = append(st.landmarks, make([]uint16, len(jobs.marks[g])*u.Graphs[g].N))
+	}
+	tau.Sample.D = make([]uint16, tau.Sample.Len())
+	klo, khi := stageKey(p, cfg)
+	for i := range n {
+		path := StagePartPath(dir, i, n)
+		a, err := data.ReadNPZ(path, "")
+		if err != nil {
+			return nil, fmt.Errorf("part %d of %d: %w (compute it with %s)", i, n, err, redo)
+		}
+		m := a["meta"].Data
+		lo, hi := span(i, n, len(jobs.flat))
+		from, to := span(i, n, tau.Sample.Sources)
+		plo, phi := tau.Pairs(from, to)
+		switch {
+		case len(m) != 13 || m[0] != 1:
+			return nil, fmt.Errorf("%s: not a part written by this version of ignn prepare --shard", path)
+		case m[3] != klo || m[4] != khi || int(m[5]) != u.N:
+			return nil, fmt.Errorf("%s: computed for another run (the data, --seed, --task, --position or the τ sample differ): recompute the parts with %s", path, redo)
+		case int(m[1]) != i || int(m[2]) != n:
+			return nil, fmt.Errorf("%s: holds part %d of %d", path, int(m[1]), int(m[2]))
+		case int(m[8]) != lo || int(m[9]) != hi || int(m[10]) != from || int(m[11]) != to:
+			return nil, fmt.Errorf("%s: holds other ranges than part %d of %d does (landmarks %d…%d, τ sources %d…%d)", path, i, n, int(m[8]), int(m[9]), int(m[10]), int(m[11]))
+		}
+		rows, d, q := a["landmarks"].U16, a["tau_d"].U16, a["queries"].U16
+		if len(d) != phi-plo {
+			return nil, fmt.Errorf("%s: %d τ distances for the %d pairs of sources %d…%d", path, len(d), phi-plo, from, to)
+		}
+		copy(tau.Sample.D[plo:phi], d)
+		off := 0
+		for _, f := range jobs.flat[lo:hi] {
+			nn := u.Graphs[f[0]].N
+			if off+nn > len(rows) {
+				return nil, fmt.Errorf("%s: %d landmark hop counts, too few for landmarks %d…%d", path, len(rows), lo, hi)
+			}
+			copy(st.landmarks[f[0]][f[1]*nn:(f[1]+1)*nn], rows[off:off+nn])
+			off += nn
+		}
+		qoff := 0
+		for k := from; k < to; k++ {
+			if !tau.IsQuery(k) {
+				continue
+			}
+			nn := tau.RowLen(u, k)
+			if qoff+nn > len(q) {
+				return nil, fmt.Errorf("%s: %d query hop counts, too few for its queries", path, len(q))
+			}
+			st.queries = append(st.queries, tau.Query(k, q[qoff:qoff+nn:qoff+nn]))
+			qoff += nn
+		}
+		if off != len(rows) || qoff != len(q) {
+			return nil, fmt.Errorf("%s: %d landmark and %d query hop counts, %d and %d expected", path, len(rows), len(q), off, qoff)
+		}
+	}
+	return st, nil
+}
+
+// CheckStages reads the parts in dir as a run of cfg on ds would (cfg
+// resolved): nil when they are complete and of this run.
+func CheckStages(ds *data.Dataset, cfg Config, dir string) error {
+	p, _, err := prepareGraphs(ds, cfg)
+	if err != nil {
+		return err
+	}
+	cfg.Stages = dir
+	_, err = readStages(p, cfg)
+	return err
+}
+
+// PlanStagePart is the memory one of n parts of cfg's BFS stages on ds
+// needs: the runtime, the graph and its splits, the part's landmark rows
+// (twice: computed, then written), a chunk of τ rows, the part's queries
+// and the τ sample's pairs.
+func PlanStagePart(cfg Config, ds *data.Dataset, n int) int64 {
+	nodes, edges := int64(ds.NumNodes()), int64(ds.NumEdges())
+	b := int64(runtimeBase) + edges*bytesPerBatchEdge
+	if cfg.Position.Kind == features.PosLandmark {
+		b += 2 * int64((cfg.Position.K+n-1)/n) * nodes * 2
+	}
+	rows := int64(eval.TauRows(data.MaxNodes(ds.Graphs)))
+	b += 2*rows*nodes*2 + int64(cfg.TauPairs)*(4+4+2+4+1+2)
+	return b
+}
