@@ -8,7 +8,10 @@
 #      missing cells may run (the grid's cells include compare's default
 #      capacity-reference cells);
 #   3. a checkpoint's embeddings as 4 array tasks (ignn embed --slurm), which
-#      must equal one process's --shard 0/1, byte for byte.
+#      must equal one process's --shard 0/1, byte for byte;
+#   4. a run's landmark and τ-sample BFS as 4 array tasks (ignn prepare
+#      --slurm), after which train --prepared must give the JSON of the run
+#      that computes them itself (timings aside).
 # Every daemon it starts is stopped by pid at exit. With
 # IGNN_CLUSTER_OPTIONAL=1 (CI), a machine that cannot install or start Slurm
 # skips with the reason instead of failing; test failures always fail.
@@ -130,7 +133,18 @@ cmp "$T/one.npy" "$T/four.npy" || fail "the 4-task embedding differs from one pr
 cmp "$T/one.names.txt" "$T/four.names.txt" || fail "the 4-task embedding's row names differ"
 echo "test-cluster: 4 embedding array tasks gave one process's .npy byte for byte"
 
-# 4. With IGNN_CLUSTER_TIMING=1: the overhead, on a 48-cell grid (2 models ×
+# 4. BFS stages (issue 37): the landmark and τ-sample BFS of a sampled-
+#    distance run as 4 array tasks; the run reading them has the same result.
+RUNF=(--dataset caveman:30x6 --distances sampled --epochs 2 --tau-sources 40)
+untimed() { tr ',' '\n' <"$1" | grep -v -e seconds -e ms_per_epoch -e start_time; }
+"$BIN" train "${RUNF[@]}" --json --quiet >"$T/own.json"
+timeout 300 "$BIN" prepare "${RUNF[@]}" --out "$T/prep" --slurm --shards 4 --wait >"$T/prepare.txt" || fail "the Slurm BFS stages did not finish ($T/log, $T/prep/logs)"
+ls "$T"/prep/bfs.shard-{0,1,2,3}-of-4.npz >/dev/null || fail "the 4 BFS stage parts are not all there"
+"$BIN" train "${RUNF[@]}" --prepared "$T/prep" --json --quiet >"$T/prepared.json"
+cmp <(untimed "$T/own.json") <(untimed "$T/prepared.json") || fail "the run on 4 Slurm BFS stage parts differs from the run that computes them"
+echo "test-cluster: 4 BFS-stage array tasks gave the run's own result"
+
+# 5. With IGNN_CLUSTER_TIMING=1: the overhead, on a 48-cell grid (2 models ×
 #    4 variants × 3 seeds × 2 learning rates) locally with --workers 2 and
 #    through Slurm as 2 array tasks.
 if [ "${IGNN_CLUSTER_TIMING:-0}" = 1 ]; then
