@@ -35,6 +35,7 @@ func embedCommand(stdout io.Writer) *cli.Command {
 			&cli.BoolFlag{Name: "slurm", Usage: "compute the parts as a Slurm array job of --shards tasks (script OUT.sbatch, logs in OUT.logs/); with --wait, gather when it ends"},
 			&cli.BoolFlag{Name: "wait", Usage: "with --slurm: wait for the job, then gather"},
 			&cli.StringSliceFlag{Name: "slurm-arg", Usage: "with --slurm: an extra #SBATCH line (repeatable), e.g. --slurm-arg=--partition=gpu"},
+			&cli.StringFlag{Name: "prepared", Usage: "read the training run's landmark and τ-sample BFS from the parts ignn prepare wrote (as train --prepared) instead of running them again: the same embeddings"},
 		},
 		Action: func(c *cli.Context) error {
 			out, proj := c.String("out"), c.String("projector")
@@ -53,6 +54,10 @@ func embedCommand(stdout io.Writer) *cli.Command {
 			if err != nil {
 				return err
 			}
+			if c.String("prepared") != "" && c.String("dataset") != "" {
+				return usagef("--prepared holds the training graph's BFS stages: it cannot be combined with --dataset")
+			}
+			ck.Config.Stages = c.String("prepared")
 			cfg := ck.Config
 			if d := c.String("data-dir"); d != "" {
 				cfg.DataDir = d

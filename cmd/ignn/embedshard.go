@@ -124,7 +124,7 @@ func gatherShards(out string, ds *data.Dataset, n int) ([]float64, int, []uint64
 
 // embedScript is OUT.sbatch: an array job of one task per part, each
 // running this ignn binary's embed with --shard auto.
-func embedScript(bin, ckpt, out string, shards, slots int, memMB int64, extra []string) string {
+func embedScript(bin, ckpt, out, prepared string, shards, slots int, memMB int64, extra []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "#!/bin/bash\n# Written by ignn embed --slurm: %d array tasks compute the parts of %s.\n", shards, out)
 	fmt.Fprintf(&b, "#SBATCH --job-name=ignn-embed\n#SBATCH --array=0-%d\n#SBATCH --cpus-per-task=2\n#SBATCH --mem=%dM\n", shards-1, memMB)
@@ -132,7 +132,11 @@ func embedScript(bin, ckpt, out string, shards, slots int, memMB int64, extra []
 	for _, a := range extra {
 		fmt.Fprintf(&b, "#SBATCH %s\n", a)
 	}
-	fmt.Fprintf(&b, "exec %q embed --checkpoint %q --out %q --shard auto --slots %d\n", bin, ckpt, out, slots)
+	fmt.Fprintf(&b, "exec %q embed --checkpoint %q --out %q --shard auto --slots %d", bin, ckpt, out, slots)
+	if prepared != "" {
+		fmt.Fprintf(&b, " --prepared %q", prepared)
+	}
+	b.WriteString("\n")
 	return b.String()
 }
 
@@ -151,6 +155,12 @@ func submitEmbed(c *cli.Context, stdout io.Writer, ds *data.Dataset, ck *run.Che
 	if err != nil {
 		return err
 	}
+	prepared := ck.Config.Stages
+	if prepared != "" {
+		if prepared, err = filepath.Abs(prepared); err != nil {
+			return err
+		}
+	}
 	cfg, err := ck.Config.Resolve(ds)
 	if err != nil {
 		return err
@@ -161,7 +171,7 @@ func submitEmbed(c *cli.Context, stdout io.Writer, ds *data.Dataset, ck *run.Che
 		return err
 	}
 	script := base + ".sbatch"
-	if err := data.WriteFileAtomic(script, []byte(embedScript(bin, ckpt, out, shards, c.Int("slots"), memMB, c.StringSlice("slurm-arg")))); err != nil {
+	if err := data.WriteFileAtomic(script, []byte(embedScript(bin, ckpt, out, prepared, shards, c.Int("slots"), memMB, c.StringSlice("slurm-arg")))); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d array tasks, 2 CPUs and %d MB each)\n", script, shards, memMB)

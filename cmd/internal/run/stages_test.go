@@ -112,7 +112,8 @@ func TestStagePartsEqualInProcess(t *testing.T) {
 }
 
 // TestStagesRun: a whole run reading its BFS stages from 3 parts has the
-// history of the run that computes them.
+// history of the run that computes them, and its checkpoint's embedding
+// parts are the same with the stages read (embed --prepared) or computed.
 func TestStagesRun(t *testing.T) {
 	cfg := shortRun("gcn")
 	cfg.Dataset, cfg.Variant, cfg.Explicit, cfg.Distances = "caveman:30x6", Both, map[string]bool{}, DistSampled
@@ -127,7 +128,7 @@ func TestStagesRun(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cfg.Stages = dir
+	cfg.Stages, cfg.Save = dir, t.TempDir()
 	got, err := Run(context.Background(), cfg, Hooks{})
 	if err != nil {
 		t.Fatal(err)
@@ -137,5 +138,18 @@ func TestStagesRun(t *testing.T) {
 	wf, _ := json.Marshal(want.Faithfulness)
 	if !reflect.DeepEqual(got.History, want.History) || string(gf) != string(wf) {
 		t.Fatalf("a run on precomputed stages differs:\n%+v\n%+v", got.History, want.History)
+	}
+	ck, err := LoadCheckpoint(cfg.Save)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, z, _, _, err := EmbedShard(ck, ds, 1, 2, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ck.Config.Stages = dir
+	rows2, z2, _, _, err := EmbedShard(ck, ds, 1, 2, 40)
+	if err != nil || !reflect.DeepEqual(rows, rows2) || !reflect.DeepEqual(z, z2) {
+		t.Fatalf("an embedding part on the stages read differs from the part that computes them (%v)", err)
 	}
 }
