@@ -213,3 +213,37 @@ func TestTripleSamplerFixedSources(t *testing.T) {
 		t.Errorf("the fixed sources depend on the sampler's stream: %v, %v", srcs[0], srcs[1])
 	}
 }
+
+// TestTripleSamplerThin: a thinned sampler draws its sources (that many)
+// on the first of every `every` Refresh calls and keeps them in between;
+// the same seed gives the same draws.
+func TestTripleSamplerThin(t *testing.T) {
+	h := datatest.Hops(t, "grid:8x8", false, 2)
+	var runs [][]int
+	for range 2 {
+		r := NewTripleSampler(h, engine.NewSeeded(5, "mse-pairs"), 300, 6, false)
+		r.Thin(2, 3)
+		var seen []int
+		var prev []int
+		for call := 1; call <= 7; call++ {
+			r.Refresh()
+			if len(r.srcLocal) != 2 {
+				t.Fatalf("call %d: %d sources, want 2", call, len(r.srcLocal))
+			}
+			kept := slices.Equal(prev, r.srcLocal)
+			if drew := (call-1)%3 == 0; drew == kept && call > 1 {
+				t.Fatalf("call %d: sources %v after %v (a draw expected: %v)", call, r.srcLocal, prev, drew)
+			}
+			prev = append(prev[:0:0], r.srcLocal...)
+			seen = append(seen, prev...)
+			r.DrawN(10)
+		}
+		if !strings.Contains(r.Mode, "each draw kept for 3 epochs") {
+			t.Fatalf("mode %q", r.Mode)
+		}
+		runs = append(runs, seen)
+	}
+	if !slices.Equal(runs[0], runs[1]) {
+		t.Fatal("the same seed drew other thinned sources")
+	}
+}

@@ -32,6 +32,7 @@ type TripleSampler struct {
 	rows               [][]uint16 // the sampled path's BFS rows, reused
 	srcGraph, srcLocal []int
 	fixed              bool // FixSources: the sources and rows stay for the run
+	every, calls       int  // Thin: Refresh draws on every every-th call
 }
 
 const rankRetries = 4
@@ -84,7 +85,24 @@ func (r *TripleSampler) Refresh() {
 	if r.h.Exact() || r.fixed {
 		return
 	}
+	r.calls++
+	if r.every > 1 && (r.calls-1)%r.every != 0 {
+		return
+	}
 	r.draw(r.rng.Rand)
+}
+
+// Thin bounds the sampled path's BFS work: sources BFS sources per draw,
+// kept for every consecutive epochs (Refresh draws on the first of every
+// every calls). The draws stay a function of the seed, but a run cannot be
+// resumed mid-interval (its checkpoint does not hold the rows): only the
+// capacity reference, which is never checkpointed, thins.
+func (r *TripleSampler) Thin(sources, every int) {
+	if r.h.Exact() {
+		return
+	}
+	r.sources, r.every = sources, every
+	r.Mode = fmt.Sprintf("%s (thinned for the graph's size: %d sources per draw, each draw kept for %d epochs)", r.Mode, sources, every)
 }
 
 // draw draws the sources from rng and computes their BFS rows.

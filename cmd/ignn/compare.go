@@ -23,7 +23,7 @@ func compareFlags() []cli.Flag {
 		&cli.StringFlag{Name: "variants", Value: "base,hash,mse,both", Usage: "comma-separated variants"},
 		&cli.StringFlag{Name: "positions", Usage: "comma-separated positional inputs for the hash and both variants (hash, lap:K, rw:K, landmark:L), one row each, plus a reference row per input: its own AUC and τ, untrained (default: the hash only, no reference rows)"},
 		&cli.IntFlag{Name: "repeats", Value: 3, Usage: "seeds 1..R per cell"},
-		&cli.BoolFlag{Name: "capacity", Value: true, Usage: fmt.Sprintf("add a (capacity) row: per seed, a free embedding table of the output width trained on the ranking distance term alone (%d whole-graph steps at lr %g), on the same splits and τ pairs — what no model with cosine similarity in that many dimensions beats by much (--capacity=false: none; sweep: none)", run.CapacityEpochs, run.CapacityLR)},
+		&cli.BoolFlag{Name: "capacity", Value: true, Usage: fmt.Sprintf("add a (capacity) row: per seed, a free embedding table of the output width trained on the ranking distance term alone (%d whole-graph steps at lr %g; above %d nodes with thinned BFS draws: as much BFS work per step as at that size), on the same splits and τ pairs — what no model with cosine similarity in that many dimensions beats by much (--capacity=false: none; sweep: none)", run.CapacityEpochs, run.CapacityLR, run.CapacityFullNodes)},
 		&cli.IntFlag{Name: "workers", Value: 1, Usage: "cells run in parallel (results do not depend on it)"},
 		&cli.StringFlag{Name: "format", Value: "table", Usage: "table, markdown, csv or json"},
 		&cli.StringFlag{Name: "out", Usage: "directory for results.{json,csv,md} and per-cell files; re-running resumes"},

@@ -92,6 +92,9 @@ func Build(p *Prepared, cfg Config) (*Built, error) {
 		if cfg.RankFixedSources {
 			c.rank.FixSources(engine.Stream(cfg.Seed, "rank-sources"))
 		}
+		if sources, every := capacityThinning(cfg, p.Union.N); every > 0 {
+			c.rank.Thin(sources, every)
+		}
 		mseIn.Triples = cfg.RankTriples
 	} else if obj.LambdaMSE > 0 {
 		c.mse = objective.NewPairSampler(p.Hops, c.mseRN, objective.PairSamplerOptions{Alpha: cfg.Alpha, Cap: cfg.MSEPairs,

@@ -68,17 +68,21 @@ type Config struct {
 	// RankFixedSources, with the ranking term on the sampled path, draws
 	// its BFS sources (and their rows) once for the run instead of every
 	// epoch (objective.TripleSampler.FixSources).
-	RankFixedSources bool    `json:"rank_fixed_sources,omitempty"`
-	LambdaBCE        float64 `json:"lambda_bce"`
-	LambdaMSE        float64 `json:"lambda_mse"` // -1 = the model's default; 0 when the variant has no MSE
-	Alpha            float64 `json:"alpha"`
-	Epochs           int     `json:"epochs"`
-	LR               float64 `json:"lr"`
-	WeightDec        float64 `json:"weight_decay"`
-	EvalEvery        int     `json:"eval_every"`
-	Seed             uint64  `json:"seed"`
-	DType            DType   `json:"dtype"`
-	MSEPairs         int     `json:"mse_pairs"` // cap on MSE pairs per epoch; all pairs when they fit
+	RankFixedSources bool `json:"rank_fixed_sources,omitempty"`
+	// CapacitySampled marks the capacity reference (CapacityConfig): above
+	// CapacityFullNodes nodes its ranking term's BFS draws are thinned
+	// (capacityThinning). Such a run cannot be checkpointed.
+	CapacitySampled bool    `json:"capacity_sampled,omitempty"`
+	LambdaBCE       float64 `json:"lambda_bce"`
+	LambdaMSE       float64 `json:"lambda_mse"` // -1 = the model's default; 0 when the variant has no MSE
+	Alpha           float64 `json:"alpha"`
+	Epochs          int     `json:"epochs"`
+	LR              float64 `json:"lr"`
+	WeightDec       float64 `json:"weight_decay"`
+	EvalEvery       int     `json:"eval_every"`
+	Seed            uint64  `json:"seed"`
+	DType           DType   `json:"dtype"`
+	MSEPairs        int     `json:"mse_pairs"` // cap on MSE pairs per epoch; all pairs when they fit
 	// Distances picks the distance source: exact (all-pairs tables), sampled
 	// (BFS rows from seeded sources), or auto (exact while the tables fit
 	// ExactDistanceLimit); Resolve replaces auto.
@@ -254,6 +258,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("--hash-dim 0 with variant %s: the hash variants need a dimension ≥ 1 (or -1 for the paper's rule)", c.Variant)
 	case c.MSEPairs < 1:
 		return fmt.Errorf("--mse-pairs must be ≥ 1, got %d", c.MSEPairs)
+	case c.CapacitySampled && c.Save != "":
+		return fmt.Errorf("the capacity reference is not checkpointed (--save): above %d nodes its ranking term keeps BFS draws a checkpoint does not hold", CapacityFullNodes)
 	case c.MSESources < 1 || c.TauSources < 1:
 		return fmt.Errorf("--mse-sources and --tau-sources must be ≥ 1, got %d and %d", c.MSESources, c.TauSources)
 	case c.Patience < 0:
