@@ -530,3 +530,37 @@ func TestEmbedShardsCLI(t *testing.T) {
 		t.Fatalf("missing part: %v", err)
 	}
 }
+
+// TestInductiveEmbedDoesNotFit: a model trained on 2 attributes per node
+// cannot embed a graph with 3: the error says the new graph does not fit
+// the trained model and names the parameter and both shapes.
+func TestInductiveEmbedDoesNotFit(t *testing.T) {
+	dir := t.TempDir()
+	train, grown := filepath.Join(dir, "train.txt"), filepath.Join(dir, "grown.txt")
+	cavemanFile(t, train, 6)
+	cavemanFile(t, grown, 7)
+	attrs := func(path string, n, width int) {
+		var b strings.Builder
+		for v := range n {
+			fmt.Fprintf(&b, "%d", v)
+			for k := range width {
+				fmt.Fprintf(&b, " %g", float64((v+k)%5)/5)
+			}
+			b.WriteString("\n")
+		}
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f2, f3 := filepath.Join(dir, "f2.txt"), filepath.Join(dir, "f3.txt")
+	attrs(f2, 120, 2)
+	attrs(f3, 140, 3)
+	ck := filepath.Join(dir, "ck")
+	if _, _, err := runCLI("train", "--dataset", train, "--features", f2, "--scale", "paper", "--variant", "base", "--epochs", "2", "--eval-every", "1", "--quiet", "--save", ck); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := runCLI("embed", "--checkpoint", ck, "--dataset", grown, "--features", f3, "--out", filepath.Join(dir, "z.tsv"))
+	if err == nil || !strings.Contains(err.Error(), "the new graph does not fit the trained model") || !strings.Contains(err.Error(), "has shape") {
+		t.Fatalf("3 attributes into a model of 2: %v", err)
+	}
+}
