@@ -127,7 +127,7 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 	if !p.Exact() {
 		stage(fmt.Sprintf("the fixed τ sample: %d pairs from %d BFS sources", cfg.TauPairs, cfg.TauSources))
 		if st != nil {
-			p.TauSample, p.Queries = st.tau, st.queries
+			p.TauSample, p.Queries, p.val = st.tau, st.queries, st.val
 		} else {
 			p.TauSample, p.Queries = eval.DrawTauSample(p.Hops, cfg.TauSources, cfg.TauPairs, cfg.Seed)
 		}
@@ -253,8 +253,12 @@ func (p *Prepared) chooseSkip(cfg Config, std, polar *engine.Features) {
 	p.SkipChoice = c
 }
 
-// valSample draws the run's validation sample (eval.DrawValSample).
+// valSample is the run's validation sample: read with the BFS stages
+// computed beforehand, or drawn (eval.DrawValSample).
 func (p *Prepared) valSample(cfg Config) *eval.ValSample {
+	if p.val != nil {
+		return p.val
+	}
 	return eval.DrawValSample(p.Hops, p.TauSample, cfg.TauSources, cfg.TauPairs, cfg.Seed)
 }
 

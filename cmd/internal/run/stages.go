@@ -15,18 +15,21 @@ import (
 
 // BFS stages as separate processes (issue 37): the whole-graph BFS work of
 // a run's preparation on the sampled path — one BFS per landmark of a
-// landmark:L input, one per source of the fixed τ sample — divided into
+// landmark:L input, one per source of the fixed τ sample and of the
+// validation sample — divided into
 // parts that Slurm array tasks (ignn prepare --shard I/N) compute into
 // DIR/bfs.shard-I-of-N.npz; a run given Config.Stages = DIR reads the parts
 // instead of running those BFS. Each BFS row is the same whoever computes
 // it, so the run's numbers are the same bit for bit.
 
 // stageJobs is the BFS work parts divide: the landmarks of every kept
-// graph in order (flat: graph and index of each), and the τ sample's plan.
+// graph in order (flat: graph and index of each), the τ sample's plan and
+// the validation sample's.
 type stageJobs struct {
 	marks [][]int
 	flat  [][2]int
 	tau   *eval.TauPlan
+	val   *eval.ValPlan
 }
 
 // stageParts is the BFS work read back from the parts.
@@ -35,6 +38,7 @@ type stageParts struct {
 	landmarks [][]uint16 // per graph, len(marks[g]) rows of its node count
 	tau       *eval.PairSample
 	queries   []eval.Query
+	val       *eval.ValSample
 }
 
 // stageJobs lists p's BFS work for cfg; only the sampled path has any.
@@ -53,8 +57,12 @@ func (p *Prepared) stageJobs(cfg Config) (*stageJobs, error) {
 		}
 	}
 	j.tau = eval.PlanTauSample(p.Union, cfg.TauSources, cfg.TauPairs, cfg.Seed)
+	j.val = eval.PlanValSample(p.Union, j.tau.Sample, cfg.TauSources, cfg.TauPairs, cfg.Seed)
 	return j, nil
 }
+
+// stagesVersion is the parts' format: 2 added the validation sample.
+const stagesVersion = 2
 
 // span is part i of n of total consecutive jobs.
 func span(i, n, total int) (int, int) {
@@ -117,9 +125,13 @@ func PrepareStagePart(ds *data.Dataset, cfg Config, dir string, i, n int) (strin
 	for _, q := range qs {
 		qrows = append(qrows, q.Row...)
 	}
+	val := jobs.val
+	vf, vt := span(i, n, val.Sources())
+	vlo, vhi := val.Pairs(vf, vt)
+	val.Fill(p.Hops, vf, vt, val.D())
 	klo, khi := stageKey(p, cfg)
 	path := StagePartPath(dir, i, n)
-	meta := []float64{1, float64(i), float64(n), klo, khi, float64(u.N), float64(len(jobs.flat)), float64(tau.Sample.Sources), float64(lo), float64(hi), float64(from), float64(to), float64(len(qs))}
+	meta := []float64{stagesVersion, float64(i), float64(n), klo, khi, float64(u.N), float64(len(jobs.flat)), float64(tau.Sample.Sources), float64(lo), float64(hi), float64(from), float64(to), float64(len(qs)), float64(val.Sources()), float64(vf), float64(vt)}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", "", err
 	}
@@ -128,10 +140,11 @@ func PrepareStagePart(ds *data.Dataset, cfg Config, dir string, i, n int) (strin
 		{Name: "landmarks", Shape: []int{len(marks)}, U16: nonNil(marks)},
 		{Name: "tau_d", Shape: []int{phi - plo}, U16: nonNil(d[plo:phi])},
 		{Name: "queries", Shape: []int{len(qrows)}, U16: nonNil(qrows)},
+		{Name: "val_d", Shape: []int{vhi - vlo}, U16: nonNil(val.D()[vlo:vhi])},
 	}); err != nil {
 		return "", "", err
 	}
-	what := fmt.Sprintf("%d of %d landmark BFS rows, %d of %d τ sources (%d pairs, %d faithfulness queries)", hi-lo, len(jobs.flat), to-from, tau.Sample.Sources, phi-plo, len(qs))
+	what := fmt.Sprintf("%d of %d landmark BFS rows, %d of %d τ sources (%d pairs, %d faithfulness queries), %d of %d validation sources (%d pairs)", hi-lo, len(jobs.flat), to-from, tau.Sample.Sources, phi-plo, len(qs), vt-vf, val.Sources(), vhi-vlo)
 	return path, what, nil
 }
 
@@ -172,7 +185,7 @@ func readStages(p *Prepared, cfg Config) (*stageParts, error) {
 	if n == 0 {
 		return nil, fmt.Errorf("--prepared %s holds no BFS stage part (bfs.shard-I-of-N.npz): compute them with %s", dir, redo)
 	}
-	u, tau := p.Union, jobs.tau
+	u, tau, val := p.Union, jobs.tau, jobs.val
 	st := &stageParts{marks: jobs.marks, tau: tau.Sample}
 	for g := range jobs.marks {
 		st.landmarks = append(st.landmarks, make([]uint16, len(jobs.marks[g])*u.Graphs[g].N))
@@ -189,21 +202,24 @@ func readStages(p *Prepared, cfg Config) (*stageParts, error) {
 		lo, hi := span(i, n, len(jobs.flat))
 		from, to := span(i, n, tau.Sample.Sources)
 		plo, phi := tau.Pairs(from, to)
+		vf, vt := span(i, n, val.Sources())
+		vlo, vhi := val.Pairs(vf, vt)
 		switch {
-		case len(m) != 13 || m[0] != 1:
+		case len(m) != 16 || m[0] != stagesVersion:
 			return nil, fmt.Errorf("%s: not a part written by this version of ignn prepare --shard", path)
 		case m[3] != klo || m[4] != khi || int(m[5]) != u.N:
 			return nil, fmt.Errorf("%s: computed for another run (the data, --seed, --task, --position or the τ sample differ): recompute the parts with %s", path, redo)
 		case int(m[1]) != i || int(m[2]) != n:
 			return nil, fmt.Errorf("%s: holds part %d of %d", path, int(m[1]), int(m[2]))
-		case int(m[8]) != lo || int(m[9]) != hi || int(m[10]) != from || int(m[11]) != to:
+		case int(m[8]) != lo || int(m[9]) != hi || int(m[10]) != from || int(m[11]) != to || int(m[14]) != vf || int(m[15]) != vt:
 			return nil, fmt.Errorf("%s: holds other ranges than part %d of %d does (landmarks %d…%d, τ sources %d…%d)", path, i, n, int(m[8]), int(m[9]), int(m[10]), int(m[11]))
 		}
-		rows, d, q := a["landmarks"].U16, a["tau_d"].U16, a["queries"].U16
-		if len(d) != phi-plo {
-			return nil, fmt.Errorf("%s: %d τ distances for the %d pairs of sources %d…%d", path, len(d), phi-plo, from, to)
+		rows, d, q, vd := a["landmarks"].U16, a["tau_d"].U16, a["queries"].U16, a["val_d"].U16
+		if len(d) != phi-plo || len(vd) != vhi-vlo {
+			return nil, fmt.Errorf("%s: %d τ and %d validation distances for %d and %d pairs", path, len(d), len(vd), phi-plo, vhi-vlo)
 		}
 		copy(tau.Sample.D[plo:phi], d)
+		copy(val.D()[vlo:vhi], vd)
 		off := 0
 		for _, f := range jobs.flat[lo:hi] {
 			nn := u.Graphs[f[0]].N
@@ -229,6 +245,7 @@ func readStages(p *Prepared, cfg Config) (*stageParts, error) {
 			return nil, fmt.Errorf("%s: %d landmark and %d query hop counts, %d and %d expected", path, len(rows), len(q), off, qoff)
 		}
 	}
+	st.val = val.Finish()
 	return st, nil
 }
 

@@ -43,7 +43,8 @@ func stagesUnion(t *testing.T) *data.Dataset {
 
 // TestStagePartsEqualInProcess: the BFS stages computed as 1, 3 or 7 parts
 // (some holding no landmark) and read back give Prepare's τ sample,
-// faithfulness queries, encoding and model input bit for bit, on a 3-graph
+// faithfulness queries, validation sample, encoding and model input bit
+// for bit, on a 3-graph
 // union; a missing part, a part of another seed and a mixed --shards count
 // are named errors.
 func TestStagePartsEqualInProcess(t *testing.T) {
@@ -79,6 +80,9 @@ func TestStagePartsEqualInProcess(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got.TauSample, want.TauSample) || !reflect.DeepEqual(got.Queries, want.Queries) {
 			t.Fatalf("%d parts: the τ sample or its queries differ", n)
+		}
+		if !reflect.DeepEqual(got.valSample(c), want.valSample(cfg)) || got.val == nil {
+			t.Fatalf("%d parts: the validation sample differs (or was not read)", n)
 		}
 		if !reflect.DeepEqual(got.Encoding, want.Encoding) || !reflect.DeepEqual(got.Input, want.Input) {
 			t.Fatalf("%d parts: the landmark encoding or the model input differ", n)
