@@ -45,3 +45,20 @@ func BenchmarkScaleLandmarkPE100k(b *testing.B) {
 		LandmarkPE(a, 32, rand.New(rand.NewPCG(1, 1)), 0)
 	}
 }
+
+// BenchmarkLandmarkTranspose: the landmark encoding's transpose of 64 BFS
+// rows over 2·10⁶ nodes into node-major hop counts (LandmarkFromRows).
+func BenchmarkLandmarkTranspose(b *testing.B) {
+	const n, m = 2_000_000, 64
+	rng := rand.New(rand.NewPCG(1, 2))
+	rows := make([]uint16, n*m)
+	for i := range rows {
+		rows[i] = uint16(rng.IntN(200))
+	}
+	hops := make([]uint16, n*m)
+	b.SetBytes(int64(n * m * 2))
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		transposeHops(hops, rows, n, m)
+	}
+}

@@ -105,3 +105,28 @@ func sameRows(t *testing.T, what string, stored, view *engine.Features) {
 		t.Fatalf("%s: the materialised view differs", what)
 	}
 }
+
+// TestTransposeHops: the blocked transpose equals the entry-by-entry one,
+// for sizes around and across the block.
+func TestTransposeHops(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{1, 5, transposeBlock - 1, transposeBlock, 2*transposeBlock + 3} {
+		for _, m := range []int{1, 3, 64} {
+			rows := make([]uint16, n*m)
+			for i := range rows {
+				rows[i] = uint16(rng.IntN(1 << 16))
+			}
+			want := make([]uint16, n*m)
+			for j := 0; j < m; j++ {
+				for v := 0; v < n; v++ {
+					want[v*m+j] = rows[j*n+v]
+				}
+			}
+			got := make([]uint16, n*m)
+			transposeHops(got, rows, n, m)
+			if !slices.Equal(got, want) {
+				t.Fatalf("n %d, m %d: the blocked transpose differs", n, m)
+			}
+		}
+	}
+}
