@@ -113,7 +113,11 @@ func PrepareStagePart(ds *data.Dataset, cfg Config, dir string, i, n int) (strin
 		nn := u.Graphs[g].N
 		rows := make([]uint16, (b-a)*nn)
 		p.Hops.Adjs[g].BFSRows(jobs.marks[g][jobs.flat[a][1]:jobs.flat[a][1]+b-a], 0, rows, cfg.Workers)
-		marks = append(marks, rows...)
+		if marks == nil { // one graph's rows: kept as they are, not copied
+			marks = rows
+		} else {
+			marks = append(marks, rows...)
+		}
 		a = b
 	}
 	tau := jobs.tau
@@ -263,8 +267,8 @@ func CheckStages(ds *data.Dataset, cfg Config, dir string) error {
 
 // PlanStagePart is the memory one of n parts of cfg's BFS stages on ds
 // needs: the runtime, the graph and its splits, the part's landmark rows
-// (twice: computed, then written), a chunk of τ rows, the part's queries
-// and the τ sample's pairs.
+// (twice: computed, then copied when they span graphs), a chunk of τ rows,
+// the part's queries and the τ sample's pairs.
 func PlanStagePart(cfg Config, ds *data.Dataset, n int) int64 {
 	nodes, edges := int64(ds.NumNodes()), int64(ds.NumEdges())
 	b := int64(runtimeBase) + edges*bytesPerBatchEdge
