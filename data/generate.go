@@ -64,6 +64,25 @@ func Generate(spec string, rng *rand.Rand) (*Dataset, error) {
 	return nil, fmt.Errorf("data: unknown generator %q (forms: %s)", spec, strings.Join(Generators, ", "))
 }
 
+// GeneratedNodes is the node count of the generator specification spec,
+// read from the specification alone (Generate builds nothing to know it).
+func GeneratedNodes(spec string) (int, error) {
+	kind, args, _ := strings.Cut(spec, ":")
+	parts := strings.Split(args, ":")
+	if kind == "rgg" {
+		n, err := strconv.Atoi(parts[0])
+		if err != nil || n < 2 {
+			return 0, fmt.Errorf("data: %s: %q is not a node count", spec, parts[0])
+		}
+		return n, nil
+	}
+	a, b, err := dims(parts[0])
+	if err != nil {
+		return 0, fmt.Errorf("data: %s: %v", spec, err)
+	}
+	return a * b, nil
+}
+
 func dims(s string) (int, int, error) {
 	x, y, ok := strings.Cut(s, "x")
 	a, err1 := strconv.Atoi(x)

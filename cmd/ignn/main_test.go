@@ -564,3 +564,29 @@ func TestInductiveEmbedDoesNotFit(t *testing.T) {
 		t.Fatalf("3 attributes into a model of 2: %v", err)
 	}
 }
+
+// TestCapacityDefaultBySize: compare adds the (capacity) cells by default
+// up to run.CapacityFullNodes nodes, not above (with a note saying why and
+// how to force them), and --capacity forces them.
+func TestCapacityDefaultBySize(t *testing.T) {
+	for _, c := range []struct {
+		args      []string
+		cells     int
+		noteAbove bool
+	}{
+		{[]string{"--dataset", "grid:300x300"}, 2, false},
+		{[]string{"--dataset", "grid:400x300"}, 1, true},
+		{[]string{"--dataset", "grid:400x300", "--capacity"}, 2, false},
+	} {
+		args := append([]string{"ignn", "compare", "--models", "gcn", "--variants", "both", "--repeats", "1", "--dry-run"}, c.args...)
+		var o, e bytes.Buffer // not runCLI: it turns the default off
+		err := execute(context.Background(), args, &o, &e)
+		out, errOut := o.String(), e.String()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out, fmt.Sprintf("%d cells", c.cells)) || strings.Contains(errOut, "no (capacity) row on a graph of 120000 nodes") != c.noteAbove {
+			t.Errorf("%v: %s\n%s", c.args, out, errOut)
+		}
+	}
+}

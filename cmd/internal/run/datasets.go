@@ -47,6 +47,19 @@ func LoadDataset(cfg Config) (*data.Dataset, error) {
 	return nil, unknownDataset(cfg.Dataset)
 }
 
+// DatasetNodes is cfg's dataset's node count: read from a generator's
+// specification, else by loading the data.
+func DatasetNodes(cfg Config) (int, error) {
+	if data.IsGenerated(cfg.Dataset) {
+		return data.GeneratedNodes(cfg.Dataset)
+	}
+	ds, err := LoadDataset(cfg)
+	if err != nil {
+		return 0, err
+	}
+	return ds.NumNodes(), nil
+}
+
 func unknownDataset(name string) error {
 	return fmt.Errorf("unknown dataset %q (valid: %s, a generated graph %s, or a path to an edge list)",
 		name, strings.Join(BuiltinDatasets, ", "), strings.Join(data.Generators, " or "))
