@@ -154,6 +154,23 @@ func loadViewRows(dst []float32, src *Features, rows []int) {
 	wg.Wait()
 }
 
+// copyRows sets row r of dst to row rows[r] of src (d values a row), over
+// the fixed row partition in parallel when the copy is large.
+func copyRows(dst, src []float32, rows []int, d int) {
+	if len(rows)*d < minParallelWork { // no closure: it would be allocated every call
+		copyRowRange(dst, src, rows, d, 0, len(rows))
+		return
+	}
+	parallelRanges(evenBounds(len(rows)), len(rows)*d, func(lo, hi int) { copyRowRange(dst, src, rows, d, lo, hi) })
+}
+
+func copyRowRange(dst, src []float32, rows []int, d, lo, hi int) {
+	for r := lo; r < hi; r++ {
+		s := rows[r]
+		copy(dst[r*d:(r+1)*d], src[s*d:(s+1)*d])
+	}
+}
+
 // LoadRows sets row r of batch features f to row rows[r] of src (the
 // features f was made from), and every row from len(rows) on to zero. It
 // panics when rows has more entries than f has slots.
@@ -169,9 +186,7 @@ func (f *Features) LoadRows(src *Features, rows []int) {
 		loadViewRows(f.Dense32, src, rows)
 		clear(f.Dense32[len(rows)*d:])
 	case f.Dense32 != nil:
-		for r, s := range rows {
-			copy(f.Dense32[r*d:(r+1)*d], src.Dense32[s*d:(s+1)*d])
-		}
+		copyRows(f.Dense32, src.Dense32, rows, d)
 		clear(f.Dense32[len(rows)*d:])
 	default:
 		for r, s := range rows {

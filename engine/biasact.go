@@ -50,7 +50,7 @@ func (*biasActOp) InferShape(in ...G.DimSizer) (tensor.Shape, error) {
 func (op *biasActOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
 	x, y := dense(op, in[0]), dense(op, in[1])
-	out := op.output(x.Dtype(), x.Shape()...)
+	out := op.outputRaw(x.Dtype(), x.Shape()...) // biasActRows writes every element
 	d := x.Shape()[1]
 	if op.m != nil {
 		if op.m.t.Dtype() != x.Dtype() || op.m.t.Shape().TotalSize() != x.Shape().TotalSize() {
@@ -91,22 +91,35 @@ func biasAct[T Float](grad bool, a, c, m, out []T, d int) {
 }
 
 func biasActRows[T Float](grad bool, a, c, m, out []T, d, lo, hi int) {
-	for i := lo * d; i < hi*d; i++ {
-		if grad {
-			if a[i] > 0 {
-				v := c[i]
-				if m != nil {
-					v *= m[i]
+	for r := lo; r < hi; r++ {
+		ar, outr := a[r*d:(r+1)*d], out[r*d:(r+1)*d]
+		var mr []T
+		if m != nil {
+			mr = m[r*d : (r+1)*d]
+		}
+		if grad { // c is the gradient, N×D
+			cr := c[r*d : (r+1)*d]
+			for k, x := range ar {
+				var v T
+				if x > 0 {
+					v = cr[k]
+					if mr != nil {
+						v *= mr[k]
+					}
 				}
-				out[i] = v
+				outr[k] = v
 			}
 			continue
 		}
-		if v := a[i] + c[i%d]; v > 0 {
-			if m != nil {
-				v *= m[i]
+		cr := c[:d] // c is the bias, D
+		for k, x := range ar {
+			v := x + cr[k]
+			if !(v > 0) { // NaN too
+				v = 0
+			} else if mr != nil {
+				v *= mr[k]
 			}
-			out[i] = v
+			outr[k] = v
 		}
 	}
 }

@@ -72,7 +72,12 @@ func (op *bcastOp) Do(in ...G.Value) (v G.Value, err error) {
 	if op.mode != bcColSum {
 		y = dense(op, in[1])
 	}
-	out := op.output(x.Dtype(), op.outShape(n, d)...)
+	var out *tensor.Dense
+	if op.mode == bcColSum {
+		out = op.output(x.Dtype(), op.outShape(n, d)...) // sums: zeroed
+	} else {
+		out = op.outputRaw(x.Dtype(), op.outShape(n, d)...) // every element written
+	}
 	switch x.Dtype() {
 	case tensor.Float64:
 		xs := vals[float64](x)
@@ -107,11 +112,30 @@ func (op *bcastOp) outShape(n, d int) []int {
 func bcast[T Float](mode int, x, y, out []T, n, d int) {
 	if x32, ok := any(x).([]float32); ok && mode == bcColSum && d == 32 && n > 0 && blas.Kernels() {
 		// The column sums eight lanes at a time, rows in order: the same
-		// additions as the loop below.
-		blas.ColSum32(any(out).([]float32), x32, d, n)
+		// additions as the loop below. Large ones as two halves of 16
+		// columns at once (a cache line of each row apiece).
+		o32 := any(out).([]float32)
+		if n*d < minParallelWork {
+			blas.ColSum32(o32, x32, d, n)
+			return
+		}
+		var halves [rowChunks + 1]int // [0, 16), [16, 32), then empty ranges
+		for c := 1; c <= rowChunks; c++ {
+			halves[c] = min(16*c, 32)
+		}
+		runRanges(halves, func(lo, _ int) { blas.ColSum16(o32[lo:], x32[lo:], d, n) })
 		return
 	}
-	for i := 0; i < n; i++ {
+	if mode == bcColSum || n*d < minParallelWork { // no closure: it would be allocated every call
+		bcastRows(mode, x, y, out, d, 0, n)
+		return
+	}
+	// Rows are independent outside the column sums: the fixed partition.
+	parallelRanges(evenBounds(n), n*d, func(lo, hi int) { bcastRows(mode, x, y, out, d, lo, hi) })
+}
+
+func bcastRows[T Float](mode int, x, y, out []T, d, lo, hi int) {
+	for i := lo; i < hi; i++ {
 		xr := x[i*d : (i+1)*d]
 		switch mode {
 		case bcAdd:

@@ -108,7 +108,7 @@ func (op *constMulOp) Do(in ...G.Value) (v G.Value, err error) {
 	w := dense(op, in[0])
 	r, k := op.dims()
 	d := w.Shape()[1]
-	out := op.output(w.Dtype(), r, d)
+	out := op.outputRaw(w.Dtype(), r, d) // Gemm with beta 0 clears C
 	tA := blas.NoTrans
 	if op.trans {
 		tA = blas.Trans

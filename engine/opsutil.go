@@ -72,8 +72,24 @@ type opBase struct {
 // shape, allocating it on first use (or if the shape changed).
 func (b *opBase) output(dt tensor.Dtype, shape ...int) *tensor.Dense {
 	out := b.outputRaw(dt, shape...)
-	out.Zero()
+	zero(out)
 	return out
+}
+
+// zero clears t, a large one in the fixed chunks at once.
+func zero(t *tensor.Dense) {
+	n := t.Shape().TotalSize()
+	if n < minParallelWork || (t.Dtype() != tensor.Float32 && t.Dtype() != tensor.Float64) {
+		t.Zero()
+		return
+	}
+	if t.Dtype() == tensor.Float32 {
+		v := vals[float32](t)
+		runRanges(evenBounds(n), func(lo, hi int) { clear(v[lo:hi]) })
+		return
+	}
+	v := vals[float64](t)
+	runRanges(evenBounds(n), func(lo, hi int) { clear(v[lo:hi]) })
 }
 
 // outputRaw is output without the zeroing, for ops that write every

@@ -48,7 +48,7 @@ func (op *rowNormOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
 	x := dense(op, in[0])
 	n, d := x.Shape()[0], x.Shape()[1]
-	out := op.output(x.Dtype(), n, d)
+	out := op.outputRaw(x.Dtype(), n, d) // every element written
 	switch x.Dtype() {
 	case tensor.Float64:
 		xs := vals[float64](x)

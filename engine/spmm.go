@@ -43,7 +43,7 @@ func (op *spmmOp) Do(in ...G.Value) (v G.Value, err error) {
 	defer recoverOp(&err)
 	x := dense("SpMM", in[0])
 	d := x.Shape()[1]
-	out := op.output(x.Dtype(), op.a.Rows, d)
+	out := op.outputRaw(x.Dtype(), op.a.Rows, d) // spmmRows clears each row
 	switch x.Dtype() {
 	case tensor.Float64:
 		xs := vals[float64](x)
@@ -70,6 +70,7 @@ func spmm[T Float](a *CSR, val []T, x, y []T, d int) {
 func spmmRows[T Float](a *CSR, val []T, x, y []T, d, lo, hi int) {
 	for r := lo; r < hi; r++ {
 		k0, k1 := a.RowPtr[r], a.RowPtr[r+1]
+		clear(y[r*d : (r+1)*d]) // here, in the row's own chunk, not serially before
 		sparseRow(y[r*d:(r+1)*d], val[k0:k1], a.ColIdx[k0:k1], x, d)
 	}
 }

@@ -5,11 +5,11 @@
 // It owns Implementation (gonum's BLAS with that Sgemm: k-panels, the fixed
 // row or k partition of a parallel call, the narrow matrix-vector and
 // outer-product paths), the amd64 assembly (sgemm_amd64.s: kern32, kern8,
-// spRow32, spRow8; elem_amd64.s: reluMask32, anchorFwd32, colSum32,
+// spRow32, spRow8; elem_amd64.s: reluMask32, anchorFwd32, colSum16,
 // colAxpy32, scatterAxpy32), the CPU check that enables it (Kernels: AVX2
 // and FMA, golang.org/x/sys/cpu), and the exported functions over slices
 // that check bounds and call the kernels: SparseRow, ReluMask,
-// AnchorForward, ColSum32, ScatterAxpy. Every result is summed in an order
+// AnchorForward, ColSum32, ColSum16, ScatterAxpy. Every result is summed in an order
 // fixed by the shapes alone, whatever GOMAXPROCS is.
 //
 // Beside the assembly, every kernel has a Go version doing its operations in

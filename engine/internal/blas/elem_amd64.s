@@ -80,10 +80,10 @@ adone:
 	VZEROUPPER
 	RET
 
-// func colSum32(acc, x *float32, ldx, rows int)
-// acc[0:32] += x[r·ldx : r·ldx+32] for r = 0…rows−1, in row order per lane
+// func colSum16(acc, x *float32, ldx, rows int)
+// acc[0:16] += x[r·ldx : r·ldx+16] for r = 0…rows−1, in row order per lane
 // (the Go loop's column sums, eight lanes at a time).
-TEXT ·colSum32(SB), NOSPLIT, $0-32
+TEXT ·colSum16(SB), NOSPLIT, $0-32
 	MOVQ    acc+0(FP), DI
 	MOVQ    x+8(FP), SI
 	MOVQ    ldx+16(FP), R8
@@ -91,25 +91,19 @@ TEXT ·colSum32(SB), NOSPLIT, $0-32
 	MOVQ    rows+24(FP), CX
 	VMOVUPS (DI), Y0
 	VMOVUPS 32(DI), Y1
-	VMOVUPS 64(DI), Y2
-	VMOVUPS 96(DI), Y3
 	TESTQ   CX, CX
-	JZ      csdone
+	JZ      c16done
 
-csloop:
+c16loop:
 	VADDPS (SI), Y0, Y0
 	VADDPS 32(SI), Y1, Y1
-	VADDPS 64(SI), Y2, Y2
-	VADDPS 96(SI), Y3, Y3
 	ADDQ   R8, SI
 	DECQ   CX
-	JNZ    csloop
+	JNZ    c16loop
 
-csdone:
+c16done:
 	VMOVUPS Y0, (DI)
 	VMOVUPS Y1, 32(DI)
-	VMOVUPS Y2, 64(DI)
-	VMOVUPS Y3, 96(DI)
 	VZEROUPPER
 	RET
 

@@ -128,7 +128,11 @@ func TestColumnKernelsMatchGo(t *testing.T) {
 			}
 		}
 		ColSum32(got, x, d, rows)
-		sameBits32(t, "colSum32", got, want)
+		sameBits32(t, "ColSum32", got, want)
+		got = append([]float32(nil), acc0...)
+		ColSum16(got[16:], x[16:], d, rows)
+		ColSum16(got, x, d, rows)
+		sameBits32(t, "colSum16 on the halves", got, want)
 		want, got = append([]float32(nil), acc0...), append([]float32(nil), acc0...)
 		for r := 0; r < rows; r++ {
 			for k := 0; k < d; k++ {

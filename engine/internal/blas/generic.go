@@ -3,7 +3,7 @@ package blas
 // The kernels in Go, the assembly's operations in its order. Each product
 // is rounded to float32 before it is added (the conversions forbid the
 // compiler to fuse them), so the kernels without FMA (reluMask32,
-// anchorFwd32, colSum32, colAxpy32, scatterAxpy32) are bit-identical to
+// anchorFwd32, colSum16, colAxpy32, scatterAxpy32) are bit-identical to
 // their Go versions, and the FMA ones (kern32, kern8, spRow32, spRow8)
 // differ from theirs in the last bits wherever a product is inexact.
 
@@ -89,7 +89,7 @@ func anchorFwdGo(o, hm, hs, b, f []float32, arg, self []int, d int) {
 	}
 }
 
-// colSumGo is colSum32 for acc's width: acc[j] += x[r·ldx + j] for
+// colSumGo is colSum16 for acc's width: acc[j] += x[r·ldx + j] for
 // r = 0…rows−1 in order.
 func colSumGo(acc, x []float32, ldx, rows int) {
 	for r := 0; r < rows; r++ {

@@ -45,7 +45,8 @@ func TestGoElemKernelsMatchAsm(t *testing.T) {
 		for _, ldx := range []int{32, 45} {
 			x, b, acc0 := specialValues(rng, rows*ldx), specialValues(rng, 2*rows), specialValues(rng, 32)
 			got, want := append([]float32(nil), acc0...), append([]float32(nil), acc0...)
-			colSum32(&got[0], &x[0], ldx, rows)
+			colSum16(&got[0], &x[0], ldx, rows)
+			colSum16(&got[16], &x[16], ldx, rows)
 			colSumGo(want, x, ldx, rows)
 			sameBits32(t, "colSum", got, want)
 			got, want = append([]float32(nil), acc0...), append([]float32(nil), acc0...)

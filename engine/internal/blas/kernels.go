@@ -68,7 +68,8 @@ func AnchorForward(o, hm, hs, b, f []float32, arg, self []int, d int) {
 }
 
 // ColSum32 adds x[r·ldx : r·ldx+32] to acc[0:32] for r = 0…rows−1, in row
-// order per column.
+// order per column: ColSum16 on each half (a 128-byte row's two cache
+// lines, one pass each).
 func ColSum32(acc, x []float32, ldx, rows int) {
 	if rows <= 0 {
 		return
@@ -76,11 +77,25 @@ func ColSum32(acc, x []float32, ldx, rows int) {
 	if ldx < 0 || len(acc) < 32 || len(x) < (rows-1)*ldx+32 {
 		panic(short)
 	}
-	if !haveKernels {
-		colSumGo(acc[:32], x, ldx, rows)
+	ColSum16(acc, x, ldx, rows)
+	ColSum16(acc[16:], x[16:], ldx, rows)
+}
+
+// ColSum16 adds x[r·ldx : r·ldx+16] to acc[0:16] for r = 0…rows−1, in row
+// order per column. The two halves of a 32-wide matrix can run at once and
+// give ColSum32's sums bit for bit.
+func ColSum16(acc, x []float32, ldx, rows int) {
+	if rows <= 0 {
 		return
 	}
-	colSum32(&acc[0], &x[0], ldx, rows)
+	if ldx < 0 || len(acc) < 16 || len(x) < (rows-1)*ldx+16 {
+		panic(short)
+	}
+	if !haveKernels {
+		colSumGo(acc[:16], x, ldx, rows)
+		return
+	}
+	colSum16(&acc[0], &x[0], ldx, rows)
 }
 
 // ScatterAxpy adds f[s]·g[s·d : s·d+d] (a product, then a sum) to row

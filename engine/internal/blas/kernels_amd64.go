@@ -27,7 +27,7 @@ func reluMask32(out, x, gr *float32, n int)
 func anchorFwd32(o, hm, hs, b, f *float32, arg, self *int, slots, d int)
 
 //go:noescape
-func colSum32(acc, x *float32, ldx, rows int)
+func colSum16(acc, x *float32, ldx, rows int)
 
 //go:noescape
 func colAxpy32(acc, x *float32, ldx int, b *float32, ldb, rows int)

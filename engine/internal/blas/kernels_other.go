@@ -45,8 +45,8 @@ func anchorFwd32(o, hm, hs, b, f *float32, arg, self *int, slots, d int) {
 		unsafe.Slice(b, d), unsafe.Slice(f, slots), as, ss, d)
 }
 
-func colSum32(acc, x *float32, ldx, rows int) {
-	colSumGo(unsafe.Slice(acc, 32), unsafe.Slice(x, span(rows, ldx, 32)), ldx, rows)
+func colSum16(acc, x *float32, ldx, rows int) {
+	colSumGo(unsafe.Slice(acc, 16), unsafe.Slice(x, span(rows, ldx, 16)), ldx, rows)
 }
 
 func colAxpy32(acc, x *float32, ldx int, b *float32, ldb, rows int) {
