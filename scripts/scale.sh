@@ -10,7 +10,9 @@
 # runs stay in out/scale (a run whose files exist is not rerun).
 # Usage: [SKIP_INPUT="GRAPH …"] scripts/scale.sh [GRAPH@MODEL …]   (default:
 # the list below, in the order it runs: every graph's GCN first, GIN after;
-# SKIP_INPUT names graphs whose (input) reference is not computed)
+# SKIP_INPUT names graphs whose (input) reference is not computed; the
+# 2·10⁷ row of docs/scale.md: SKIP_INPUT=grid:4472x4472 scripts/scale.sh
+# grid:4472x4472@gcn)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=out/scale
@@ -90,7 +92,7 @@ L += ["| graph | model | AUC | τ [95% CI] | (input) τ | wall | peak RSS | plan
 bench = "docs/bench/scale-step.txt"
 if os.path.exists(bench):
     L += ["## The training step", "",
-          "`go test ./cmd/internal/run -run '^$' -bench ScaleDefaultStep -benchtime 20x -count 3 -cpu 1,2` (one",
+          "`go test ./cmd/internal/run -run '^$' -bench ScaleDefaultStep -benchtime 20x -count 6 -cpu 1,2` (one",
           "mini-batch step of the same defaults: subgraph, load, forward, backward, Adam; `-2` = GOMAXPROCS 2),",
           f"from [{bench}](bench/scale-step.txt):", "", "| graph | slots | ms/step, 1 core | ms/step, 2 cores | gain |", "|---|---|---|---|---|"]
     per = {}
@@ -102,7 +104,7 @@ if os.path.exists(bench):
         g, cores = (name[:-2], 2) if name.endswith("-2") else (name, 1)
         per.setdefault(g, {"slots": slots}).setdefault(cores, []).append(ns / 1e6)
     for g, v in per.items():
-        med = lambda xs: sorted(xs)[len(xs) // 2]
+        med = lambda xs: (sorted(xs)[(len(xs) - 1) // 2] + sorted(xs)[len(xs) // 2]) / 2 # benchstat's median
         if 1 in v and 2 in v:
             L.append(f"| {g} | {v['slots']} | {med(v[1]):.0f} | {med(v[2]):.0f} | {med(v[1]) / med(v[2]):.2f}× |")
     L.append("")
