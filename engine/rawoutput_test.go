@@ -13,26 +13,31 @@ import (
 // must write every element, in parallel chunks as in one (and the column
 // sums, split into two halves of columns, must equal the serial sums): each
 // op here runs on inputs large enough to take the chunked path, first on
-// inputs full of NaN (leaving NaN wherever a later run fails to write), then
-// on real inputs; the second run must equal a fresh op's run bit for bit,
-// and the row-wise ops must equal their serial loop.
+// inputs of NaN and then of 7s (every element an op writes is then NaN or
+// non-zero), then on real inputs; that run must equal a fresh op's run bit
+// for bit, and the row-wise ops must equal their serial loop.
 func TestRawOutputsWriteEveryElement(t *testing.T) {
+	t.Run("float32", checkRawOutputs[float32])
+	t.Run("float64", checkRawOutputs[float64])
+}
+
+func checkRawOutputs[T Float](t *testing.T) {
 	const n, d = 4096, 32 // n·d = 2¹⁷ ≥ minParallelWork
-	dense32 := func(seed uint64, shape ...int) *tensor.Dense {
+	dt := tensorDtype[T]()
+	filled := func(shape []int, v func(i int) T) *tensor.Dense {
+		f := make([]T, tensor.Shape(shape).TotalSize())
+		for i := range f {
+			f[i] = v(i)
+		}
+		return tensor.New(tensor.WithShape(shape...), tensor.WithBacking(f))
+	}
+	random := func(seed uint64, shape ...int) *tensor.Dense {
 		rng := rand.New(rand.NewPCG(seed, 1))
-		f := make([]float32, tensor.Shape(shape).TotalSize())
-		for i := range f {
-			f[i] = float32(rng.NormFloat64())
-		}
-		return tensor.New(tensor.WithShape(shape...), tensor.WithBacking(f))
+		return filled(shape, func(int) T { return T(rng.NormFloat64()) })
 	}
-	nan32 := func(shape ...int) *tensor.Dense {
-		f := make([]float32, tensor.Shape(shape).TotalSize())
-		for i := range f {
-			f[i] = float32(math.NaN())
-		}
-		return tensor.New(tensor.WithShape(shape...), tensor.WithBacking(f))
-	}
+	nans := func(shape ...int) *tensor.Dense { return filled(shape, func(int) T { return T(math.NaN()) }) }
+	sevens := func(shape ...int) *tensor.Dense { return filled(shape, func(int) T { return 7 }) }
+	same := func(a, b T) bool { return math.Float64bits(float64(a)) == math.Float64bits(float64(b)) }
 	var es []Entry
 	for r := 0; r < n; r++ {
 		if r%7 == 3 {
@@ -43,14 +48,20 @@ func TestRawOutputsWriteEveryElement(t *testing.T) {
 		}
 	}
 	a := NewCSR(n, n, es)
-	cm := NewConstMatrix32(n, 8, func() []float32 {
-		v := make([]float32, n*8)
-		for i := range v {
-			v[i] = float32(i%13) / 13
+	cv := make([]float64, n*8)
+	for i := range cv {
+		cv[i] = float64(i%13) / 13
+	}
+	cm := NewConstMatrix(n, 8, cv)
+	if dt == tensor.Float32 {
+		cv32 := make([]float32, len(cv))
+		for i, v := range cv {
+			cv32[i] = float32(v)
 		}
-		return v
-	}())
-	mask := &dropMask{t: dense32(9, n, d)}
+		cm = NewConstMatrix32(n, 8, cv32)
+	}
+	val := vals[T](filled([]int{a.NNZ()}, func(i int) T { return T(a.Val[i]) }))
+	mask := &dropMask{t: random(9, n, d)}
 	cases := []struct {
 		name  string
 		op    func() G.Op
@@ -69,14 +80,16 @@ func TestRawOutputsWriteEveryElement(t *testing.T) {
 		{"ColumnSums", func() G.Op { return &bcastOp{mode: bcColSum} }, [][]int{{n, d}}}, // zeroed output, halves at once
 	}
 	for _, c := range cases {
-		var nans, real []G.Value
+		var nan, seven, real []G.Value
 		for k, s := range c.shape {
-			nans = append(nans, nan32(s...))
-			real = append(real, dense32(uint64(20+k), s...))
+			nan, seven = append(nan, nans(s...)), append(seven, sevens(s...))
+			real = append(real, random(uint64(20+k), s...))
 		}
 		reused := c.op()
-		if _, err := reused.Do(nans...); err != nil {
-			t.Fatalf("%s on NaN: %v", c.name, err)
+		for _, in := range [][]G.Value{nan, seven} {
+			if _, err := reused.Do(in...); err != nil {
+				t.Fatalf("%s on NaN or 7s: %v", c.name, err)
+			}
 		}
 		got, err := reused.Do(real...)
 		if err != nil {
@@ -86,34 +99,34 @@ func TestRawOutputsWriteEveryElement(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		g, w := vals[float32](got.(*tensor.Dense)), vals[float32](want.(*tensor.Dense))
+		g, w := vals[T](got.(*tensor.Dense)), vals[T](want.(*tensor.Dense))
 		for i := range w {
-			if math.Float32bits(g[i]) != math.Float32bits(w[i]) {
-				t.Fatalf("%s: element %d after a NaN run = %v, fresh %v", c.name, i, g[i], w[i])
+			if !same(g[i], w[i]) {
+				t.Fatalf("%s: element %d after runs on NaN and 7s = %v, fresh %v", c.name, i, g[i], w[i])
 			}
 		}
-		x := vals[float32](real[0].(*tensor.Dense))
-		serial := make([]float32, len(w))
+		x := vals[T](real[0].(*tensor.Dense))
+		serial := make([]T, len(w))
 		switch op := c.op().(type) {
 		case *bcastOp:
-			var y []float32
+			var y []T
 			if len(real) > 1 {
-				y = vals[float32](real[1].(*tensor.Dense))
+				y = vals[T](real[1].(*tensor.Dense))
 			}
 			bcastRows(op.mode, x, y, serial, d, 0, n)
 		case *biasActOp:
-			var m []float32
+			var m []T
 			if op.m != nil {
-				m = vals[float32](op.m.t)
+				m = vals[T](op.m.t)
 			}
-			biasActRows(op.grad, x, vals[float32](real[1].(*tensor.Dense)), m, serial, d, 0, n)
+			biasActRows(op.grad, x, vals[T](real[1].(*tensor.Dense)), m, serial, d, 0, n)
 		case *spmmOp:
-			spmmRows(a, a.Val32(), x, serial, d, 0, n)
+			spmmRows(a, val, x, serial, d, 0, n)
 		default:
 			continue
 		}
 		for i := range w {
-			if math.Float32bits(serial[i]) != math.Float32bits(w[i]) {
+			if !same(serial[i], w[i]) {
 				t.Fatalf("%s: element %d in chunks = %v, serially %v", c.name, i, w[i], serial[i])
 			}
 		}
