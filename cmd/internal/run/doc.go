@@ -11,7 +11,9 @@
 //	datasets.go    LoadDataset: built-in or user graph
 //	memplan.go     PlanMemory: a run's peak memory, before it is built
 //	prepare.go     Prepare: union, splits, data.Hops, input features, the τ
-//	               sample, the --skip-polar auto choice
+//	               sample
+//	encode.go      the positional encoding, hop-count views of large
+//	               graphs' input rows, the --skip-polar auto choice
 //	build.go       Build: model + objective graphs, trainer, samplers; Feed
 //	evaluate.go    Embeddings, Evaluate with the validation yardsticks,
 //	               Faithfulness, EmbeddingShard (sharded embedding)

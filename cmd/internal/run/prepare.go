@@ -4,10 +4,8 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
@@ -198,99 +196,6 @@ func prepareGraphs(ds *data.Dataset, cfg Config) (*Prepared, *data.Dataset, erro
 		}
 	}
 	return p, kept, nil
-}
-
-// ViewInputNodes is the graph size from which a float32 mini-batch run
-// whose positional encoding is landmark hop counts keeps those (2 bytes an
-// entry) and computes its input's and skip block's rows from them as
-// batches load them (engine.Features.View), instead of storing both as
-// N × K float32 values (5.2 GB at 10⁷ nodes, plus the skip candidate while
-// --skip-polar auto chooses). The values are the same, bit for bit; from
-// this size on inference is chunked too (ChunkedInferenceNodes), so no
-// whole-graph graph stores the rows after all. A variable for tests.
-var ViewInputNodes = ChunkedInferenceNodes
-
-// viewInputs reports whether a run of cfg on nodes nodes reads its input
-// and skip rows through views of the landmark hop counts (ViewInputNodes).
-func viewInputs(cfg Config, nodes int) bool {
-	return cfg.BatchSize > 0 && cfg.DType == Float32 && nodes >= ViewInputNodes && cfg.Position.Kind == features.PosLandmark
-}
-
-// hopEncodings reports whether encs are landmark hop counts, smaller than
-// the float32 rows they make.
-func hopEncodings(encs []*features.Encoding) bool {
-	for _, e := range encs {
-		if !e.Hops() {
-			return false
-		}
-	}
-	return len(encs) > 0
-}
-
-// SkipChoice is what --skip-polar auto chose, and why: the τ over the
-// validation pairs (eval.ValSample, disjoint from the test τ pairs) of the
-// cosines of each candidate block's own rows, before any training.
-type SkipChoice struct {
-	Block              string  `json:"block"` // "polar" or "standardised"
-	ValTauPolar        float64 `json:"val_tau_polar"`
-	ValTauStandardised float64 `json:"val_tau_standardised"`
-}
-
-// chooseSkip keeps, of the standardised block std and the cone polar, the
-// one whose rows' cosines have the higher τ over the validation pairs
-// (the cone on a tie), into p.Input.Skip and p.SkipChoice.
-func (p *Prepared) chooseSkip(cfg Config, std, polar *engine.Features) {
-	p.val = p.valSample(cfg)
-	var e eval.Evaluator
-	tau := func(f *engine.Features) float64 {
-		return e.SampleTauOf(eval.FeatureCosine(f), &p.val.Pairs)
-	}
-	c := &SkipChoice{Block: "polar", ValTauPolar: tau(polar), ValTauStandardised: tau(std)}
-	p.Input.Skip = polar
-	if c.ValTauStandardised > c.ValTauPolar || math.IsNaN(c.ValTauPolar) {
-		c.Block, p.Input.Skip = "standardised", std
-	}
-	p.SkipChoice = c
-}
-
-// valSample is the run's validation sample: read with the BFS stages
-// computed beforehand, or drawn (eval.DrawValSample).
-func (p *Prepared) valSample(cfg Config) *eval.ValSample {
-	if p.val != nil {
-		return p.val
-	}
-	return eval.DrawValSample(p.Hops, p.TauSample, cfg.TauSources, cfg.TauPairs, cfg.Seed)
-}
-
-// encode computes cfg.Position's encoding of every kept graph on its
-// message-passing edges (never the held-out ones) into fo.
-// With st (BFS stages computed beforehand), a landmark encoding is made
-// from st's rows instead of its own BFS: the same encoding.
-func (p *Prepared) encode(cfg Config, fo *features.Options, st *stageParts) error {
-	pos := cfg.Position
-	t0 := time.Now()
-	fo.EncodingDim = pos.K
-	for g, s := range p.Splits {
-		if st != nil && st.landmarks != nil {
-			v, info := features.LandmarkFromRows(s.Graph.N, pos.K, st.marks[g], st.landmarks[g])
-			st.landmarks[g] = nil
-			fo.Encodings = append(fo.Encodings, v)
-			p.Encoding = append(p.Encoding, info)
-			continue
-		}
-		a := data.NewAdj(s.Graph.N, s.MP)
-		if !p.Exact() {
-			a = p.Hops.Adjs[g]
-		}
-		v, info, err := features.Encode(pos, a, cfg.Seed, g, cfg.Workers)
-		if err != nil {
-			return fmt.Errorf("%s: graph %s: %w", pos, s.Graph.Name, err)
-		}
-		fo.Encodings = append(fo.Encodings, v)
-		p.Encoding = append(p.Encoding, info)
-	}
-	p.EncodingSeconds = time.Since(t0).Seconds()
-	return nil
 }
 
 // pairTaskClasses refuses the pair task on data whose labelled nodes all
