@@ -78,19 +78,19 @@ func (b *opBase) output(dt tensor.Dtype, shape ...int) *tensor.Dense {
 
 // zero clears t, a large one in the fixed chunks at once.
 func zero(t *tensor.Dense) {
-	n := t.Shape().TotalSize()
-	if n < minParallelWork || (t.Dtype() != tensor.Float32 && t.Dtype() != tensor.Float64) {
+	switch n := t.Shape().TotalSize(); {
+	case n < minParallelWork:
 		t.Zero()
-		return
+	case t.Dtype() == tensor.Float32:
+		clearChunks(vals[float32](t))
+	case t.Dtype() == tensor.Float64:
+		clearChunks(vals[float64](t))
+	default:
+		t.Zero()
 	}
-	if t.Dtype() == tensor.Float32 {
-		v := vals[float32](t)
-		runRanges(evenBounds(n), func(lo, hi int) { clear(v[lo:hi]) })
-		return
-	}
-	v := vals[float64](t)
-	runRanges(evenBounds(n), func(lo, hi int) { clear(v[lo:hi]) })
 }
+
+func clearChunks[T Float](v []T) { runRanges(evenBounds(len(v)), func(lo, hi int) { clear(v[lo:hi]) }) }
 
 // outputRaw is output without the zeroing, for ops that write every
 // element (its contents are the last run's, or another op's).

@@ -38,6 +38,13 @@ func checkRawOutputs[T Float](t *testing.T) {
 	nans := func(shape ...int) *tensor.Dense { return filled(shape, func(int) T { return T(math.NaN()) }) }
 	sevens := func(shape ...int) *tensor.Dense { return filled(shape, func(int) T { return 7 }) }
 	same := func(a, b T) bool { return math.Float64bits(float64(a)) == math.Float64bits(float64(b)) }
+	z := nans(n, d) // the zeroing the other ops' outputs get: in chunks at this size
+	zero(z)
+	for i, v := range vals[T](z) {
+		if math.Float64bits(float64(v)) != 0 {
+			t.Fatalf("zero: element %d = %v", i, v)
+		}
+	}
 	var es []Entry
 	for r := 0; r < n; r++ {
 		if r%7 == 3 {
