@@ -229,3 +229,22 @@ func TestRGG(t *testing.T) {
 		}
 	}
 }
+
+// TestGeneratedNodes: the node count read from a specification is the
+// generated graph's, and a malformed one is an error.
+func TestGeneratedNodes(t *testing.T) {
+	for _, spec := range []string{"grid:3x7", "caveman:6x5", "caveman:6x5:0.1", "rgg:300:6"} {
+		ds, err := Generate(spec, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n, err := GeneratedNodes(spec); err != nil || n != ds.NumNodes() {
+			t.Errorf("GeneratedNodes(%s) = %d, %v; the graph has %d nodes", spec, n, err, ds.NumNodes())
+		}
+	}
+	for _, spec := range []string{"grid:3", "rgg:x:6", "caveman:ax5"} {
+		if n, err := GeneratedNodes(spec); err == nil {
+			t.Errorf("GeneratedNodes(%s) = %d, want an error", spec, n)
+		}
+	}
+}
