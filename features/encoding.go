@@ -15,6 +15,19 @@ type Encoding struct {
 	Values []float64 // row-major N × K, or nil
 	hops   []uint16  // landmarks: row-major N × m hop counts (m ≤ K; columns m… are 0)
 	m      int
+	spill  *data.Spill // or those hop counts in a file (LandmarkSpilled), hops nil
+	blocks sync.Pool   // *spillBlock: the last block of rows a reader read from spill
+}
+
+// spillBlockRows is how many consecutive rows a spilled encoding reads at
+// once (4 KB of 64 hop counts): rows read in order (inference, the skip
+// block's statistics) cost one pread per block, not one per row.
+const spillBlockRows = 16
+
+// spillBlock is rows [first, first+spillBlockRows) of a spilled encoding.
+type spillBlock struct {
+	first int
+	v     []uint16
 }
 
 // Hops reports whether e holds landmark hop counts (2 bytes an entry)
@@ -28,10 +41,36 @@ func (e *Encoding) Row(i int, dst []float64) {
 		return
 	}
 	inv := landmarkValue()
-	for j, d := range e.hops[i*e.m : (i+1)*e.m] {
-		dst[j] = inv[d]
+	if e.spill != nil {
+		b, _ := e.blocks.Get().(*spillBlock)
+		if b == nil {
+			b = &spillBlock{first: -1, v: make([]uint16, spillBlockRows*e.m)}
+		}
+		if first := i - i%spillBlockRows; b.first != first {
+			e.spill.Block(first, min(first+spillBlockRows, e.N), b.v)
+			b.first = first
+		}
+		for j, d := range b.v[(i-b.first)*e.m : (i-b.first+1)*e.m] {
+			dst[j] = inv[d]
+		}
+		e.blocks.Put(b)
+	} else {
+		for j, d := range e.hops[i*e.m : (i+1)*e.m] {
+			dst[j] = inv[d]
+		}
 	}
 	clear(dst[e.m:e.K])
+}
+
+// Spilled reports whether e's hop counts are in a file (LandmarkSpilled).
+func (e *Encoding) Spilled() bool { return e.spill != nil }
+
+// Close releases a spilled encoding's file; other encodings have none.
+func (e *Encoding) Close() error {
+	if e.spill == nil {
+		return nil
+	}
+	return e.spill.Close()
 }
 
 // landmarkValue[d] is the landmark value of hop count d, 1/(1+d), and 0

@@ -164,6 +164,35 @@ func LandmarkFromRows(n, l int, marks []int, rows []uint16) (*Encoding, Encoding
 	return &Encoding{N: n, K: l, hops: hops, m: m}, EncodingInfo{Method: "bfs", Landmarks: marks}
 }
 
+// LandmarkSpilled is LandmarkFromRows with the hop counts in a file in
+// dir (data.Spill) instead of the heap: they are transposed into it a
+// block of nodes at a time, so the row-major counts are never held whole
+// (issue 37: N × L × 2 B, 12.8 GB at 10⁸ nodes). Rows read through it
+// are the same as LandmarkFromRows's, bit for bit.
+func LandmarkSpilled(dir string, n, l int, marks []int, rows []uint16) (*Encoding, EncodingInfo, error) {
+	m := len(marks)
+	info := EncodingInfo{Method: "bfs", Landmarks: marks}
+	s, err := data.NewSpill(dir, n, m)
+	if err != nil {
+		return nil, info, err
+	}
+	block := make([]uint16, transposeBlock*m)
+	for lo := 0; lo < n; lo += transposeBlock {
+		hi := min(lo+transposeBlock, n)
+		b := block[:(hi-lo)*m]
+		for j := 0; j < m; j++ {
+			for v, d := range rows[j*n+lo : j*n+hi] {
+				b[v*m+j] = d
+			}
+		}
+		if err := s.Append(b); err != nil {
+			s.Close()
+			return nil, info, err
+		}
+	}
+	return &Encoding{N: n, K: l, m: m, spill: s}, info, nil
+}
+
 // transposeBlock is how many nodes transposeHops moves at a time: their
 // m hop counts (m × 2 B each) stay in cache while every row is read.
 const transposeBlock = 2048

@@ -3,6 +3,7 @@ package features
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -235,6 +236,42 @@ func TestLapPEEigenvectors(t *testing.T) {
 			if math.Abs(d-want) > 1e-10 {
 				t.Fatalf("⟨v%d, v%d⟩ = %g", i, j, d)
 			}
+		}
+	}
+}
+
+// TestLandmarkSpilledMatchesHeld: the encoding whose hop counts are in a
+// spill file reads every row as the one that holds them, bit for bit, on
+// a graph of more nodes than a transposition block, with unreachable
+// nodes; landmark:K beyond the landmarks pads with zeros as well.
+func TestLandmarkSpilledMatchesHeld(t *testing.T) {
+	g, err := data.Generate("caveman:700x4:0.1", rand.New(rand.NewPCG(3, 4)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edges := append([][2]int(nil), g.Graphs[0].Edges...)
+	n := g.Graphs[0].N + 5 // isolated nodes: unreachable from every landmark
+	a := data.NewAdj(n, edges)
+	if n <= transposeBlock {
+		t.Fatalf("%d nodes: the test wants more than one block of %d", n, transposeBlock)
+	}
+	const l, k = 9, 12
+	marks := LandmarkMarks(n, l, 5, 0)
+	rows := make([]uint16, l*n)
+	a.BFSRows(marks, 0, rows, 2)
+	held, _ := LandmarkFromRows(n, k, marks, slices.Clone(rows))
+	spilled, info, err := LandmarkSpilled(t.TempDir(), n, k, marks, rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer spilled.Close()
+	if !spilled.Spilled() || held.Spilled() || !slices.Equal(info.Landmarks, marks) {
+		t.Fatalf("Spilled: %v and %v; landmarks %v", spilled.Spilled(), held.Spilled(), info.Landmarks)
+	}
+	want, got := held.Dense(), spilled.Dense()
+	for i := range want {
+		if math.Float64bits(want[i]) != math.Float64bits(got[i]) {
+			t.Fatalf("entry %d (node %d): %g spilled, %g held", i, i/k, got[i], want[i])
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package objective
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
@@ -100,7 +101,10 @@ func TestTripleSampler(t *testing.T) {
 		for _, w := range []int{1, 2} {
 			h := datatest.Hops(t, "grid:8x8", exact, w)
 			r := NewTripleSampler(h, engine.NewSeeded(5, "mse-pairs"), 300, 6, false)
-			tr := r.Draw()
+			tr, err := r.Draw()
+			if err != nil {
+				t.Fatal(err)
+			}
 			if tr.Len() < 250 {
 				t.Fatalf("exact %v: %d of 300 triples", exact, tr.Len())
 			}
@@ -132,7 +136,10 @@ func TestTripleSamplerPairs(t *testing.T) {
 		for _, w := range []int{1, 2} {
 			h := datatest.Hops(t, "grid:8x8", exact, w)
 			r := NewTripleSampler(h, engine.NewSeeded(5, "mse-pairs"), 300, 6, true)
-			tr := r.Draw()
+			tr, err := r.Draw()
+			if err != nil {
+				t.Fatal(err)
+			}
 			if tr.Len() < 250 || len(tr.A) != tr.Len() {
 				t.Fatalf("exact %v: %d of 300 triples, %d anchors", exact, tr.Len(), len(tr.A))
 			}
@@ -245,5 +252,58 @@ func TestTripleSamplerThin(t *testing.T) {
 	}
 	if !slices.Equal(runs[0], runs[1]) {
 		t.Fatal("the same seed drew other thinned sources")
+	}
+}
+
+// TestTripleSamplerSpilledRows: sources whose rows are in a spill file
+// give the same triples, in the same order, as rows held in memory, for
+// triples and pair triples, fixed or redrawn at every Refresh, over a union of two graphs of different
+// sizes (rows of different lengths, one after another in the file); the
+// held rows are dropped.
+func TestTripleSamplerSpilledRows(t *testing.T) {
+	var graphs []*data.Graph
+	for _, spec := range []string{"grid:9x7", "caveman:6x5:0.2"} {
+		ds, err := data.Generate(spec, rand.New(rand.NewPCG(1, 2)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		graphs = append(graphs, ds.Graphs[0])
+	}
+	ds := &data.Dataset{Name: "two", Graphs: graphs}
+	h, err := data.NewHops(ds.Union(), [][][2]int{graphs[0].Edges, graphs[1].Edges}, false, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ pairs, fixed bool }{{false, true}, {true, true}, {true, false}} {
+		pairs := c.pairs
+		var got [2]Triples
+		for s, dir := range []string{"", t.TempDir()} {
+			r := NewTripleSampler(h, engine.NewSeeded(9, "mse-pairs"), 300, 11, pairs)
+			if dir != "" {
+				r.SpillTo(dir)
+			}
+			if c.fixed {
+				if err := r.FixSources(engine.Stream(1, "rank-sources")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for range 3 {
+				if err := r.Refresh(); err != nil { // a new draw each time unless fixed
+					t.Fatal(err)
+				}
+				if (dir != "") != (r.spill != nil) || (dir != "") != (r.rows == nil) {
+					t.Fatalf("spill %q: spill file %v, held rows %d", dir, r.spill != nil, len(r.rows))
+				}
+				tr := r.DrawN(200)
+				got[s].I, got[s].J, got[s].K = append(got[s].I, tr.I...), append(got[s].J, tr.J...), append(got[s].K, tr.K...)
+				got[s].A = append(got[s].A, tr.A...)
+			}
+			if err := r.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(got[0].I) == 0 || !slices.Equal(got[0].I, got[1].I) || !slices.Equal(got[0].J, got[1].J) || !slices.Equal(got[0].K, got[1].K) || !slices.Equal(got[0].A, got[1].A) {
+			t.Fatalf("%+v: %d triples held, %d spilled, not the same", c, len(got[0].I), len(got[1].I))
+		}
 	}
 }

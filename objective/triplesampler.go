@@ -29,7 +29,10 @@ type TripleSampler struct {
 	rng                *engine.Seeded
 	n, sources         int
 	set                Triples
-	rows               [][]uint16 // the sampled path's BFS rows, reused
+	rows               [][]uint16  // the sampled path's BFS rows, reused
+	spillDir           string      // SpillTo: draws keep the rows in a file here
+	spill              *data.Spill // and they are there, source k's from rowOff[k] on
+	rowOff             []int
 	srcGraph, srcLocal []int
 	fixed              bool // FixSources: the sources and rows stay for the run
 	every, calls       int  // Thin: Refresh draws on every every-th call
@@ -59,37 +62,40 @@ func NewTripleSampler(h *data.Hops, rng *engine.Seeded, n, sources int, pairs bo
 }
 
 // Draw returns the epoch's triples (whole-graph steps). The set is reused
-// by the next call.
-func (r *TripleSampler) Draw() *Triples {
+// by the next call. Its error is Refresh's.
+func (r *TripleSampler) Draw() (*Triples, error) {
 	r.set.Reset()
 	if r.h.Exact() {
 		for t := 0; t < r.n; t++ {
 			r.addExact(r.rng.IntN(r.h.Union.N))
 		}
-		return &r.set
+		return &r.set, nil
 	}
-	r.Refresh()
+	if err := r.Refresh(); err != nil {
+		return nil, err
+	}
 	per := max(1, r.n/r.sources)
 	for k := range r.srcGraph {
 		for t := 0; t < per; t++ {
 			r.addSource(k)
 		}
 	}
-	return &r.set
+	return &r.set, nil
 }
 
 // Refresh draws the epoch's BFS sources and their rows (the sampled path;
 // nothing on the exact path). Mini-batch epochs call it once, then DrawN
-// per step.
-func (r *TripleSampler) Refresh() {
+// per step. Its error is the spill file's (SpillTo), when writing the
+// rows there fails.
+func (r *TripleSampler) Refresh() error {
 	if r.h.Exact() || r.fixed {
-		return
+		return nil
 	}
 	r.calls++
 	if r.every > 1 && (r.calls-1)%r.every != 0 {
-		return
+		return nil
 	}
-	r.draw(r.rng.Rand)
+	return r.draw(r.rng.Rand)
 }
 
 // Thin bounds the sampled path's BFS work: sources BFS sources per draw,
@@ -105,15 +111,100 @@ func (r *TripleSampler) Thin(sources, every int) {
 	r.Mode = fmt.Sprintf("%s (thinned for the graph's size: %d sources per draw, each draw kept for %d epochs)", r.Mode, sources, every)
 }
 
-// draw draws the sources from rng and computes their BFS rows.
-func (r *TripleSampler) draw(rng *rand.Rand) {
+// draw draws the sources from rng and computes their BFS rows, into a
+// spill file after SpillTo.
+func (r *TripleSampler) draw(rng *rand.Rand) error {
+	if r.spillDir != "" {
+		return r.drawSpilled(rng)
+	}
+	r.drawSources(rng)
+	r.rows = r.h.Rows(r.srcGraph, r.srcLocal, r.rows)
+	return nil
+}
+
+// drawSources draws the sources from rng.
+func (r *TripleSampler) drawSources(rng *rand.Rand) {
 	u := r.h.Union
 	r.srcGraph, r.srcLocal = r.srcGraph[:0], r.srcLocal[:0]
 	for k := 0; k < r.sources; k++ {
 		g, i := u.Local(rng.IntN(u.N))
 		r.srcGraph, r.srcLocal = append(r.srcGraph, g), append(r.srcLocal, i)
 	}
-	r.rows = r.h.Rows(r.srcGraph, r.srcLocal, r.rows)
+}
+
+// SpillChunk is how many BFS rows drawSpilled holds at a time.
+const SpillChunk = 8
+
+// drawSpilled is draw with the rows written to a new spill file in
+// r.spillDir (the last draw's is released), SpillChunk at a time, instead
+// of held: the same rows, each a function of its source alone.
+func (r *TripleSampler) drawSpilled(rng *rand.Rand) error {
+	if err := r.Close(); err != nil {
+		return err
+	}
+	r.spill = nil
+	r.drawSources(rng)
+	u := r.h.Union
+	r.rowOff = r.rowOff[:0]
+	total := 0
+	for _, g := range r.srcGraph {
+		r.rowOff = append(r.rowOff, total)
+		total += u.Graphs[g].N
+	}
+	s, err := data.NewSpill(r.spillDir, total, 1)
+	if err != nil {
+		return fmt.Errorf("ranking BFS rows: %w", err)
+	}
+	var rows [][]uint16
+	for lo := 0; lo < len(r.srcGraph); lo += SpillChunk {
+		hi := min(lo+SpillChunk, len(r.srcGraph))
+		rows = r.h.Rows(r.srcGraph[lo:hi], r.srcLocal[lo:hi], rows)
+		for _, row := range rows {
+			if err := s.Append(row); err != nil {
+				s.Close()
+				return fmt.Errorf("ranking BFS rows: %w", err)
+			}
+		}
+	}
+	r.spill, r.rows = s, nil
+	return nil
+}
+
+// SpillTo makes the sampled path keep its BFS rows in a file in dir
+// (data.Spill: sources × N × 2 B, 12.8 GB at 10⁸ nodes, read by pread, a
+// few lookups per triple) instead of the heap, from the next draw on
+// (Refresh, FixSources). The triples are the same, bit for bit. Close
+// releases the file.
+func (r *TripleSampler) SpillTo(dir string) { r.spillDir = dir }
+
+// Close releases the rows' spill file, if any.
+func (r *TripleSampler) Close() error {
+	if r.spill == nil {
+		return nil
+	}
+	return r.spill.Close()
+}
+
+// hopRow is one source's BFS row, held or in the spill from off on.
+type hopRow struct {
+	v   []uint16
+	s   *data.Spill
+	off int
+}
+
+func (h hopRow) at(j int) uint16 {
+	if h.s == nil {
+		return h.v[j]
+	}
+	return h.s.At(h.off+j, 0)
+}
+
+// row is the k-th fixed or epoch source's row.
+func (r *TripleSampler) row(k int) hopRow {
+	if r.spill != nil {
+		return hopRow{s: r.spill, off: r.rowOff[k]}
+	}
+	return hopRow{v: r.rows[k]}
 }
 
 // FixSources draws the sampled path's BFS sources once, from rng (a
@@ -122,13 +213,16 @@ func (r *TripleSampler) draw(rng *rand.Rand) {
 // it. Each epoch's BFS over the whole graph is what made a mini-batch
 // epoch's cost grow with N (64 BFS over a 10⁷-node grid: 10.7 s an epoch). The
 // exact path has no sources: nothing changes there.
-func (r *TripleSampler) FixSources(rng *rand.Rand) {
+func (r *TripleSampler) FixSources(rng *rand.Rand) error {
 	if r.h.Exact() {
-		return
+		return nil
 	}
-	r.draw(rng)
+	if err := r.draw(rng); err != nil {
+		return err
+	}
 	r.fixed = true
 	r.Mode = strings.Replace(r.Mode, "redrawn every epoch from the BFS rows of", "redrawn every epoch from the BFS rows of the same", 1) + ", drawn once for the run"
+	return nil
 }
 
 // DrawN returns n triples of a mini-batch step: anchors uniform over all
@@ -151,25 +245,25 @@ func (r *TripleSampler) addExact(a int) {
 	g, i := r.h.Union.Local(a)
 	if r.pairs {
 		g2, i2 := r.h.Union.Local(r.rng.IntN(r.h.Union.N))
-		r.addPair(g, i, r.h.Row(g, i), g2, i2, r.h.Row(g2, i2))
+		r.addPair(g, i, hopRow{v: r.h.Row(g, i)}, g2, i2, hopRow{v: r.h.Row(g2, i2)})
 		return
 	}
-	r.add(g, i, r.h.Row(g, i))
+	r.add(g, i, hopRow{v: r.h.Row(g, i)})
 }
 
 // addSource draws one triple anchored at the epoch's k-th source.
 func (r *TripleSampler) addSource(k int) {
 	if r.pairs {
 		k2 := r.rng.IntN(len(r.srcGraph))
-		r.addPair(r.srcGraph[k], r.srcLocal[k], r.rows[k], r.srcGraph[k2], r.srcLocal[k2], r.rows[k2])
+		r.addPair(r.srcGraph[k], r.srcLocal[k], r.row(k), r.srcGraph[k2], r.srcLocal[k2], r.row(k2))
 		return
 	}
-	r.add(r.srcGraph[k], r.srcLocal[k], r.rows[k])
+	r.add(r.srcGraph[k], r.srcLocal[k], r.row(k))
 }
 
 // addPair draws one pair triple: j uniform beside anchor i (graph g, row),
 // k uniform beside anchor a (graph ga, row rowa), the nearer pair first.
-func (r *TripleSampler) addPair(g, i int, row []uint16, ga, a int, rowa []uint16) {
+func (r *TripleSampler) addPair(g, i int, row hopRow, ga, a int, rowa hopRow) {
 	u := r.h.Union
 	n, na := u.Graphs[g].N, u.Graphs[ga].N
 	if n < 2 || na < 2 {
@@ -177,10 +271,11 @@ func (r *TripleSampler) addPair(g, i int, row []uint16, ga, a int, rowa []uint16
 	}
 	for try := 0; try < rankRetries; try++ {
 		j, k := engine.OtherThan(r.rng.Rand, n, i), engine.OtherThan(r.rng.Rand, na, a)
-		if row[j] == rowa[k] {
+		dj, dk := row.at(j), rowa.at(k)
+		if dj == dk {
 			continue
 		}
-		if row[j] < rowa[k] {
+		if dj < dk {
 			r.set.AddPairs(u.Global(g, i), u.Global(g, j), u.Global(ga, a), u.Global(ga, k))
 		} else {
 			r.set.AddPairs(u.Global(ga, a), u.Global(ga, k), u.Global(g, i), u.Global(g, j))
@@ -191,7 +286,7 @@ func (r *TripleSampler) addPair(g, i int, row []uint16, ga, a int, rowa []uint16
 
 // add draws one triple anchored at node i of graph g, whose distances to
 // the graph's nodes are row.
-func (r *TripleSampler) add(g, i int, row []uint16) {
+func (r *TripleSampler) add(g, i int, row hopRow) {
 	u := r.h.Union
 	n := u.Graphs[g].N
 	if n < 3 {
@@ -199,10 +294,11 @@ func (r *TripleSampler) add(g, i int, row []uint16) {
 	}
 	for try := 0; try < rankRetries; try++ {
 		j, k := engine.OtherThan(r.rng.Rand, n, i), engine.OtherThan(r.rng.Rand, n, i)
-		if row[j] == row[k] {
+		dj, dk := row.at(j), row.at(k)
+		if dj == dk {
 			continue
 		}
-		if row[j] > row[k] {
+		if dj > dk {
 			j, k = k, j
 		}
 		r.set.Add(u.Global(g, i), u.Global(g, j), u.Global(g, k))

@@ -106,3 +106,23 @@ func TestDataConvert(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+// TestSpillCLI (issue 37): --spill takes a directory, auto or off; an
+// empty one is a usage error that says so; a run told to spill where it
+// has nothing to spill says that and runs in memory.
+func TestSpillCLI(t *testing.T) {
+	_, _, err := runCLI("train", "--dataset", "caveman:8x6", "--epochs", "2", "--spill", "")
+	if err == nil || !strings.Contains(err.Error(), "--spill: want a directory, auto or off") {
+		t.Fatalf("--spill \"\": %v", err)
+	}
+	dir := filepath.Join(t.TempDir(), "spill")
+	_, stderr, err := runCLI("train", "--dataset", "caveman:8x6", "--epochs", "2", "--spill", dir)
+	if err != nil || !strings.Contains(stderr, "nothing to spill") {
+		t.Fatalf("--spill on a small paper-scheme run: %v\n%s", err, stderr)
+	}
+	for _, v := range []string{"off", "auto"} {
+		if _, stderr, err := runCLI("train", "--dataset", "caveman:8x6", "--epochs", "2", "--spill", v); err != nil || strings.Contains(stderr, "spill") {
+			t.Fatalf("--spill %s: %v\n%s", v, err, stderr)
+		}
+	}
+}

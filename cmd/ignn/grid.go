@@ -39,7 +39,7 @@ type gridFile struct {
 // runControl are the compare flags that may accompany --grid: they steer
 // the run, not the cells.
 var runControl = map[string]bool{"grid": true, "out": true, "select": true, "workers": true, "format": true, "quiet": true,
-	"fresh": true, "retry-failed": true, "dry-run": true, "data-dir": true, "max-memory": true,
+	"fresh": true, "retry-failed": true, "dry-run": true, "data-dir": true, "max-memory": true, "spill": true,
 	"shard": true, "shards": true, "status": true, "slurm": true, "slurm-arg": true, "wait": true, "capacity": true}
 
 // applyGrid reads path and sets the command's flags from its settings;

@@ -202,7 +202,9 @@ func (b *batcher) load(epoch, step int, pairs []*objective.Pairs, triples *objec
 // sample.
 func (c *Built) feedEpoch() error {
 	if c.rank != nil {
-		c.rank.Refresh()
+		if err := c.rank.Refresh(); err != nil {
+			return err
+		}
 	}
 	if c.mse != nil {
 		c.mseEpoch.Reset()

@@ -89,8 +89,13 @@ func Build(p *Prepared, cfg Config) (*Built, error) {
 	var mseIn objective.MSEInput
 	if obj.LambdaMSE > 0 && obj.Distance == objective.DistanceRank {
 		c.rank = objective.NewTripleSampler(p.Hops, c.mseRN, cfg.RankTriples, cfg.MSESources, cfg.RankPairs)
+		if dir := cfg.spillDir(); dir != "" {
+			c.rank.SpillTo(dir)
+		}
 		if cfg.RankFixedSources {
-			c.rank.FixSources(engine.Stream(cfg.Seed, "rank-sources"))
+			if err := c.rank.FixSources(engine.Stream(cfg.Seed, "rank-sources")); err != nil {
+				return nil, err
+			}
 		}
 		if sources, every := capacityThinning(cfg, p.Union.N); every > 0 {
 			c.rank.Thin(sources, every)
@@ -190,7 +195,11 @@ func (c *Built) Feed(epoch int) error {
 		}
 	}
 	if c.rank != nil {
-		return c.loss.Rank.Bind(c.rank.Draw())
+		tr, err := c.rank.Draw()
+		if err != nil {
+			return err
+		}
+		return c.loss.Rank.Bind(tr)
 	}
 	if c.mse != nil {
 		if pairs := c.mse.Draw(); pairs != nil {
@@ -210,5 +219,8 @@ func (c *Built) Close() {
 	}
 	if c.fwd != nil {
 		c.fwd.Close()
+	}
+	if c.rank != nil {
+		c.rank.Close()
 	}
 }

@@ -133,6 +133,13 @@ type Config struct {
 	// --shard, StagePart): the landmark rows and the τ sample's distances
 	// are read from its parts instead of computed; the same numbers.
 	Stages string `json:"-"`
+	// Spill is a directory where the run keeps, in unlinked files read by
+	// pread (data.Spill), the two whole-run arrays of N × 64 hop counts
+	// that need not be in its memory: the landmark hop counts its input's
+	// views read (a view run) and the fixed ranking sources' BFS rows
+	// (--rank-fixed-sources). "" keeps them in memory. The same numbers
+	// either way; Spill is not part of a result.
+	Spill string `json:"-"`
 
 	ModelConfig models.Config `json:"model_config"`
 }

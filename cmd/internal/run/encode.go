@@ -43,6 +43,16 @@ func hopEncodings(encs []*features.Encoding) bool {
 	return len(encs) > 0
 }
 
+// landmarkEncoding is the landmark encoding of BFS rows (from marks, n
+// nodes each), its hop counts spilled into a file in dir unless dir is "".
+func landmarkEncoding(dir string, n, k int, marks []int, rows []uint16) (*features.Encoding, features.EncodingInfo, error) {
+	if dir == "" {
+		v, info := features.LandmarkFromRows(n, k, marks, rows)
+		return v, info, nil
+	}
+	return features.LandmarkSpilled(dir, n, k, marks, rows)
+}
+
 // SkipChoice is what --skip-polar auto chose, and why: the τ over the
 // validation pairs (eval.ValSample, disjoint from the test τ pairs) of the
 // cosines of each candidate block's own rows, before any training.
@@ -86,19 +96,32 @@ func (p *Prepared) encode(cfg Config, fo *features.Options, st *stageParts) erro
 	pos := cfg.Position
 	t0 := time.Now()
 	fo.EncodingDim = pos.K
+	spill := ""
+	if pos.Kind == features.PosLandmark && viewInputs(cfg, p.Union.N) {
+		spill = cfg.spillDir() // the views read the hop counts for the whole run
+	}
 	for g, s := range p.Splits {
-		if st != nil && st.landmarks != nil {
-			v, info := features.LandmarkFromRows(s.Graph.N, pos.K, st.marks[g], st.landmarks[g])
+		var v *features.Encoding
+		var info features.EncodingInfo
+		var err error
+		switch {
+		case st != nil && st.landmarks != nil:
+			v, info, err = landmarkEncoding(spill, s.Graph.N, pos.K, st.marks[g], st.landmarks[g])
 			st.landmarks[g] = nil
-			fo.Encodings = append(fo.Encodings, v)
-			p.Encoding = append(p.Encoding, info)
-			continue
+		case spill != "" && !p.Exact(): // LandmarkPE's landmarks and rows, the rows spilled
+			marks := features.LandmarkMarks(s.Graph.N, pos.K, cfg.Seed, g)
+			rows := make([]uint16, len(marks)*s.Graph.N)
+			p.Hops.Adjs[g].BFSRows(marks, 0, rows, cfg.Workers)
+			v, info, err = landmarkEncoding(spill, s.Graph.N, pos.K, marks, rows)
+		default:
+			var a *data.Adj
+			if p.Exact() {
+				a = data.NewAdj(s.Graph.N, s.MP)
+			} else { // the sampled path's own (built before this one was thrown away: 8 B an edge)
+				a = p.Hops.Adjs[g]
+			}
+			v, info, err = features.Encode(pos, a, cfg.Seed, g, cfg.Workers)
 		}
-		a := data.NewAdj(s.Graph.N, s.MP)
-		if !p.Exact() {
-			a = p.Hops.Adjs[g]
-		}
-		v, info, err := features.Encode(pos, a, cfg.Seed, g, cfg.Workers)
 		if err != nil {
 			return fmt.Errorf("%s: graph %s: %w", pos, s.Graph.Name, err)
 		}

@@ -39,6 +39,9 @@ type MemoryPlan struct {
 	Parts  []MemPart `json:"parts"`
 	Total  int64     `json:"total_bytes"`
 	BigRun bool      `json:"big_run"` // the run collects garbage at GOGC = BigRunGCPercent
+	// Spill is the directory --spill auto chose because the run would not
+	// fit --max-memory otherwise ("" when it spills nothing or was told where).
+	Spill string `json:"spill,omitempty"`
 }
 
 // Per-unit costs, calibrated against measured peak RSS (see
@@ -89,11 +92,11 @@ const (
 	rankTripleBytes = 64
 )
 
-// PlanMemory estimates the peak memory of a resolved run on ds before any
+// planMemory estimates the peak memory of a resolved run on ds before any
 // of it is built. Every size flag enters it: --hidden, --layers, --heads,
-// --hash-dim, --mse-pairs, --mse-sources, --tau-pairs, --dtype, and the
-// distance path.
-func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
+// --hash-dim, --mse-pairs, --mse-sources, --tau-pairs, --dtype, --spill,
+// and the distance path.
+func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 	var p MemoryPlan
 	phase := ""
 	add := func(what string, b int64, flag string) {
@@ -141,7 +144,9 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		// scratch (Lanczos keeps 2K+32 vectors and their Ritz combination,
 		// walks one row per worker).
 		enc := map[string]int64{features.PosLap: (4*k + 33) * 8, features.PosLandmark: k * 2, features.PosRW: k*8 + 8}[pos.Kind]
-		if viewInputs(cfg, int(n)) { // the hop counts stay; the input and skip rows are computed from them
+		if viewInputs(cfg, int(n)) && cfg.spillDir() != "" && pos.Kind == features.PosLandmark { // the hop counts go to a file
+			during(PhasePrepare, func() { add("landmark BFS rows, while written to the spill file (N × K × 2 B)", n*enc, "--position") })
+		} else if viewInputs(cfg, int(n)) { // the hop counts stay; the input and skip rows are computed from them
 			add("landmark hop counts, read by the input's and skip block's views (N × K × 2 B)", n*enc, "--position")
 		} else {
 			add("positional input (N × K)", n*k*(bt+staging), "--position")
@@ -213,7 +218,11 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		add("ranking triples per epoch", int64(cfg.RankTriples)*rankTripleBytes, "--rank-triples")
 		if cfg.Distances != DistExact && cfg.Variant.MSE() {
 			during(PhaseTrain, func() { // both anchors of a pair triple come from the same sources
-				add("ranking BFS rows (sources × N × 2 B)", int64(cfg.MSESources)*n*2, "--mse-sources")
+				if cfg.spillDir() != "" {
+					add("ranking BFS rows, a few at a time while written to the spill file", int64(min(cfg.MSESources, objective.SpillChunk))*n*2, "--mse-sources")
+				} else {
+					add("ranking BFS rows (sources × N × 2 B)", int64(cfg.MSESources)*n*2, "--mse-sources")
+				}
 			})
 		}
 	}

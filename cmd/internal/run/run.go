@@ -59,6 +59,12 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	if err := plan.Check(cfg.MaxMemory); err != nil {
 		return nil, err
 	}
+	if cfg.Spill == SpillAuto {
+		cfg.Spill = plan.Spill
+	}
+	if cfg.Spill != "" && hooks.Warn != nil {
+		hooks.Warn(spillNote(cfg, plan, ds.NumNodes()))
+	}
 	if plan.BigRun {
 		defer debug.SetGCPercent(debug.SetGCPercent(BigRunGCPercent))
 	}

@@ -1,0 +1,97 @@
+package run
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"syscall"
+
+	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/features"
+	"github.com/ignn/ignn/objective"
+)
+
+// SpillAuto is Config.Spill's "decide by the memory plan": spill into
+// AutoSpillDir only when the run would not fit --max-memory otherwise.
+const SpillAuto = "auto"
+
+// tmpfsMagic is statfs's type of a tmpfs: its files are memory, so a
+// spill there saves nothing.
+const tmpfsMagic = 0x01021994
+
+// AutoSpillDir is where --spill auto spills: the system's temporary
+// directory ($TMPDIR, else /tmp), or "" when that is a tmpfs.
+func AutoSpillDir() string {
+	dir := os.TempDir()
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil || st.Type == tmpfsMagic {
+		return ""
+	}
+	return dir
+}
+
+// PlanMemory estimates the peak memory of a resolved run on ds before any
+// of it is built (planMemory). With cfg.Spill auto, it is the plan of the
+// run as it will be made: in memory when that fits cfg.MaxMemory (or no
+// limit is set), else spilled into AutoSpillDir when that is smaller
+// (the plan's Spill then names the directory).
+func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
+	if cfg.Spill != SpillAuto {
+		return planMemory(cfg, ds)
+	}
+	cfg.Spill = ""
+	p := planMemory(cfg, ds)
+	if cfg.MaxMemory <= 0 || p.Total <= cfg.MaxMemory {
+		return p
+	}
+	if cfg.Spill = AutoSpillDir(); cfg.Spill == "" {
+		return p
+	}
+	if s := planMemory(cfg, ds); s.Total < p.Total {
+		s.Spill = cfg.Spill
+		return s
+	}
+	return p
+}
+
+// spillDir is where the run spills: Config.Spill, "" for auto (which
+// Run resolves before anything is built; a run made otherwise keeps all
+// in memory).
+func (c Config) spillDir() string {
+	if c.Spill == SpillAuto {
+		return ""
+	}
+	return c.Spill
+}
+
+// spills reports which of its arrays a run of cfg on n nodes would
+// spill (Config.Spill): the landmark hop counts its input's views read,
+// the fixed ranking sources' BFS rows.
+func spills(cfg Config, n int) (hops, rank bool) {
+	hops = cfg.Position.Kind == features.PosLandmark && viewInputs(cfg, n)
+	rank = cfg.DistanceLoss == objective.DistanceRank && cfg.Variant.MSE() && cfg.Distances != DistExact
+	return hops, rank
+}
+
+// spillNote says what a run spills, and where, for its log.
+func spillNote(cfg Config, plan MemoryPlan, n int) string {
+	why := "--spill " + cfg.Spill
+	if plan.Spill != "" {
+		why = fmt.Sprintf("--spill auto (in memory the run would exceed --max-memory %s)", FormatBytes(cfg.MaxMemory))
+	}
+	hops, rank := spills(cfg, n)
+	var what []string
+	var disk int64
+	if hops {
+		what = append(what, fmt.Sprintf("the landmark hop counts (N × %d × 2 B)", cfg.Position.K))
+		disk += int64(cfg.Position.K) * int64(n) * 2
+	}
+	if rank {
+		what = append(what, fmt.Sprintf("the %d ranking sources' BFS rows", cfg.MSESources))
+		disk += int64(cfg.MSESources) * int64(n) * 2
+	}
+	if len(what) == 0 {
+		return why + ": this run has nothing to spill (only a view run's landmark hop counts and the ranking sources' rows go to disk); it keeps everything in memory"
+	}
+	return fmt.Sprintf("%s: %s go to unlinked files in %s (%s of disk, read back by pread; the same numbers)", why, strings.Join(what, " and "), cfg.Spill, FormatBytes(disk))
+}

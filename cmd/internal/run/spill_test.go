@@ -1,0 +1,77 @@
+package run
+
+import (
+	"context"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestSpillRun: a run that spills (the landmark hop counts its input's
+// views read, the ranking sources' BFS rows redrawn every epoch) gives
+// the numbers of the run that holds them, bit for bit, says what it
+// spilled and where, and leaves nothing in the directory.
+func TestSpillRun(t *testing.T) {
+	defer func(v int) { ViewInputNodes = v }(ViewInputNodes)
+	ViewInputNodes = 0
+	cfg := shortRun("gcn")
+	cfg.Dataset, cfg.Variant, cfg.Explicit = "caveman:30x6", Both, map[string]bool{}
+	cfg.Distances, cfg.DistanceLoss, cfg.RankPairs = DistSampled, "rank", true
+	dir := t.TempDir() + "/spill"
+	var res []*Result
+	var notes []string
+	for _, spill := range []string{"", dir} {
+		cfg.Spill = spill
+		var resolved Config
+		r, err := Run(context.Background(), cfg, Hooks{Warn: func(m string) { notes = append(notes, m) }, Resolved: func(c Config) { resolved = c }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hops, rank := spills(resolved, 180); !hops || !rank {
+			t.Fatalf("the run would spill hop counts %v, ranking rows %v: the test wants both (%s, %s)", hops, rank, resolved.Position, resolved.DistanceLoss)
+		}
+		res = append(res, r)
+	}
+	if !reflect.DeepEqual(res[0].History, res[1].History) || !reflect.DeepEqual(res[0].SkipChoice, res[1].SkipChoice) {
+		t.Fatalf("held and spilled runs differ:\n%+v\n%+v", res[0].History, res[1].History)
+	}
+	joined := strings.Join(notes, "\n")
+	if !strings.Contains(joined, "landmark hop counts") || !strings.Contains(joined, "ranking sources' BFS rows") || !strings.Contains(joined, dir) {
+		t.Fatalf("the spilled run's notes do not say what went where: %q", joined)
+	}
+	if ents, err := os.ReadDir(dir); err != nil || len(ents) != 0 {
+		t.Fatalf("the spill directory holds %d entries (%v)", len(ents), err)
+	}
+}
+
+// TestSpillAutoPlan: --spill auto keeps a run in memory while it fits
+// --max-memory, and spills into the temporary directory (a smaller plan,
+// the directory named) when only that fits.
+func TestSpillAutoPlan(t *testing.T) {
+	defer func(v int) { ViewInputNodes = v }(ViewInputNodes)
+	ViewInputNodes = 0
+	cfg := shortRun("gcn")
+	cfg.Dataset, cfg.Variant, cfg.Explicit = "grid:300x300", Both, map[string]bool{}
+	cfg, ds, _ := prepared(t, cfg)
+	cfg.Spill = ""
+	held := PlanMemory(cfg, ds)
+	cfg.Spill = t.TempDir()
+	spilled := PlanMemory(cfg, ds)
+	if spilled.Total >= held.Total {
+		t.Fatalf("spilling does not lower the plan: %d ≥ %d", spilled.Total, held.Total)
+	}
+	cfg.Spill = SpillAuto
+	cfg.MaxMemory = held.Total
+	if p := PlanMemory(cfg, ds); p.Spill != "" || p.Total != held.Total {
+		t.Fatalf("a run that fits spills (%q, %d)", p.Spill, p.Total)
+	}
+	cfg.MaxMemory = held.Total - 1
+	p := PlanMemory(cfg, ds)
+	if AutoSpillDir() == "" {
+		t.Skip("the temporary directory is a tmpfs: auto never spills there")
+	}
+	if p.Spill != AutoSpillDir() || p.Total != spilled.Total {
+		t.Fatalf("a run over the limit: spill %q, plan %d; want %q, %d", p.Spill, p.Total, AutoSpillDir(), spilled.Total)
+	}
+}

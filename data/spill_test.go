@@ -1,0 +1,75 @@
+package data
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestSpillRoundTrip: rows appended in uneven parts read back the same
+// through Row, Block and At; the file is gone from the directory at once;
+// appending past the end or a partial row is an error.
+func TestSpillRoundTrip(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "spill")
+	const rows, cols = 37, 5
+	v := make([]uint16, rows*cols)
+	for k := range v {
+		v[k] = uint16(k*7919 + 3) // every byte pattern differs
+	}
+	s, err := NewSpill(dir, rows, cols)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for _, part := range [][2]int{{0, 3}, {3, 4}, {4, 20}, {20, 37}} {
+		if s.Full() {
+			t.Fatal("full before every row was appended")
+		}
+		if err := s.Append(v[part[0]*cols : part[1]*cols]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !s.Full() {
+		t.Fatal("not full after every row")
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Fatalf("the spill left %d entries in its directory", len(ents))
+	}
+	buf := make([]uint16, rows*cols)
+	for i := range rows {
+		if got := s.Row(i, buf); !slices.Equal(got, v[i*cols:(i+1)*cols]) {
+			t.Fatalf("row %d: %v, want %v", i, got, v[i*cols:(i+1)*cols])
+		}
+		for j := range cols {
+			if got := s.At(i, j); got != v[i*cols+j] {
+				t.Fatalf("(%d, %d): %d, want %d", i, j, got, v[i*cols+j])
+			}
+		}
+	}
+	if got := s.Block(5, 30, buf); !slices.Equal(got, v[5*cols:30*cols]) {
+		t.Fatal("Block(5, 30) differs from the rows appended")
+	}
+	if err := s.Append(v[:cols]); err == nil || !strings.Contains(err.Error(), "37 rows") {
+		t.Fatalf("appending past the end: %v", err)
+	}
+	t2, _ := NewSpill(dir, 2, 3)
+	defer t2.Close()
+	if err := t2.Append(make([]uint16, 4)); err == nil {
+		t.Fatal("a partial row was accepted")
+	}
+}
+
+// TestSpillBadDirectory: a spill directory that cannot be made is an
+// error naming it.
+func TestSpillBadDirectory(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := NewSpill(filepath.Join(file, "sub"), 1, 1)
+	if err == nil || !strings.Contains(err.Error(), "spill directory") || !strings.Contains(err.Error(), file) {
+		t.Fatalf("spill under a file: %v", err)
+	}
+}
