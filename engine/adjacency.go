@@ -13,7 +13,10 @@ import (
 // gcn_norm).
 type Adjacency struct {
 	N int
-	A *CSR // symmetric, no self-loops, values 1
+	// A is the symmetric 0/1 structure without self-loops. NewAdjacency's
+	// has no values (Val nil: its ones were 8 B an entry, 1.3 GB at 10⁸
+	// edges, read only when a layer sums over neighbours): Sum gives them.
+	A *CSR
 
 	mu    sync.Mutex
 	cache map[string]*CSR
@@ -65,13 +68,9 @@ func NewAdjacency(n int, edges [][2]int) *Adjacency {
 		}
 	}
 	ptr[n] = w
-	val := make([]float64, w)
-	for k := range val {
-		val[k] = 1
-	}
-	a := &CSR{Rows: n, Cols: n, RowPtr: ptr, ColIdx: slices.Clip(col[:w]), Val: val}
+	a := &CSR{Rows: n, Cols: n, RowPtr: ptr, ColIdx: slices.Clip(col[:w])}
 	if w == 0 {
-		a.ColIdx, a.Val = nil, nil // as an empty NewCSR has them
+		a.ColIdx = nil // as an empty NewCSR has it
 	}
 	return &Adjacency{N: n, A: a, cache: map[string]*CSR{}}
 }
@@ -160,8 +159,21 @@ func (a *Adjacency) MeanNorm() *CSR {
 	})
 }
 
-// Sum returns A itself (sum over neighbours).
-func (a *Adjacency) Sum() *CSR { return a.A }
+// Sum returns A with unit values (sum over neighbours): A itself when it
+// has them (a batch's), else a CSR sharing A's structure with ones, made
+// once.
+func (a *Adjacency) Sum() *CSR {
+	if a.A.Val != nil || a.A.NNZ() == 0 {
+		return a.A
+	}
+	return a.cached("sum", func() *CSR {
+		val := make([]float64, a.A.NNZ())
+		for k := range val {
+			val[k] = 1
+		}
+		return &CSR{Rows: a.N, Cols: a.N, RowPtr: a.A.RowPtr, ColIdx: a.A.ColIdx, Val: val}
+	})
+}
 
 // WithSelfLoops returns A+I with unit values (the edge set GAT attends over).
 func (a *Adjacency) WithSelfLoops() *CSR {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	. "github.com/ignn/ignn/engine"
@@ -64,9 +65,13 @@ func TestNewAdjacencyAgainstEntries(t *testing.T) {
 				es = append(es, Entry{u, v, 1}, Entry{v, u, 1})
 			}
 		}
-		want, got := NewCSR(n, n, es), NewAdjacency(n, edges).A
+		adj := NewAdjacency(n, edges)
+		want, got := NewCSR(n, n, es), adj.Sum()
 		if !reflect.DeepEqual(want, got) {
 			t.Fatalf("%d edges: got %+v, want %+v", m, got, want)
+		}
+		if !slices.Equal(adj.A.RowPtr, want.RowPtr) || !slices.Equal(adj.A.ColIdx, want.ColIdx) || (adj.A.Val != nil && len(es) > 0) {
+			t.Fatalf("%d edges: A's structure %v %v differs, or it holds values %v", m, adj.A.RowPtr, adj.A.ColIdx, adj.A.Val)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package features
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -141,7 +142,7 @@ func stream(seed uint64, name string, graph int) *rand.Rand {
 // encoding's row-major counts). O(L·(N+E)).
 func LandmarkPE(a *data.Adj, l int, rng *rand.Rand, workers int) (*Encoding, EncodingInfo) {
 	n := a.N
-	marks := rng.Perm(n)[:min(l, n)]
+	marks := slices.Clone(rng.Perm(n)[:min(l, n)]) // not the whole permutation (8 B a node)
 	rows := make([]uint16, len(marks)*n)
 	a.BFSRows(marks, 0, rows, workers)
 	return LandmarkFromRows(n, l, marks, rows)
@@ -151,7 +152,7 @@ func LandmarkPE(a *data.Adj, l int, rng *rand.Rand, workers int) (*Encoding, Enc
 // nodes) of a run seeded seed with position landmark:l, so that their BFS
 // rows can be computed elsewhere (ignn prepare --shard, issue 37).
 func LandmarkMarks(n, l int, seed uint64, graph int) []int {
-	return stream(seed, "landmark", graph).Perm(n)[:min(l, n)]
+	return slices.Clone(stream(seed, "landmark", graph).Perm(n)[:min(l, n)])
 }
 
 // LandmarkFromRows is LandmarkPE's encoding made from BFS rows computed

@@ -72,10 +72,6 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 			return nil, err
 		}
 	}
-	var mp [][2]int
-	for g, s := range p.Splits {
-		mp = u.AppendEdges(mp, g, s.MP)
-	}
 	var loops, dups int
 	for _, g := range kept.Graphs {
 		loops, dups = loops+g.Removed.SelfLoops, dups+g.Removed.Duplicates
@@ -97,7 +93,18 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 	if err != nil {
 		return nil, err
 	}
+	mp := p.Splits[0].MP // one graph: its own list (offset 0), not a copy
+	if len(p.Splits) > 1 {
+		mp = nil
+		for g, s := range p.Splits {
+			mp = u.AppendEdges(mp, g, s.MP)
+		}
+	}
 	p.Input = &engine.GraphInput{Adj: engine.NewAdjacency(u.N, mp), X: x}
+	mp = nil
+	for _, s := range p.Splits { // in p.Input.Adj and p.Hops now
+		s.DropMP()
+	}
 	p.EncodingCol = x.DenseDim - fo.EncodingDim
 	var polar *engine.Features
 	if cfg.PositionSkip {
