@@ -63,8 +63,11 @@ const (
 	bytesPerEdge    = 260 // edge lists, BFS adjacency, normalised CSR + transpose, split maps
 	// bytesPerBatchEdge: the same for mini-batch runs, whose training graph
 	// holds no whole-graph adjacency and BCE pairs (measured at 10⁶ nodes,
-	// issue 37: 325 MB for 2·10⁶ edges with the split's maps).
-	bytesPerBatchEdge = 130 // 170 before the split's key sets replaced its maps
+	// issue 37: 325 MB for 2·10⁶ edges with the split's maps). The live
+	// graph at an evaluation of grid:1000x1000 went from 231 to 175 MB when
+	// the adjacency dropped its unit values and the splits their
+	// message-passing lists (heap profiles): × 0.76.
+	bytesPerBatchEdge = 100 // 170 before the split's key sets replaced its maps, 130 before the unit values went
 	// Activations: the engine shares op output buffers by liveness
 	// (engine/bufplan.go), so what stays is about two live N×hidden buffers
 	// per layer (forward values kept for the backward pass, the gradient in
