@@ -3,6 +3,7 @@ package features
 import (
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"testing"
 
@@ -240,38 +241,56 @@ func TestLapPEEigenvectors(t *testing.T) {
 	}
 }
 
-// TestLandmarkSpilledMatchesHeld: the encoding whose hop counts are in a
-// spill file reads every row as the one that holds them, bit for bit, on
-// a graph of more nodes than a transposition block, with unreachable
-// nodes; landmark:K beyond the landmarks pads with zeros as well.
+// TestLandmarkSpilledMatchesHeld: the encodings whose hop counts are in a
+// spill file — transposed from rows held (LandmarkSpilled) or from BFS
+// rows computed a chunk of landmarks at a time into a column file
+// (LandmarkBFSSpilled) — read every row as the one that holds them, bit
+// for bit, on a graph of more nodes than a transposition block, with
+// unreachable nodes; landmark:K beyond the landmarks pads with zeros as
+// well.
 func TestLandmarkSpilledMatchesHeld(t *testing.T) {
-	g, err := data.Generate("caveman:700x4:0.1", rand.New(rand.NewPCG(3, 4)))
+	g, err := data.Generate("caveman:4200x4:0.1", rand.New(rand.NewPCG(3, 4)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	edges := append([][2]int(nil), g.Graphs[0].Edges...)
 	n := g.Graphs[0].N + 5 // isolated nodes: unreachable from every landmark
 	a := data.NewAdj(n, edges)
-	if n <= transposeBlock {
-		t.Fatalf("%d nodes: the test wants more than one block of %d", n, transposeBlock)
+	if n <= spillReadBlock {
+		t.Fatalf("%d nodes: the test wants more than one block of %d", n, spillReadBlock)
 	}
 	const l, k = 9, 12
 	marks := LandmarkMarks(n, l, 5, 0)
 	rows := make([]uint16, l*n)
 	a.BFSRows(marks, 0, rows, 2)
 	held, _ := LandmarkFromRows(n, k, marks, slices.Clone(rows))
-	spilled, info, err := LandmarkSpilled(t.TempDir(), n, k, marks, rows)
+	dir := t.TempDir()
+	fromRows, info, err := LandmarkSpilled(dir, n, k, marks, rows)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer spilled.Close()
-	if !spilled.Spilled() || held.Spilled() || !slices.Equal(info.Landmarks, marks) {
-		t.Fatalf("Spilled: %v and %v; landmarks %v", spilled.Spilled(), held.Spilled(), info.Landmarks)
+	defer fromRows.Close()
+	fromBFS, info2, err := LandmarkBFSSpilled(dir, a, k, marks, 2) // 9 landmarks: two chunks, the second short
+	if err != nil {
+		t.Fatal(err)
 	}
-	want, got := held.Dense(), spilled.Dense()
-	for i := range want {
-		if math.Float64bits(want[i]) != math.Float64bits(got[i]) {
-			t.Fatalf("entry %d (node %d): %g spilled, %g held", i, i/k, got[i], want[i])
+	defer fromBFS.Close()
+	for _, c := range []struct {
+		name string
+		e    *Encoding
+		info EncodingInfo
+	}{{"LandmarkSpilled", fromRows, info}, {"LandmarkBFSSpilled", fromBFS, info2}} {
+		if !c.e.Spilled() || held.Spilled() || !slices.Equal(c.info.Landmarks, marks) {
+			t.Fatalf("%s: Spilled %v (held %v); landmarks %v", c.name, c.e.Spilled(), held.Spilled(), c.info.Landmarks)
 		}
+		want, got := held.Dense(), c.e.Dense()
+		for i := range want {
+			if math.Float64bits(want[i]) != math.Float64bits(got[i]) {
+				t.Fatalf("%s: entry %d (node %d): %g spilled, %g held", c.name, i, i/k, got[i], want[i])
+			}
+		}
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Fatalf("the spills left %d entries in their directory", len(ents))
 	}
 }

@@ -108,11 +108,9 @@ func (p *Prepared) encode(cfg Config, fo *features.Options, st *stageParts) erro
 		case st != nil && st.landmarks != nil:
 			v, info, err = landmarkEncoding(spill, s.Graph.N, pos.K, st.marks[g], st.landmarks[g])
 			st.landmarks[g] = nil
-		case spill != "" && !p.Exact(): // LandmarkPE's landmarks and rows, the rows spilled
+		case spill != "" && !p.Exact(): // LandmarkPE's landmarks and rows, a few rows at a time, spilled
 			marks := features.LandmarkMarks(s.Graph.N, pos.K, cfg.Seed, g)
-			rows := make([]uint16, len(marks)*s.Graph.N)
-			p.Hops.Adjs[g].BFSRows(marks, 0, rows, cfg.Workers)
-			v, info, err = landmarkEncoding(spill, s.Graph.N, pos.K, marks, rows)
+			v, info, err = features.LandmarkBFSSpilled(spill, p.Hops.Adjs[g], pos.K, marks, cfg.Workers)
 		default:
 			var a *data.Adj
 			if p.Exact() {

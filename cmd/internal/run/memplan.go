@@ -148,7 +148,9 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		// walks one row per worker).
 		enc := map[string]int64{features.PosLap: (4*k + 33) * 8, features.PosLandmark: k * 2, features.PosRW: k*8 + 8}[pos.Kind]
 		if viewInputs(cfg, int(n)) && cfg.spillDir() != "" && pos.Kind == features.PosLandmark { // the hop counts go to a file
-			during(PhasePrepare, func() { add("landmark BFS rows, while written to the spill file (N × K × 2 B)", n*enc, "--position") })
+			during(PhasePrepare, func() { // LandmarkBFSSpilled: a chunk of landmarks' rows at a time
+				add("landmark BFS rows, a few at a time while written to the spill file", n*min(enc, 2*features.LandmarkChunk), "--position")
+			})
 		} else if viewInputs(cfg, int(n)) { // the hop counts stay; the input and skip rows are computed from them
 			add("landmark hop counts, read by the input's and skip block's views (N × K × 2 B)", n*enc, "--position")
 		} else {
