@@ -1,6 +1,7 @@
 package data
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -18,7 +19,7 @@ func TestSpillRoundTrip(t *testing.T) {
 	for k := range v {
 		v[k] = uint16(k*7919 + 3) // every byte pattern differs
 	}
-	s, err := NewSpill(dir, rows, cols)
+	s, err := NewSpill[uint16](dir, rows, cols)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func TestSpillRoundTrip(t *testing.T) {
 	if err := s.Append(v[:cols]); err == nil || !strings.Contains(err.Error(), "37 rows") {
 		t.Fatalf("appending past the end: %v", err)
 	}
-	t2, _ := NewSpill(dir, 2, 3)
+	t2, _ := NewSpill[uint16](dir, 2, 3)
 	defer t2.Close()
 	if err := t2.Append(make([]uint16, 4)); err == nil {
 		t.Fatal("a partial row was accepted")
@@ -68,8 +69,38 @@ func TestSpillBadDirectory(t *testing.T) {
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := NewSpill(filepath.Join(file, "sub"), 1, 1)
+	_, err := NewSpill[uint16](filepath.Join(file, "sub"), 1, 1)
 	if err == nil || !strings.Contains(err.Error(), "spill directory") || !strings.Contains(err.Error(), file) {
 		t.Fatalf("spill under a file: %v", err)
+	}
+}
+
+// TestSpillFloat32Set: float32 rows written by Set in any order read back
+// bit for bit (NaN payloads and signed zeros included); a row of the wrong
+// width or out of range is an error.
+func TestSpillFloat32Set(t *testing.T) {
+	s, err := NewSpill[float32](t.TempDir(), 5, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	want := make([]float32, 15)
+	for k := range want {
+		want[k] = float32(k)*1.25 - 7
+	}
+	want[4], want[9] = float32(math.Copysign(0, -1)), math.Float32frombits(0x7fc00123)
+	for _, i := range []int{3, 0, 4, 1, 2} {
+		if err := s.Set(i, want[i*3:(i+1)*3]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := s.Block(0, 5, make([]float32, 15))
+	for k := range want {
+		if math.Float32bits(got[k]) != math.Float32bits(want[k]) {
+			t.Fatalf("entry %d: %v, want %v", k, got[k], want[k])
+		}
+	}
+	if s.Set(5, want[:3]) == nil || s.Set(0, want[:2]) == nil {
+		t.Fatal("a row out of range or of the wrong width was accepted")
 	}
 }

@@ -158,3 +158,7 @@ func (o *scalarOut) set64(v float64) *G.F64 {
 func RowDot[T Float](z []T, d int) func(i, j int) float64 {
 	return func(i, j int) float64 { return dot64(z[i*d:(i+1)*d], z[j*d:(j+1)*d]) }
 }
+
+// Dot64 is RowDot's product of two rows a and b: float64 products summed
+// in order (for rows read from elsewhere, the same value).
+func Dot64[T Float](a, b []T) float64 { return dot64(a, b) }

@@ -97,12 +97,44 @@ func (t *topK) offer(c float64, j, k int) {
 // n nodes; distortion and buckets use at most 20,000 evenly spaced nodes per
 // query.
 func FaithfulnessOf[T engine.Float](z []T, d int, u *data.Union, queries []Query, k int) Faithfulness {
+	return FaithfulnessRows(func(lo, hi int, _ []T) []T { return z[lo*d : hi*d] }, d, u, queries, k)
+}
+
+// faithBlock is how many rows FaithfulnessRows reads at a time.
+const faithBlock = 4096
+
+// queryScan is one query's tallies as the rows stream by: the hop
+// histogram, the top k by cosine, and its sampled pairs' ratios and
+// cosines by distance, in node order.
+type queryScan struct {
+	qi, n, stride int
+	row           []float64
+	hist          map[int]int
+	top           topK
+	ratios        []float64
+	byD           map[int][]float64
+	dOrder        []int // byD's distances in first-seen order
+}
+
+// FaithfulnessRows is FaithfulnessOf of embeddings read a block of rows at
+// a time: rows(lo, hi, buf) returns rows [lo, hi) of width d (in buf,
+// of room (hi−lo)·d, or its own memory). Every query sees the nodes of its
+// graph in order, as FaithfulnessOf's loop did, and the tallies are merged
+// in query order: the same numbers, bit for bit, with the embeddings read
+// once for all the queries (from a spill file, say) instead of held.
+func FaithfulnessRows[T engine.Float](rows func(lo, hi int, buf []T) []T, d int, u *data.Union, queries []Query, k int) Faithfulness {
+	return faithfulnessBlocks(rows, faithBlock, d, u, queries, k)
+}
+
+// faithfulnessBlocks is FaithfulnessRows reading block rows at a time.
+func faithfulnessBlocks[T engine.Float](rows func(lo, hi int, buf []T) []T, block, d int, u *data.Union, queries []Query, k int) Faithfulness {
 	f := Faithfulness{K: k, Queries: len(queries)}
-	cosine := rowDot(z, d)
 	var prec mean
 	var ratios []float64
 	byD := map[int][]float64{}
-	for _, q := range queries {
+	scans := make([]*queryScan, len(queries))
+	buf := make([]T, block*d)
+	for x, q := range queries {
 		n := u.Graphs[q.Graph].N
 		if n-1 < k {
 			continue
@@ -110,29 +142,65 @@ func FaithfulnessOf[T engine.Float](z []T, d int, u *data.Union, queries []Query
 		qi := u.Global(q.Graph, q.Node)
 		// Distortion and buckets from at most maxPairsPerQuery evenly spaced
 		// nodes (all of them in graphs up to that size).
-		stride := max(1, (n+maxPairsPerQuery-1)/maxPairsPerQuery)
-		hist := map[int]int{} // hop → count, over every other node
-		top := make(topK, 0, k)
-		for j := 0; j < n; j++ {
-			if j == q.Node {
-				continue
-			}
-			h := int(q.Row[j]) // Unreachable sorts last
-			hist[h]++
-			c := cosine(qi, u.Global(q.Graph, j))
-			top.offer(c, j, k)
-			if j%stride != 0 {
-				continue
-			}
-			dd := h
-			if q.Row[j] == data.Unreachable {
-				dd = 0
-			} else {
-				delta := math.Acos(math.Max(-1, math.Min(1, c))) / math.Pi
-				ratios = append(ratios, math.Max(delta, minAngle)/float64(h))
-			}
-			byD[dd] = append(byD[dd], c)
+		sc := &queryScan{qi: qi, n: n, stride: max(1, (n+maxPairsPerQuery-1)/maxPairsPerQuery),
+			row: make([]float64, 0, d), hist: map[int]int{}, top: make(topK, 0, k), byD: map[int][]float64{}}
+		for _, v := range rows(qi, qi+1, buf[:d]) {
+			sc.row = append(sc.row, float64(v))
 		}
+		scans[x] = sc
+	}
+	for lo := 0; lo < u.N; lo += block {
+		hi := min(lo+block, u.N)
+		var z []T
+		for x, q := range queries {
+			sc := scans[x]
+			if sc == nil {
+				continue
+			}
+			off := u.Offsets[q.Graph]
+			a, b := max(lo, off), min(hi, off+sc.n)
+			if a >= b {
+				continue
+			}
+			if z == nil {
+				z = rows(lo, hi, buf)
+			}
+			for r := a; r < b; r++ {
+				j := r - off
+				if j == q.Node {
+					continue
+				}
+				h := int(q.Row[j]) // Unreachable sorts last
+				sc.hist[h]++
+				c := dotWide(sc.row, z[(r-lo)*d:(r-lo+1)*d])
+				sc.top.offer(c, j, k)
+				if j%sc.stride != 0 {
+					continue
+				}
+				dd := h
+				if q.Row[j] == data.Unreachable {
+					dd = 0
+				} else {
+					delta := math.Acos(math.Max(-1, math.Min(1, c))) / math.Pi
+					sc.ratios = append(sc.ratios, math.Max(delta, minAngle)/float64(h))
+				}
+				if _, ok := sc.byD[dd]; !ok {
+					sc.dOrder = append(sc.dOrder, dd)
+				}
+				sc.byD[dd] = append(sc.byD[dd], c)
+			}
+		}
+	}
+	for x, q := range queries {
+		sc := scans[x]
+		if sc == nil {
+			continue
+		}
+		ratios = append(ratios, sc.ratios...)
+		for _, dd := range sc.dOrder {
+			byD[dd] = append(byD[dd], sc.byD[dd]...)
+		}
+		hist, top := sc.hist, sc.top
 		// The ball's edge: the K-th smallest hop distance, a nodes strictly
 		// closer, t at it.
 		var hs []int
@@ -209,4 +277,14 @@ func FaithfulnessOf[T engine.Float](z []T, d int, u *data.Union, queries []Query
 		f.Buckets = append(f.Buckets, b)
 	}
 	return f
+}
+
+// dotWide is engine.Dot64 of a row already widened to float64 (a) and a
+// row b: the same products, summed in the same order.
+func dotWide[T engine.Float](a []float64, b []T) float64 {
+	var s float64
+	for x := range a {
+		s += a[x] * float64(b[x])
+	}
+	return s
 }

@@ -15,8 +15,8 @@ type Encoding struct {
 	Values []float64 // row-major N × K, or nil
 	hops   []uint16  // landmarks: row-major N × m hop counts (m ≤ K; columns m… are 0)
 	m      int
-	spill  *data.Spill // or those hop counts in a file (LandmarkSpilled), hops nil
-	blocks sync.Pool   // *spillBlock: the last block of rows a reader read from spill
+	spill  *data.Spill[uint16] // or those hop counts in a file (LandmarkSpilled), hops nil
+	blocks sync.Pool           // *spillBlock: the last block of rows a reader read from spill
 }
 
 // spillBlockRows is how many consecutive rows a spilled encoding reads at

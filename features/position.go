@@ -197,7 +197,7 @@ const spillReadBlock = 16384
 func LandmarkBFSSpilled(dir string, a *data.Adj, l int, marks []int, workers int) (*Encoding, EncodingInfo, error) {
 	n, m := a.N, len(marks)
 	info := EncodingInfo{Method: "bfs", Landmarks: marks}
-	cols, err := data.NewSpill(dir, m*n, 1)
+	cols, err := data.NewSpill[uint16](dir, m*n, 1)
 	if err != nil {
 		return nil, info, err
 	}
@@ -221,7 +221,7 @@ func LandmarkBFSSpilled(dir string, a *data.Adj, l int, marks []int, workers int
 // nodes) into a new spill in dir, block nodes at a time: col(j, lo, hi,
 // dst) fills dst with landmark j's counts of nodes [lo, hi).
 func spillTransposed(dir string, n, l, m, block int, col func(j, lo, hi int, dst []uint16)) (*Encoding, error) {
-	s, err := data.NewSpill(dir, n, m)
+	s, err := data.NewSpill[uint16](dir, n, m)
 	if err != nil {
 		return nil, err
 	}

@@ -5,17 +5,17 @@ import (
 	"github.com/ignn/ignn/engine"
 )
 
-// Forward-only values of the objective's terms on fixed embeddings z
-// (row-major, width d; float32 values are widened): the validation yardsticks that model selection
-// reads (--select objective). They use the ops' own pieces — engine.Softplus,
+// Forward-only values of the objective's terms on fixed embeddings, given
+// by the dot product of two rows (engine.RowDot of float32 or float64
+// embeddings, or rows read from a spill file): the validation yardsticks
+// that model selection reads (--select objective). They use the ops' own pieces — engine.Softplus,
 // engine.RowDot, Target — so the validation objective is the training
 // objective evaluated elsewhere, not a second copy of it. Means, summed in
 // pair order; NaN for an empty set.
 
 // LogisticMean is the BCE term: the mean over ps of softplus(s) − y·s, s
 // the dot product of the pair's rows and y its value (label 0 or 1).
-func LogisticMean[T engine.Float](z []T, d int, ps *Pairs) float64 {
-	dot := engine.RowDot(z, d)
+func LogisticMean(dot func(i, j int) float64, ps *Pairs) float64 {
 	var sum float64
 	for k := range ps.I {
 		s := dot(ps.I[k], ps.J[k])
@@ -26,8 +26,7 @@ func LogisticMean[T engine.Float](z []T, d int, ps *Pairs) float64 {
 
 // MSEMean is the paper's distance term: the mean over pairs (I[k], J[k]) at
 // hop distance D[k] of ((1 − s)/2 − t)², t = Target(D[k], α).
-func MSEMean[T engine.Float](z []T, d int, I, J []int32, D []uint16, alpha float64) float64 {
-	dot := engine.RowDot(z, d)
+func MSEMean(dot func(i, j int) float64, I, J []int32, D []uint16, alpha float64) float64 {
 	var sum float64
 	for k := range I {
 		t := Target(int(D[k]), D[k] != data.Unreachable, alpha)
@@ -39,8 +38,7 @@ func MSEMean[T engine.Float](z []T, d int, I, J []int32, D []uint16, alpha float
 
 // RankMean is the ranking term: the mean over triples (i, j, k), d(i, j) <
 // d(i, k), of softplus((s_ik − s_ij)/T).
-func RankMean[T engine.Float](z []T, d int, tri [][3]int32, temp float64) float64 {
-	dot := engine.RowDot(z, d)
+func RankMean(dot func(i, j int) float64, tri [][3]int32, temp float64) float64 {
 	var sum float64
 	for _, t := range tri {
 		sum += engine.Softplus((dot(int(t[0]), int(t[2])) - dot(int(t[0]), int(t[1]))) / temp)

@@ -181,13 +181,13 @@ func TestForwardValues(t *testing.T) {
 	var ps Pairs
 	ps.Add(0, 1, 1)
 	ps.Add(0, 1, 0)
-	if got, want := LogisticMean(z, 2, &ps), (sp(0.6)-0.6+sp(0.6))/2; got != want {
+	if got, want := LogisticMean(engine.RowDot(z, 2), &ps), (sp(0.6)-0.6+sp(0.6))/2; got != want {
 		t.Errorf("BCE %v, want %v", got, want)
 	}
-	if got, want := MSEMean(z, 2, []int32{0}, []int32{1}, []uint16{1}, 1), 0.2*0.2; got < want-1e-15 || got > want+1e-15 {
+	if got, want := MSEMean(engine.RowDot(z, 2), []int32{0}, []int32{1}, []uint16{1}, 1), 0.2*0.2; got < want-1e-15 || got > want+1e-15 {
 		t.Errorf("MSE %v, want %v", got, want)
 	}
-	if got, want := RankMean(z, 2, [][3]int32{{0, 1, 2}}, 0.1), sp(-6); got < want*(1-1e-12) || got > want*(1+1e-12) {
+	if got, want := RankMean(engine.RowDot(z, 2), [][3]int32{{0, 1, 2}}, 0.1), sp(-6); got < want*(1-1e-12) || got > want*(1+1e-12) {
 		t.Errorf("rank %v, want %v", got, want)
 	}
 }

@@ -29,9 +29,9 @@ type TripleSampler struct {
 	rng                *engine.Seeded
 	n, sources         int
 	set                Triples
-	rows               [][]uint16  // the sampled path's BFS rows, reused
-	spillDir           string      // SpillTo: draws keep the rows in a file here
-	spill              *data.Spill // and they are there, source k's from rowOff[k] on
+	rows               [][]uint16          // the sampled path's BFS rows, reused
+	spillDir           string              // SpillTo: draws keep the rows in a file here
+	spill              *data.Spill[uint16] // and they are there, source k's from rowOff[k] on
 	rowOff             []int
 	srcGraph, srcLocal []int
 	fixed              bool // FixSources: the sources and rows stay for the run
@@ -151,7 +151,7 @@ func (r *TripleSampler) drawSpilled(rng *rand.Rand) error {
 		r.rowOff = append(r.rowOff, total)
 		total += u.Graphs[g].N
 	}
-	s, err := data.NewSpill(r.spillDir, total, 1)
+	s, err := data.NewSpill[uint16](r.spillDir, total, 1)
 	if err != nil {
 		return fmt.Errorf("ranking BFS rows: %w", err)
 	}
@@ -188,7 +188,7 @@ func (r *TripleSampler) Close() error {
 // hopRow is one source's BFS row, held or in the spill from off on.
 type hopRow struct {
 	v   []uint16
-	s   *data.Spill
+	s   *data.Spill[uint16]
 	off int
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
 	"github.com/ignn/ignn/eval"
 	"github.com/ignn/ignn/models"
@@ -30,6 +31,17 @@ func (c *Built) Embeddings() ([]float64, int, error) {
 // Evaluate scores the current embeddings (eval.GraphMetrics). Non-finite
 // embeddings are an error.
 func (c *Built) Evaluate() (eval.Scores, []string, error) {
+	if dir := c.spillEmbeddings(); dir != "" {
+		s, d, err := c.infer.EmbeddingsSpilled(c.evalRN.Rand, dir)
+		if err != nil {
+			return eval.Scores{}, nil, err
+		}
+		defer s.Close()
+		dot := spilledDot(s, d)
+		c.lastVal = valScoresOf(c, dot)
+		sc, warns := c.scorer.SampledMetricsOf(dot, c.p.Splits, c.p.Union, c.p.TauSample)
+		return sc, warns, nil
+	}
 	if c.float32Embeddings() {
 		z, d, err := c.infer.Embeddings32(c.evalRN.Rand)
 		if err != nil {
@@ -111,14 +123,43 @@ func (c *Built) EmbeddingShard(i, n, slots int) ([]int, []float32, int, error) {
 	return f.Shard(c.evalRN.Rand, i, n)
 }
 
+// divergedError is the error of embeddings holding the non-finite v.
+func divergedError[T engine.Float](v T) error {
+	return fmt.Errorf("training diverged: the embeddings contain %v (lower --lr or the λ weights)", v)
+}
+
+// spillEmbeddings is the directory a float32 chunked evaluation on the
+// sampled path writes its embeddings to (Config.Spill), or "" when it
+// holds them.
+func (c *Built) spillEmbeddings() string {
+	if !c.float32Embeddings() || c.p.Exact() {
+		return ""
+	}
+	return c.cfg.spillDir()
+}
+
+// spilledDot is engine.RowDot of embeddings in a spill file: rows i and j
+// read by pread (row i kept while consecutive calls share it, as the τ
+// sample's pairs of one source do), the same products in the same order.
+func spilledDot(s *data.Spill[float32], d int) func(i, j int) float64 {
+	a, b, last := make([]float32, d), make([]float32, d), -1
+	return func(i, j int) float64 {
+		if i != last {
+			s.Row(i, a)
+			last = i
+		}
+		return engine.Dot64(a, s.Row(j, b))
+	}
+}
+
 // evaluate scores embeddings z (width d).
 func evaluate[T engine.Float](c *Built, z []T, d int) (eval.Scores, []string, error) {
 	for _, v := range z {
 		if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
-			return eval.Scores{}, nil, fmt.Errorf("training diverged: the embeddings contain %v (lower --lr or the λ weights)", v)
+			return eval.Scores{}, nil, divergedError(v)
 		}
 	}
-	c.lastVal = valScoresOf(c, z, d)
+	c.lastVal = valScoresOf(c, engine.RowDot(z, d))
 	if !c.p.Exact() {
 		s, warns := c.scorer.SampledMetricsOf(engine.RowDot(z, d), c.p.Splits, c.p.Union, c.p.TauSample)
 		return s, warns, nil
@@ -132,19 +173,19 @@ type valScores struct {
 	Tau, BCE, MSE, Rank float64
 }
 
-// valScores computes them for embeddings z (width d), with the objective's
-// own forward values: τ over the validation sample, the BCE of the cosine
+// valScores computes them for embeddings of row products dot, with the
+// objective's own forward values: τ over the validation sample, the BCE of the cosine
 // logit on every graph's validation positives and negatives, the paper's
 // MSE over the sample, and the ranking loss over its triples. Means; NaN
 // where empty.
-func valScoresOf[T engine.Float](c *Built, z []T, d int) valScores {
+func valScoresOf(c *Built, dot func(i, j int) float64) valScores {
 	temp := c.cfg.RankTemp
 	if temp == 0 {
 		temp = DefaultRankTemp
 	}
 	v := &c.val.Pairs
-	return valScores{Tau: c.scorer.SampleTauOf(engine.RowDot(z, d), v), BCE: objective.LogisticMean(z, d, &c.valBCE),
-		MSE: objective.MSEMean(z, d, v.I, v.J, v.D, c.cfg.Alpha), Rank: objective.RankMean(z, d, c.val.Triples, temp)}
+	return valScores{Tau: c.scorer.SampleTauOf(dot, v), BCE: objective.LogisticMean(dot, &c.valBCE),
+		MSE: objective.MSEMean(dot, v.I, v.J, v.D, c.cfg.Alpha), Rank: objective.RankMean(dot, c.val.Triples, temp)}
 }
 
 // FaithfulnessK is the k of the reported precision@k.
@@ -157,6 +198,14 @@ const maxQueries = 2000
 // Faithfulness scores the current embeddings' faithfulness to hop distance
 // (eval.FaithfulnessOf) around the run's query nodes.
 func (c *Built) Faithfulness() (*Faithfulness, error) {
+	if dir := c.spillEmbeddings(); dir != "" {
+		s, d, err := c.infer.EmbeddingsSpilled(c.evalRN.Rand, dir)
+		if err != nil {
+			return nil, err
+		}
+		defer s.Close()
+		return faithJSON(eval.FaithfulnessRows(s.Block, d, c.p.Union, c.p.Queries, FaithfulnessK)), nil
+	}
 	if c.float32Embeddings() {
 		z, d, err := c.infer.Embeddings32(c.evalRN.Rand)
 		if err != nil {

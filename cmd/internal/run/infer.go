@@ -2,8 +2,10 @@ package run
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
+	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
 	"github.com/ignn/ignn/models"
 )
@@ -11,8 +13,9 @@ import (
 // ChunkedInferenceNodes is the graph size from which a mini-batch run
 // computes its evaluation embeddings in chunks of nodes (inferer) rather
 // than with one forward pass over the whole graph, whose N × hidden
-// buffers per layer are the largest part of a 10⁷-node run (issue 37).
-const ChunkedInferenceNodes = 1 << 18
+// buffers per layer are the largest part of a 10⁷-node run (issue 37). A
+// variable for tests.
+var ChunkedInferenceNodes = 1 << 18
 
 // inferer computes every node's embedding chunk by chunk: the chunk's
 // nodes are the seeds of a subgraph with their whole L-hop neighbourhood
@@ -109,6 +112,42 @@ func (f *inferer) Embeddings32(rng *rand.Rand) ([]float32, int, error) {
 		}
 	})
 	return out, d, err
+}
+
+// EmbeddingsSpilled is Embeddings32 written to a spill file in dir, a row
+// at a time as the chunks produce them, instead of held (N × D × 4 B,
+// 12.8 GB at 10⁸ nodes × 32). A non-finite value is an error, as
+// evaluate's check of held embeddings makes it.
+func (f *inferer) EmbeddingsSpilled(rng *rand.Rand, dir string) (*data.Spill[float32], int, error) {
+	var s *data.Spill[float32]
+	var row32 []float32
+	var werr error
+	d, err := f.pass(rng, func(d int) {
+		s, werr = data.NewSpill[float32](dir, f.p.Union.N, d)
+		row32 = make([]float32, d)
+	}, func(v int, row []float64) {
+		if werr != nil {
+			return
+		}
+		for j, x := range row {
+			row32[j] = float32(x)
+			if y := float64(row32[j]); math.IsNaN(y) || math.IsInf(y, 0) { // float32's range: the held check's
+				werr = divergedError(row32[j])
+				return
+			}
+		}
+		werr = s.Set(v, row32)
+	})
+	if err == nil {
+		err = werr
+	}
+	if err != nil {
+		if s != nil {
+			s.Close()
+		}
+		return nil, 0, err
+	}
+	return s, d, nil
 }
 
 // pass runs the forward graph chunk by chunk: alloc(d) once the width is

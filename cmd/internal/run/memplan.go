@@ -194,7 +194,7 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 			add("mini-batch activations and gradients (slots × hidden × layers)", slots*(h*bt*(batchActPerLayer*layers+batchActFixed)*max(1, own.ActivationScale)+(dense+skipCols)*bt*2), "--batch-size")
 			infer := n // the forward-only pass of the evaluations: the whole graph, or chunks of nodes over slots
 			what := "whole-graph inference (N × hidden × layers)"
-			if n >= ChunkedInferenceNodes {
+			if n >= int64(ChunkedInferenceNodes) {
 				infer, what = slots, "chunked inference (slots × hidden × layers)"
 			}
 			add(what, infer*(h*bt*(inferPerLayer*layers+inferFixed)*max(1, own.ActivationScale)+(dense+skipCols)*bt), actFlag)
@@ -203,9 +203,13 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 			add("activations and gradients (N × hidden × layers)", act, actFlag)
 		}
 		// A float32 run's chunked inference keeps them in float32
-		// (Built.float32Embeddings; not with a Laplacian input's sign reset).
-		if cfg.BatchSize > 0 && n >= ChunkedInferenceNodes && cfg.DType == Float32 && !(cfg.Variant.Hash() && cfg.Position.Kind == features.PosLap) {
-			add("evaluation embeddings (float32)", n*int64(mc.Out)*4, "")
+		// (Built.float32Embeddings; not with a Laplacian input's sign reset),
+		// or writes them to the spill file a row at a time.
+		_, _, emb := spills(cfg, int(n))
+		if chunkedFloat32(cfg, int(n)) {
+			if !emb || cfg.spillDir() == "" {
+				add("evaluation embeddings (float32)", n*int64(mc.Out)*4, "")
+			}
 		} else {
 			add("evaluation embeddings (float64)", n*int64(mc.Out)*8, "")
 		}
@@ -251,7 +255,7 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 	}
 	// Live heap → peak RSS: the collector's headroom.
 	head := gcHeadroom
-	if p.total() > BigRun {
+	if p.total() > BigRun || cfg.spillDir() != "" { // a spilling run wants its memory low, whatever its size
 		head, p.BigRun = bigHeadroom, true
 	}
 	for i := range p.Parts {

@@ -66,11 +66,20 @@ func (c Config) spillDir() string {
 
 // spills reports which of its arrays a run of cfg on n nodes would
 // spill (Config.Spill): the landmark hop counts its input's views read,
-// the fixed ranking sources' BFS rows.
-func spills(cfg Config, n int) (hops, rank bool) {
+// the ranking sources' BFS rows, the evaluation embeddings (a float32
+// chunked evaluation on the sampled path: Built.spillEmbeddings).
+func spills(cfg Config, n int) (hops, rank, emb bool) {
 	hops = cfg.Position.Kind == features.PosLandmark && viewInputs(cfg, n)
 	rank = cfg.DistanceLoss == objective.DistanceRank && cfg.Variant.MSE() && cfg.Distances != DistExact
-	return hops, rank
+	emb = chunkedFloat32(cfg, n) && cfg.Distances != DistExact
+	return hops, rank, emb
+}
+
+// chunkedFloat32 reports whether a run of cfg on n nodes evaluates in
+// chunks of nodes with float32 embeddings (Built.float32Embeddings: not
+// with a Laplacian input's sign reset).
+func chunkedFloat32(cfg Config, n int) bool {
+	return cfg.BatchSize > 0 && n >= ChunkedInferenceNodes && cfg.DType == Float32 && !(cfg.Variant.Hash() && cfg.Position.Kind == features.PosLap)
 }
 
 // spillNote says what a run spills, and where, for its log.
@@ -79,7 +88,7 @@ func spillNote(cfg Config, plan MemoryPlan, n int) string {
 	if plan.Spill != "" {
 		why = fmt.Sprintf("--spill auto (in memory the run would exceed --max-memory %s)", FormatBytes(cfg.MaxMemory))
 	}
-	hops, rank := spills(cfg, n)
+	hops, rank, emb := spills(cfg, n)
 	var what []string
 	var disk int64
 	if hops {
@@ -90,8 +99,12 @@ func spillNote(cfg Config, plan MemoryPlan, n int) string {
 		what = append(what, fmt.Sprintf("the %d ranking sources' BFS rows", cfg.MSESources))
 		disk += int64(cfg.MSESources) * int64(n) * 2
 	}
+	if emb {
+		what = append(what, fmt.Sprintf("the evaluation embeddings (N × %d × 4 B, at every evaluation)", cfg.ModelConfig.Out))
+		disk += int64(cfg.ModelConfig.Out) * int64(n) * 4
+	}
 	if len(what) == 0 {
-		return why + ": this run has nothing to spill (only a view run's landmark hop counts and the ranking sources' rows go to disk); it keeps everything in memory"
+		return why + ": this run has nothing to spill (only a large run's landmark hop counts, ranking sources' rows and chunked float32 embeddings go to disk); it keeps everything in memory"
 	}
 	return fmt.Sprintf("%s: %s go to unlinked files in %s (%s of disk, read back by pread; the same numbers)", why, strings.Join(what, " and "), cfg.Spill, FormatBytes(disk))
 }

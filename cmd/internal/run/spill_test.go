@@ -2,19 +2,21 @@ package run
 
 import (
 	"context"
+	"fmt"
 	"os"
-	"reflect"
 	"strings"
 	"testing"
 )
 
 // TestSpillRun: a run that spills (the landmark hop counts its input's
-// views read, the ranking sources' BFS rows redrawn every epoch) gives
-// the numbers of the run that holds them, bit for bit, says what it
-// spilled and where, and leaves nothing in the directory.
+// views read, the ranking sources' BFS rows redrawn every epoch, the
+// chunked evaluation's embeddings) gives the numbers of the run that holds
+// them, bit for bit — every evaluation's scores and validation
+// yardsticks, the final faithfulness — says what it spilled and where, and
+// leaves nothing in the directory.
 func TestSpillRun(t *testing.T) {
-	defer func(v int) { ViewInputNodes = v }(ViewInputNodes)
-	ViewInputNodes = 0
+	defer func(v, c int) { ViewInputNodes, ChunkedInferenceNodes = v, c }(ViewInputNodes, ChunkedInferenceNodes)
+	ViewInputNodes, ChunkedInferenceNodes = 0, 0
 	cfg := shortRun("gcn")
 	cfg.Dataset, cfg.Variant, cfg.Explicit = "caveman:30x6", Both, map[string]bool{}
 	cfg.Distances, cfg.DistanceLoss, cfg.RankPairs = DistSampled, "rank", true
@@ -28,16 +30,27 @@ func TestSpillRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if hops, rank := spills(resolved, 180); !hops || !rank {
+		if hops, rank, emb := spills(resolved, 180); !hops || !rank || !emb {
 			t.Fatalf("the run would spill hop counts %v, ranking rows %v: the test wants both (%s, %s)", hops, rank, resolved.Position, resolved.DistanceLoss)
 		}
 		res = append(res, r)
 	}
-	if !reflect.DeepEqual(res[0].History, res[1].History) || !reflect.DeepEqual(res[0].SkipChoice, res[1].SkipChoice) {
-		t.Fatalf("held and spilled runs differ:\n%+v\n%+v", res[0].History, res[1].History)
+	if res[0].Faithfulness == nil {
+		t.Fatal("the run scored no faithfulness")
+	}
+	// %v: the shortest decimal that reads back to the same float64, and
+	// NaN as NaN (which reflect.DeepEqual never equates).
+	for _, part := range []struct {
+		name     string
+		one, two any
+	}{{"history", res[0].History, res[1].History}, {"skip choice", res[0].SkipChoice, res[1].SkipChoice},
+		{"faithfulness", *res[0].Faithfulness, *res[1].Faithfulness}, {"final", res[0].Final, res[1].Final}} {
+		if a, b := fmt.Sprintf("%+v", part.one), fmt.Sprintf("%+v", part.two); a != b {
+			t.Fatalf("held and spilled runs differ in their %s:\n%.400s\n%.400s", part.name, a, b)
+		}
 	}
 	joined := strings.Join(notes, "\n")
-	if !strings.Contains(joined, "landmark hop counts") || !strings.Contains(joined, "ranking sources' BFS rows") || !strings.Contains(joined, dir) {
+	if !strings.Contains(joined, "landmark hop counts") || !strings.Contains(joined, "ranking sources' BFS rows") || !strings.Contains(joined, "evaluation embeddings") || !strings.Contains(joined, dir) {
 		t.Fatalf("the spilled run's notes do not say what went where: %q", joined)
 	}
 	if ents, err := os.ReadDir(dir); err != nil || len(ents) != 0 {
