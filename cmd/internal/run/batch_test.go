@@ -89,7 +89,7 @@ func TestBatchPassCoversEachPositiveOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	P := len(b.posI)
+	P := len(b.pos)
 	var drawn objective.Pairs
 	counts := make([]int, 1)
 	for epoch := 0; drawn.Len() < 2*P; epoch++ {
@@ -98,8 +98,8 @@ func TestBatchPassCoversEachPositiveOnce(t *testing.T) {
 		}
 	}
 	all := map[[2]int]bool{}
-	for k := range b.posI {
-		all[[2]int{int(b.posI[k]), int(b.posJ[k])}] = true
+	for _, q := range b.pos {
+		all[[2]int{int(q.I), int(q.J)}] = true
 	}
 	for pass := 0; pass < 2; pass++ {
 		seen := map[[2]int]bool{}
