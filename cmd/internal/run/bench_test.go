@@ -164,19 +164,24 @@ var step10M struct {
 }
 
 // BenchmarkViewInputStep: one default mini-batch step on grid:1000x1000
-// with the input and skip block stored (N × K float32 each) and as views of
-// the landmark hop counts (rows computed as LoadRows copies them): what the
-// views cost per step.
+// with the input and skip block stored (N × K float32 each), as views of
+// the landmark hop counts (rows computed as LoadRows copies them), and as
+// views of hop counts spilled to a file (read back by pread, with the
+// ranking sources' rows): what the views and the spill cost per step.
 func BenchmarkViewInputStep(b *testing.B) {
 	defer func(v int) { ViewInputNodes = v }(ViewInputNodes)
 	for _, inputs := range []struct {
 		name  string
 		nodes int
-	}{{"stored", math.MaxInt}, {"view", ChunkedInferenceNodes}} {
+		spill bool
+	}{{"stored", math.MaxInt, false}, {"view", ChunkedInferenceNodes, false}, {"spilled", ChunkedInferenceNodes, true}} {
 		b.Run("inputs="+inputs.name, func(b *testing.B) {
 			ViewInputNodes = inputs.nodes
 			cfg := Default()
 			cfg.Dataset, cfg.Explicit = "grid:1000x1000", map[string]bool{}
+			if inputs.spill {
+				cfg.Spill = b.TempDir()
+			}
 			benchBatchSteps(b, cfg)
 		})
 	}

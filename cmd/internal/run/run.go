@@ -62,8 +62,13 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	if cfg.Spill == SpillAuto {
 		cfg.Spill = plan.Spill
 	}
-	if cfg.Spill != "" && hooks.Warn != nil {
-		hooks.Warn(spillNote(cfg, plan, ds.NumNodes()))
+	if cfg.Spill != "" {
+		if err := checkSpill(cfg, ds.NumNodes()); err != nil {
+			return nil, err
+		}
+		if hooks.Warn != nil {
+			hooks.Warn(spillNote(cfg, plan, ds.NumNodes()))
+		}
 	}
 	if plan.BigRun {
 		defer debug.SetGCPercent(debug.SetGCPercent(BigRunGCPercent))

@@ -3,6 +3,7 @@ package run
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -23,8 +24,7 @@ const tmpfsMagic = 0x01021994
 // directory ($TMPDIR, else /tmp), or "" when that is a tmpfs.
 func AutoSpillDir() string {
 	dir := os.TempDir()
-	var st syscall.Statfs_t
-	if err := syscall.Statfs(dir, &st); err != nil || st.Type == tmpfsMagic {
+	if free, tmpfs := freeBytes(dir); free < 0 || tmpfs {
 		return ""
 	}
 	return dir
@@ -44,8 +44,8 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 	if cfg.MaxMemory <= 0 || p.Total <= cfg.MaxMemory {
 		return p
 	}
-	if cfg.Spill = AutoSpillDir(); cfg.Spill == "" {
-		return p
+	if cfg.Spill = AutoSpillDir(); cfg.Spill == "" || checkSpill(cfg, ds.NumNodes()) != nil {
+		return p // no disk to spill to: the plan refuses the run as it is
 	}
 	if s := planMemory(cfg, ds); s.Total < p.Total {
 		s.Spill = cfg.Spill
@@ -82,29 +82,69 @@ func chunkedFloat32(cfg Config, n int) bool {
 	return cfg.BatchSize > 0 && n >= ChunkedInferenceNodes && cfg.DType == Float32 && !(cfg.Variant.Hash() && cfg.Position.Kind == features.PosLap)
 }
 
+// spillDisk lists what a run of cfg on n nodes spills and the most disk
+// its files take at once: the landmark hop counts twice while their
+// column file is transposed, later the hop counts, the ranking rows and
+// an evaluation's embeddings together.
+func spillDisk(cfg Config, n int) (what []string, disk int64) {
+	hops, rank, emb := spills(cfg, n)
+	var h, r, e int64
+	if hops {
+		what = append(what, fmt.Sprintf("the landmark hop counts (N × %d × 2 B)", cfg.Position.K))
+		h = int64(cfg.Position.K) * int64(n) * 2
+	}
+	if rank {
+		what = append(what, fmt.Sprintf("the %d ranking sources' BFS rows", cfg.MSESources))
+		r = int64(cfg.MSESources) * int64(n) * 2
+	}
+	if emb {
+		what = append(what, fmt.Sprintf("the evaluation embeddings (N × %d × 4 B, at every evaluation)", cfg.ModelConfig.Out))
+		e = int64(cfg.ModelConfig.Out) * int64(n) * 4
+	}
+	return what, max(2*h, h+r+e)
+}
+
+// freeBytes is what an unprivileged process may still write in dir's
+// file system (-1 when statfs fails), and whether that is a tmpfs. A
+// directory that does not exist yet is taken at its nearest parent that
+// does (NewSpill makes it there).
+func freeBytes(dir string) (int64, bool) {
+	for {
+		if _, err := os.Stat(dir); err == nil || dir == "/" || dir == "." {
+			break
+		}
+		dir = filepath.Dir(dir)
+	}
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		return -1, false
+	}
+	return int64(st.Bavail) * st.Bsize, st.Type == tmpfsMagic
+}
+
+// checkSpill refuses a spill whose files would not fit its directory's
+// free space.
+func checkSpill(cfg Config, n int) error {
+	_, need := spillDisk(cfg, n)
+	if free, _ := freeBytes(cfg.Spill); free >= 0 && need > free {
+		return fmt.Errorf("--spill %s: the run's spill files need up to %s, and its file system has %s free (give --spill a directory with room, or --spill off)", cfg.Spill, FormatBytes(need), FormatBytes(free))
+	}
+	return nil
+}
+
 // spillNote says what a run spills, and where, for its log.
 func spillNote(cfg Config, plan MemoryPlan, n int) string {
 	why := "--spill " + cfg.Spill
 	if plan.Spill != "" {
 		why = fmt.Sprintf("--spill auto (in memory the run would exceed --max-memory %s)", FormatBytes(cfg.MaxMemory))
 	}
-	hops, rank, emb := spills(cfg, n)
-	var what []string
-	var disk int64
-	if hops {
-		what = append(what, fmt.Sprintf("the landmark hop counts (N × %d × 2 B)", cfg.Position.K))
-		disk += int64(cfg.Position.K) * int64(n) * 2
-	}
-	if rank {
-		what = append(what, fmt.Sprintf("the %d ranking sources' BFS rows", cfg.MSESources))
-		disk += int64(cfg.MSESources) * int64(n) * 2
-	}
-	if emb {
-		what = append(what, fmt.Sprintf("the evaluation embeddings (N × %d × 4 B, at every evaluation)", cfg.ModelConfig.Out))
-		disk += int64(cfg.ModelConfig.Out) * int64(n) * 4
-	}
+	what, disk := spillDisk(cfg, n)
 	if len(what) == 0 {
 		return why + ": this run has nothing to spill (only a large run's landmark hop counts, ranking sources' rows and chunked float32 embeddings go to disk); it keeps everything in memory"
 	}
-	return fmt.Sprintf("%s: %s go to unlinked files in %s (%s of disk, read back by pread; the same numbers)", why, strings.Join(what, " and "), cfg.Spill, FormatBytes(disk))
+	mem := ""
+	if _, tmpfs := freeBytes(cfg.Spill); tmpfs {
+		mem = "; it is a tmpfs, whose files are memory: the spill saves none"
+	}
+	return fmt.Sprintf("%s: %s go to unlinked files in %s (up to %s of disk, read back by pread; the same numbers)%s", why, strings.Join(what, " and "), cfg.Spill, FormatBytes(disk), mem)
 }

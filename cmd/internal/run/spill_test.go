@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -86,5 +87,14 @@ func TestSpillAutoPlan(t *testing.T) {
 	}
 	if p.Spill != AutoSpillDir() || p.Total != spilled.Total {
 		t.Fatalf("a run over the limit: spill %q, plan %d; want %q, %d", p.Spill, p.Total, AutoSpillDir(), spilled.Total)
+	}
+	// A graph whose spill files the directory cannot hold: refused with
+	// the need and the room.
+	cfg.Spill = filepath.Join(t.TempDir(), "not", "yet")
+	if err := checkSpill(cfg, 1<<50); err == nil || !strings.Contains(err.Error(), "free") || !strings.Contains(err.Error(), cfg.Spill) {
+		t.Fatalf("a spill beyond the disk: %v", err)
+	}
+	if err := checkSpill(cfg, 1000); err != nil {
+		t.Fatalf("a small spill: %v", err)
 	}
 }
