@@ -39,7 +39,7 @@ type batcher struct {
 	fanout, layers  int
 	pos             []data.Pair // the training positives, global rows (one graph: its split's own list)
 	posG            []int32     // their graphs (nil: one graph)
-	pass            int     // the pass perm holds (−1: none)
+	pass            int         // the pass perm holds (−1: none)
 	perm            []int32
 	sub             engine.Subgraph
 	adj             *engine.Adjacency
