@@ -243,18 +243,11 @@ func configFrom(c *cli.Context) (run.Config, error) {
 	if err := setBatch(c, &cfg); err != nil {
 		return cfg, err
 	}
-	mm, err := run.ParseBytes(c.String("max-memory"))
+	local, err := localFrom(c)
 	if err != nil {
-		return cfg, usagef("--max-memory %q: %v", c.String("max-memory"), err)
+		return cfg, err
 	}
-	cfg.MaxMemory = mm
-	switch cfg.Spill = c.String("spill"); cfg.Spill {
-	case "off":
-		cfg.Spill = ""
-	case "":
-		return cfg, usagef("--spill: want a directory, auto or off")
-	}
-	debug.SetMemoryLimit(mm)
+	cfg.MaxMemory, cfg.Spill = local.MaxMemory, local.Spill
 	cfg.ModelConfig.Dropout = c.Float64("dropout")
 	cfg.ModelConfig.Hidden = c.Int("hidden")
 	cfg.ModelConfig.Out = c.Int("hidden")
@@ -289,4 +282,23 @@ func f3(n run.Num) string {
 		return "undefined"
 	}
 	return strings.TrimSpace(fmt.Sprintf("%.3f", float64(n)))
+}
+
+// localFrom reads the flags that belong to the machine a run is on, not
+// to its configuration (a resumed run takes them too): --max-memory, also
+// the garbage collector's soft limit, and --spill.
+func localFrom(c *cli.Context) (run.Local, error) {
+	mm, err := run.ParseBytes(c.String("max-memory"))
+	if err != nil {
+		return run.Local{}, usagef("--max-memory %q: %v", c.String("max-memory"), err)
+	}
+	l := run.Local{MaxMemory: mm, Spill: c.String("spill")}
+	switch l.Spill {
+	case "off":
+		l.Spill = ""
+	case "":
+		return l, usagef("--spill: want a directory, auto or off")
+	}
+	debug.SetMemoryLimit(mm)
+	return l, nil
 }

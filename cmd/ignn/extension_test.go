@@ -109,7 +109,8 @@ func TestDataConvert(t *testing.T) {
 
 // TestSpillCLI (issue 37): --spill takes a directory, auto or off; an
 // empty one is a usage error that says so; a run told to spill where it
-// has nothing to spill says that and runs in memory.
+// has nothing to spill says that and runs in memory; a resumed run takes
+// it (and --max-memory) from the command line.
 func TestSpillCLI(t *testing.T) {
 	_, _, err := runCLI("train", "--dataset", "caveman:8x6", "--epochs", "2", "--spill", "")
 	if err == nil || !strings.Contains(err.Error(), "--spill: want a directory, auto or off") {
@@ -119,6 +120,16 @@ func TestSpillCLI(t *testing.T) {
 	_, stderr, err := runCLI("train", "--dataset", "caveman:8x6", "--epochs", "2", "--spill", dir)
 	if err != nil || !strings.Contains(stderr, "nothing to spill") {
 		t.Fatalf("--spill on a small paper-scheme run: %v\n%s", err, stderr)
+	}
+	// A resumed run takes --spill and --max-memory from where it resumes
+	// (they change no number; a checkpoint holds neither): accepted beside
+	// --resume, unlike the flags that configure a run.
+	missing := filepath.Join(t.TempDir(), "none")
+	if _, _, err := runCLI("train", "--resume", missing, "--spill", dir, "--max-memory", "8G"); err == nil || strings.Contains(err.Error(), "cannot be combined") {
+		t.Fatalf("--resume with --spill and --max-memory: %v", err)
+	}
+	if _, _, err := runCLI("train", "--resume", missing, "--epochs", "3"); err == nil || !strings.Contains(err.Error(), "cannot be combined") {
+		t.Fatalf("--resume with --epochs: %v", err)
 	}
 	for _, v := range []string{"off", "auto"} {
 		if _, stderr, err := runCLI("train", "--dataset", "caveman:8x6", "--epochs", "2", "--spill", v); err != nil || strings.Contains(stderr, "spill") {

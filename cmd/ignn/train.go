@@ -35,7 +35,7 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 			resume := c.String("resume")
 			if resume != "" {
 				for _, f := range runFlags() {
-					if n := f.Names()[0]; c.IsSet(n) && n != "data-dir" {
+					if n := f.Names()[0]; c.IsSet(n) && n != "data-dir" && n != "max-memory" && n != "spill" {
 						return usagef("--resume uses the checkpoint's configuration; --%s cannot be combined with it", n)
 					}
 				}
@@ -75,7 +75,11 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 			firstEpoch := -1 // the first epoch this process trains (a resume starts later)
 			runFn := func(h run.Hooks) (*run.Result, error) { return run.Run(c.Context, cfg, h) }
 			if resume != "" {
-				runFn = func(h run.Hooks) (*run.Result, error) { return run.Resume(c.Context, resume, h) }
+				local, err := localFrom(c)
+				if err != nil {
+					return err
+				}
+				runFn = func(h run.Hooks) (*run.Result, error) { return run.ResumeOn(c.Context, resume, local, h) }
 			}
 			res, err := runFn(run.Hooks{
 				Epoch: func(epoch int, loss float64, m *run.Metrics) {

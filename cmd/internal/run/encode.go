@@ -24,7 +24,7 @@ import (
 // --skip-polar auto chooses). The values are the same, bit for bit; from
 // this size on inference is chunked too (ChunkedInferenceNodes), so no
 // whole-graph graph stores the rows after all. A variable for tests.
-var ViewInputNodes = 1 << 18 // ChunkedInferenceNodes
+var ViewInputNodes = ChunkedInferenceNodes
 
 // viewInputs reports whether a run of cfg on nodes nodes reads its input
 // and skip rows through views of the landmark hop counts (ViewInputNodes).

@@ -21,12 +21,26 @@ func Run(ctx context.Context, cfg Config, hooks Hooks) (*Result, error) {
 // ends with the same metrics as the uninterrupted run. Its checkpoints go
 // back to dir.
 func Resume(ctx context.Context, dir string, hooks Hooks) (*Result, error) {
+	return ResumeOn(ctx, dir, Local{}, hooks)
+}
+
+// Local is what a run takes from the machine it runs on rather than from
+// its configuration, so a resumed run takes it from where it resumes
+// (a checkpoint does not hold it; neither changes a number): the memory
+// limit and where to spill (Config.MaxMemory, Config.Spill).
+type Local struct {
+	MaxMemory int64
+	Spill     string
+}
+
+// ResumeOn is Resume on a machine of local's limit and spill directory.
+func ResumeOn(ctx context.Context, dir string, local Local, hooks Hooks) (*Result, error) {
 	ck, err := LoadCheckpoint(dir)
 	if err != nil {
 		return nil, err
 	}
 	cfg := ck.Config
-	cfg.Save = dir
+	cfg.Save, cfg.MaxMemory, cfg.Spill = dir, local.MaxMemory, local.Spill
 	return run(ctx, cfg, hooks, ck)
 }
 
