@@ -13,8 +13,10 @@ import (
 // pread, so they sit in the kernel's page cache, which the kernel may
 // drop and reread, not in the process's resident memory. The file is
 // unlinked as soon as it is created: nothing is left behind, even after
-// kill -9, and no other process can see it. Reads are safe from many
-// goroutines; writes (Append, Set) are not.
+// kill -9, and no other process can see it; Close frees its blocks (so
+// does the collector, through os.File's finalizer, once nothing refers to
+// the Spill). Reads are safe from many goroutines; writes (Append, Set)
+// are not.
 type Spill[T uint16 | float32] struct {
 	Rows, Cols int
 	Dir        string // where the file was made
