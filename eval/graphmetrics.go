@@ -90,8 +90,9 @@ func (e *Evaluator) GraphMetrics(z []float64, d int, splits []*data.Split, u *da
 			continue
 		}
 		val.add(aucOf(dot, u, g, s.Val, s.ValNeg))
-		test.add(aucOf(dot, u, g, s.Test, s.TestNeg))
-		rk.add(dot, u, g, s.Test, s.TestNeg)
+		sc, lb := pairScores(dot, u, g, s.Test, s.TestNeg)
+		test.add(AUC(sc, lb))
+		rk.add(sc, lb, len(s.Test))
 		if len(e.dist) >= 2 {
 			tau.add(e.tau.KendallTauBInts(e.dist, e.cos))
 		}
@@ -132,21 +133,12 @@ func (e *Evaluator) SampleTauOf(dot func(i, j int) float64, ps *PairSample) floa
 // rankMeans averages AP and Hits@K over graphs.
 type rankMeans struct{ ap, h20, h50 mean }
 
-func (r *rankMeans) add(dot func(i, j int) float64, u *data.Union, g int, pos, neg []data.Pair) {
-	ps, ns := make([]float64, len(pos)), make([]float64, len(neg))
-	sc := make([]float64, 0, len(pos)+len(neg))
-	lb := make([]bool, 0, len(pos)+len(neg))
-	for i, q := range pos {
-		ps[i] = dot(u.GlobalPair(g, q))
-		sc, lb = append(sc, ps[i]), append(lb, true)
-	}
-	for i, q := range neg {
-		ns[i] = dot(u.GlobalPair(g, q))
-		sc, lb = append(sc, ns[i]), append(lb, false)
-	}
+// add scores one graph's test pairs: scores sc with labels lb, the npos
+// positives first (pairScores).
+func (r *rankMeans) add(sc []float64, lb []bool, npos int) {
 	r.ap.add(AveragePrecision(sc, lb))
-	r.h20.add(HitsAtK(ps, ns, 20))
-	r.h50.add(HitsAtK(ps, ns, 50))
+	r.h20.add(HitsAtK(sc[:npos], sc[npos:], 20))
+	r.h50.add(HitsAtK(sc[:npos], sc[npos:], 50))
 }
 
 func (r *rankMeans) fill(s Scores) Scores {

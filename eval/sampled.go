@@ -59,8 +59,9 @@ func (e *Evaluator) SampledMetricsOf(dot func(i, j int) float64, splits []*data.
 			continue
 		}
 		val.add(aucOf(dot, u, g, s.Val, s.ValNeg))
-		test.add(aucOf(dot, u, g, s.Test, s.TestNeg))
-		rk.add(dot, u, g, s.Test, s.TestNeg)
+		sc, lb := pairScores(dot, u, g, s.Test, s.TestNeg)
+		test.add(AUC(sc, lb))
+		rk.add(sc, lb, len(s.Test))
 		if len(e.dist) < 2 {
 			continue
 		}
@@ -105,6 +106,13 @@ func (e *Evaluator) SampledMetricsOf(dot func(i, j int) float64, splits []*data.
 
 // aucOf is the AUC of the cosine on graph g's positives against negatives.
 func aucOf(dot func(i, j int) float64, u *data.Union, g int, pos, neg []data.Pair) float64 {
+	return AUC(pairScores(dot, u, g, pos, neg))
+}
+
+// pairScores is the cosine of graph g's positives, then of its negatives,
+// with their labels: what the AUC and the ranking metrics score (computed
+// once for both; on spilled embeddings each is two reads).
+func pairScores(dot func(i, j int) float64, u *data.Union, g int, pos, neg []data.Pair) ([]float64, []bool) {
 	sc := make([]float64, 0, len(pos)+len(neg))
 	lb := make([]bool, 0, len(pos)+len(neg))
 	for _, q := range pos {
@@ -113,7 +121,7 @@ func aucOf(dot func(i, j int) float64, u *data.Union, g int, pos, neg []data.Pai
 	for _, q := range neg {
 		sc, lb = append(sc, dot(u.GlobalPair(g, q))), append(lb, false)
 	}
-	return AUC(sc, lb)
+	return sc, lb
 }
 
 // finite appends the pairs lo…hi−1 at finite distance to dist and cos
