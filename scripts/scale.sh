@@ -48,6 +48,8 @@ for j in "${jobs[@]}"; do
 done
 python3 - "$OUT" "$DOC" "$(git rev-parse --short HEAD)" "$(nproc)" "${graphs[@]}" <<'EOF'
 import json, os, re, sys
+sys.path.insert(0, "scripts")
+from runrow import run_figures
 out, doc, commit, cores, graphs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
 L = ["# Scale: 10⁵, 10⁶ and 10⁷ nodes on one machine", "",
      f"Written by `scripts/scale.sh` (binary at {commit}) on {cores} cores, 24 GiB. Every row is",
@@ -70,22 +72,15 @@ for g in graphs:
             continue
         if not os.path.exists(base + ".json"):
             continue
-        r = json.load(open(base + ".json")); f = r["final"]
-        wall, rss = open(base + ".time").read().split()
-        ci = f.get("test_kendall_tau_ci") or [float("nan")] * 2
-        slots = re.search(r"in (\d+) node slots", r.get("batches", ""))
-        steps = r["config"].get("batch_steps", 0) or 1
-        step_ms = r["ms_per_epoch"] / steps if r.get("ms_per_epoch") else float("nan")
-        peak = int(rss) * 1024 / 2**30 # GiB
-        plan = r["memory_estimate_bytes"] / 2**30
+        x = run_figures(base); r, ci, peak, plan = x["result"], x["ci"], x["peak"], x["plan"]
         if os.path.exists(base + ".plan"):
             pm = re.search(r"([0-9.]+) ([KMG])B", open(base + ".plan").read())
             if pm:
                 plan = float(pm.group(1)) / {"K": 2**20, "M": 2**10, "G": 1}[pm.group(2)]
-        rows.append(f"| {g} | {m} | {f['test_auc']:.3f} | {f['test_kendall_tau']:.3f} [{ci[0]:.3f}, {ci[1]:.3f}] | "
-                    f"{'' if itau is None else f'{itau:.3f}'} | {float(wall):.0f} s | {peak:.2f} GiB | "
+        rows.append(f"| {g} | {m} | {x['auc']:.3f} | {x['tau']:.3f} [{ci[0]:.3f}, {ci[1]:.3f}] | "
+                    f"{'' if itau is None else f'{itau:.3f}'} | {x['wall']:.0f} s | {peak:.2f} GiB | "
                     f"{plan:.2f} GiB ({plan / peak:.2f}×) | "
-                    f"{slots.group(1) if slots else ''} | {step_ms:.0f} |")
+                    f"{x['slots']} | {x['step_ms']:.0f} |")
         stages[f"{g} {m}"] = r.get("stage_seconds") or []
 L += ["| graph | model | AUC | τ [95% CI] | (input) τ | wall | peak RSS | plan (÷ peak) | batch slots | ms/step |",
       "|---|---|---|---|---|---|---|---|---|---|"] + rows + [""]

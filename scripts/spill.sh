@@ -28,7 +28,9 @@ for j in "${jobs[@]}"; do
   train_once "$n-$m" --dataset "$g" --model "$m" --spill "$SPILL_DIR" "${extra[@]}"
 done
 python3 - "$OUT" "$DOC" "$(git rev-parse --short HEAD)" "$(nproc)" "${jobs[@]}" <<'EOF'
-import json, os, re, sys
+import os, sys
+sys.path.insert(0, "scripts")
+from runrow import run_figures
 out, doc, commit, cores, jobs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
 L = ["# Spilled runs: the hop counts on disk", "",
      f"Written by `scripts/spill.sh` (binary at {commit}) on {cores} cores, 24 GiB. Every row is",
@@ -50,16 +52,10 @@ for j in jobs:
         continue
     if not os.path.exists(base + ".json"):
         continue
-    r = json.load(open(base + ".json")); f = r["final"]
-    wall, rss = open(base + ".time").read().split()
-    ci = f.get("test_kendall_tau_ci") or [float("nan")] * 2
-    slots = re.search(r"in (\d+) node slots", r.get("batches", ""))
-    steps = r["config"].get("batch_steps", 0) or 1
-    step_ms = r["ms_per_epoch"] / steps if r.get("ms_per_epoch") else float("nan")
-    peak, plan = int(rss) * 1024 / 2**30, r["memory_estimate_bytes"] / 2**30
-    L.append(f"| {g} | {m} | {f['test_auc']:.3f} | {f['test_kendall_tau']:.3f} [{ci[0]:.3f}, {ci[1]:.3f}] | "
-             f"{float(wall):.0f} s | {peak:.2f} GiB | {plan:.2f} GiB ({plan / peak:.2f}×) | "
-             f"{slots.group(1) if slots else ''} | {step_ms:.0f} | "
+    x = run_figures(base); r, ci, peak, plan = x["result"], x["ci"], x["peak"], x["plan"]
+    L.append(f"| {g} | {m} | {x['auc']:.3f} | {x['tau']:.3f} [{ci[0]:.3f}, {ci[1]:.3f}] | "
+             f"{x['wall']:.0f} s | {peak:.2f} GiB | {plan:.2f} GiB ({plan / peak:.2f}×) | "
+             f"{x['slots']} | {x['step_ms']:.0f} | "
              f"{open(base + '.bin').read().strip() if os.path.exists(base + '.bin') else commit} |")
     stages[f"{g} {m}"] = r.get("stage_seconds") or []
     cmds.append("    " + open(base + ".cmd").read().strip())
