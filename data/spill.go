@@ -110,6 +110,13 @@ func (s *Spill[T]) Block(lo, hi int, dst []T) []T {
 	return dst
 }
 
+// Span reads entries [lo, hi) of row i into dst[:hi-lo] and returns it.
+func (s *Spill[T]) Span(i, lo, hi int, dst []T) []T {
+	dst = dst[:hi-lo]
+	s.read(dst, int64(i)*int64(s.Cols)+int64(lo))
+	return dst
+}
+
 // At reads entry (i, j).
 func (s *Spill[T]) At(i, j int) T {
 	var v [1]T

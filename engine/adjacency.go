@@ -13,14 +13,61 @@ import (
 // gcn_norm).
 type Adjacency struct {
 	N int
-	// A is the symmetric 0/1 structure without self-loops. NewAdjacency's
-	// has no values (Val nil: its ones were 8 B an entry, 1.3 GB at 10⁸
-	// edges, read only when a layer sums over neighbours): Sum gives them.
-	A *CSR
+	// a is the symmetric 0/1 structure without self-loops (Structure).
+	// NewAdjacency's has no values (Val nil: its ones were 8 B an entry,
+	// 1.3 GB at 10⁸ edges, read only when a layer sums over neighbours):
+	// Sum gives them. An adjacency of Links has none until a layer asks.
+	a *CSR
+	// links is the same structure with 32-bit indices (Links): given to
+	// NewAdjacencyLinks, or made from a on first use.
+	links Links
 
 	mu    sync.Mutex
 	cache map[string]*CSR
 	batchState
+}
+
+// NewAdjacencyLinks is the adjacency of the structure l (sorted rows,
+// no self-loops or repeats; it panics otherwise), sharing l's arrays: a
+// mini-batch run's whole graph, which batches read through Links and no
+// layer multiplies by, costs l alone (the BFS's own adjacency, issue 37).
+// A layer on it makes the CSR on first use (Structure).
+func NewAdjacencyLinks(l Links) *Adjacency {
+	n := l.Nodes()
+	l.check(n)
+	return &Adjacency{N: n, links: l, cache: map[string]*CSR{}}
+}
+
+// Structure is the symmetric 0/1 structure without self-loops as a CSR
+// (no values unless a batch adjacency's), made from the links once when
+// the adjacency was given as links.
+func (a *Adjacency) Structure() *CSR {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.structure()
+}
+
+// structure is Structure for callers holding a.mu (cached's makers).
+func (a *Adjacency) structure() *CSR {
+	if a.a == nil {
+		a.a = a.links.csrOf()
+	}
+	return a.a
+}
+
+// Links is the structure with 32-bit indices, made from the CSR once when
+// the adjacency was built from edges. Not for batch adjacencies (Load
+// changes their structure).
+func (a *Adjacency) Links() Links {
+	if a.derive != nil {
+		panic("engine: Links of a batch adjacency")
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.links.Off == nil {
+		a.links = linksOf(a.a)
+	}
+	return a.links
 }
 
 // NewAdjacency builds the adjacency of n nodes from undirected edges. Each
@@ -72,7 +119,7 @@ func NewAdjacency(n int, edges [][2]int) *Adjacency {
 	if w == 0 {
 		a.ColIdx = nil // as an empty NewCSR has it
 	}
-	return &Adjacency{N: n, A: a, cache: map[string]*CSR{}}
+	return &Adjacency{N: n, a: a, cache: map[string]*CSR{}}
 }
 
 // Degree returns the number of neighbours of each node (a batch
@@ -82,8 +129,14 @@ func (a *Adjacency) Degree() []int {
 		return a.deg
 	}
 	d := make([]int, a.N)
+	if a.a == nil {
+		for i := range d {
+			d[i] = a.links.Degree(i)
+		}
+		return d
+	}
 	for i := range d {
-		d[i] = a.A.RowPtr[i+1] - a.A.RowPtr[i]
+		d[i] = a.a.RowPtr[i+1] - a.a.RowPtr[i]
 	}
 	return d
 }
@@ -123,12 +176,13 @@ func (a *Adjacency) GCNNorm() *CSR {
 // no self-loops, so this is exactly NewCSR of the same entries.
 // O(nnz + N).
 func (a *Adjacency) withDiagonal(diag func(r int) float64, off func(r, c int) float64) *CSR {
+	s := a.structure()
 	m := &CSR{Rows: a.N, Cols: a.N, RowPtr: make([]int, a.N+1),
-		ColIdx: make([]int, 0, a.A.NNZ()+a.N), Val: make([]float64, 0, a.A.NNZ()+a.N)}
+		ColIdx: make([]int, 0, s.NNZ()+a.N), Val: make([]float64, 0, s.NNZ()+a.N)}
 	for r := 0; r < a.N; r++ {
 		placed := false
-		for k := a.A.RowPtr[r]; k < a.A.RowPtr[r+1]; k++ {
-			c := a.A.ColIdx[k]
+		for k := s.RowPtr[r]; k < s.RowPtr[r+1]; k++ {
+			c := s.ColIdx[k]
 			if !placed && c > r {
 				m.ColIdx, m.Val, placed = append(m.ColIdx, r), append(m.Val, diag(r)), true
 			}
@@ -147,11 +201,12 @@ func (a *Adjacency) withDiagonal(diag func(r int) float64, off func(r, c int) fl
 // uses the cached transpose.
 func (a *Adjacency) MeanNorm() *CSR {
 	return a.cached("mean", func() *CSR {
-		m := &CSR{Rows: a.N, Cols: a.N, RowPtr: append([]int(nil), a.A.RowPtr...),
-			ColIdx: append([]int(nil), a.A.ColIdx...), Val: make([]float64, a.A.NNZ())}
+		s := a.structure()
+		m := &CSR{Rows: a.N, Cols: a.N, RowPtr: append([]int(nil), s.RowPtr...),
+			ColIdx: append([]int(nil), s.ColIdx...), Val: make([]float64, s.NNZ())}
 		for r := 0; r < a.N; r++ {
-			d := a.A.RowPtr[r+1] - a.A.RowPtr[r]
-			for k := a.A.RowPtr[r]; k < a.A.RowPtr[r+1]; k++ {
+			d := s.RowPtr[r+1] - s.RowPtr[r]
+			for k := s.RowPtr[r]; k < s.RowPtr[r+1]; k++ {
 				m.Val[k] = 1 / float64(d)
 			}
 		}
@@ -163,15 +218,16 @@ func (a *Adjacency) MeanNorm() *CSR {
 // has them (a batch's), else a CSR sharing A's structure with ones, made
 // once.
 func (a *Adjacency) Sum() *CSR {
-	if a.A.Val != nil || a.A.NNZ() == 0 {
-		return a.A
+	if s := a.Structure(); s.Val != nil || s.NNZ() == 0 {
+		return s
 	}
 	return a.cached("sum", func() *CSR {
-		val := make([]float64, a.A.NNZ())
+		s := a.structure()
+		val := make([]float64, s.NNZ())
 		for k := range val {
 			val[k] = 1
 		}
-		return &CSR{Rows: a.N, Cols: a.N, RowPtr: a.A.RowPtr, ColIdx: a.A.ColIdx, Val: val}
+		return &CSR{Rows: a.N, Cols: a.N, RowPtr: s.RowPtr, ColIdx: s.ColIdx, Val: val}
 	})
 }
 

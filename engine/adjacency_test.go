@@ -12,8 +12,8 @@ import (
 
 func TestAdjacencyNorms(t *testing.T) {
 	a := testAdj()
-	if a.A.NNZ() != 8 {
-		t.Fatalf("nnz = %d, want 8 (4 undirected edges, duplicate and self-loop dropped)", a.A.NNZ())
+	if a.Structure().NNZ() != 8 {
+		t.Fatalf("nnz = %d, want 8 (4 undirected edges, duplicate and self-loop dropped)", a.Structure().NNZ())
 	}
 	// GCN norm entry (0,1): deg+1 of node 0 is 2, of node 1 is 4: 1/√(2·4).
 	g := a.GCNNorm().Dense()
@@ -70,8 +70,71 @@ func TestNewAdjacencyAgainstEntries(t *testing.T) {
 		if !reflect.DeepEqual(want, got) {
 			t.Fatalf("%d edges: got %+v, want %+v", m, got, want)
 		}
-		if !slices.Equal(adj.A.RowPtr, want.RowPtr) || !slices.Equal(adj.A.ColIdx, want.ColIdx) || (adj.A.Val != nil && len(es) > 0) {
-			t.Fatalf("%d edges: A's structure %v %v differs, or it holds values %v", m, adj.A.RowPtr, adj.A.ColIdx, adj.A.Val)
+		if !slices.Equal(adj.Structure().RowPtr, want.RowPtr) || !slices.Equal(adj.Structure().ColIdx, want.ColIdx) || (adj.Structure().Val != nil && len(es) > 0) {
+			t.Fatalf("%d edges: A's structure %v %v differs, or it holds values %v", m, adj.Structure().RowPtr, adj.Structure().ColIdx, adj.Structure().Val)
 		}
+	}
+}
+
+// An adjacency given as Links is the adjacency of the same edges: the same
+// structure, degrees, normalisations and mini-batches (Subgraph), and its
+// arrays are the caller's (shared, not copied). Malformed links panic.
+func TestAdjacencyLinksMatchesEdges(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, m := range []int{0, 5, 60, 400} {
+		n := 40
+		var edges [][2]int
+		for range m {
+			edges = append(edges, [2]int{rng.IntN(n - 2), rng.IntN(n - 2)})
+		}
+		want := NewAdjacency(n, edges)
+		l := want.Links()
+		given := Links{Off: slices.Clone(l.Off), Nb: slices.Clone(l.Nb)}
+		got := NewAdjacencyLinks(given)
+		if gl := got.Links(); len(gl.Nb) > 0 && &gl.Nb[0] != &given.Nb[0] {
+			t.Fatal("the adjacency copied the given arrays")
+		}
+		if !reflect.DeepEqual(got.Degree(), want.Degree()) {
+			t.Fatalf("%d edges: degrees %v, want %v", m, got.Degree(), want.Degree())
+		}
+		for name, f := range map[string]func(a *Adjacency) *CSR{
+			"structure": (*Adjacency).Structure, "sum": (*Adjacency).Sum, "gcn": (*Adjacency).GCNNorm,
+			"mean": (*Adjacency).MeanNorm, "selfloops": (*Adjacency).WithSelfLoops,
+		} {
+			if g, w := f(got), f(want); !slices.Equal(g.RowPtr, w.RowPtr) || !slices.Equal(g.ColIdx, w.ColIdx) || !slices.Equal(g.Val, w.Val) {
+				t.Fatalf("%d edges: %s differs: %v %v %v, want %v %v %v", m, name, g.RowPtr, g.ColIdx, g.Val, w.RowPtr, w.ColIdx, w.Val)
+			}
+		}
+		for _, fanout := range []int{0, 2} {
+			sg, sw := NewSubgraph(got, 25), NewSubgraph(want, 25)
+			seeds := []int32{0, 7, 3}
+			cg, err1 := sg.Build(seeds, 2, fanout, rand.New(rand.NewPCG(1, 2)))
+			cw, err2 := sw.Build(seeds, 2, fanout, rand.New(rand.NewPCG(1, 2)))
+			if err1 != nil || err2 != nil || cg != cw || !slices.Equal(sg.Nodes, sw.Nodes) {
+				t.Fatalf("%d edges, fanout %d: batch %v (cut %d, %v), want %v (cut %d, %v)", m, fanout, sg.Nodes, cg, err1, sw.Nodes, cw, err2)
+			}
+			bg, bw := NewBatchAdjacency(25), NewBatchAdjacency(25)
+			sg.Load(bg, true)
+			sw.Load(bw, true)
+			if g, w := bg.GCNNorm(), bw.GCNNorm(); !slices.Equal(g.ColIdx, w.ColIdx) || !slices.Equal(g.Val, w.Val) {
+				t.Fatalf("%d edges, fanout %d: batch adjacencies differ", m, fanout)
+			}
+		}
+	}
+	for name, l := range map[string]Links{
+		"short offsets": {Off: []int32{0, 1}, Nb: []int32{1}},
+		"unsorted":      {Off: []int32{0, 2, 3, 4}, Nb: []int32{2, 1, 0, 0}},
+		"repeat":        {Off: []int32{0, 2, 3, 3}, Nb: []int32{1, 1, 0}},
+		"self-loop":     {Off: []int32{0, 1, 1}, Nb: []int32{0}},
+		"out of range":  {Off: []int32{0, 1, 1}, Nb: []int32{5}},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: NewAdjacencyLinks accepted %v", name, l)
+				}
+			}()
+			NewAdjacencyLinks(l)
+		}()
 	}
 }

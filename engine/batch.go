@@ -74,7 +74,7 @@ func (m *CSR) assign(rowPtr, colIdx []int, val []float64) {
 func NewBatchAdjacency(n int) *Adjacency {
 	a := NewMutableCSR(n, n)
 	a.symmetric = true
-	return &Adjacency{N: n, A: a, cache: map[string]*CSR{}, batchState: batchState{derive: map[string]func() *CSR{}}}
+	return &Adjacency{N: n, a: a, cache: map[string]*CSR{}, batchState: batchState{derive: map[string]func() *CSR{}}}
 }
 
 // Load sets a batch adjacency's edges: row r lists the neighbours
@@ -94,7 +94,7 @@ func (a *Adjacency) Load(rowPtr, colIdx []int, deg []int) {
 	for i := range ones {
 		ones[i] = 1
 	}
-	a.A.Assign(rowPtr, colIdx, ones)
+	a.a.Assign(rowPtr, colIdx, ones)
 	a.deg = deg
 	for key, m := range a.cache {
 		f := a.derive[key]()

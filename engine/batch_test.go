@@ -25,7 +25,7 @@ func TestBatchAdjacencyLoadMatchesFresh(t *testing.T) {
 	gcn, mean, loops := b.GCNNorm(), b.MeanNorm(), b.WithSelfLoops()
 	gcnT := gcn.T()
 	for _, g := range []*Adjacency{g1, g2} {
-		ptr, col := csrOf(g.A)
+		ptr, col := csrOf(g.Structure())
 		b.Load(ptr, col, nil)
 		for _, c := range []struct {
 			name      string
@@ -49,7 +49,7 @@ func TestBatchAdjacencyDegreeOverride(t *testing.T) {
 	g := NewAdjacency(3, [][2]int{{0, 1}, {1, 2}})
 	b := NewBatchAdjacency(3)
 	gcn := b.GCNNorm()
-	ptr, col := csrOf(g.A)
+	ptr, col := csrOf(g.Structure())
 	b.Load(ptr, col, []int{3, 2, 1})
 	got := gcn.Dense()
 	// entry (0,1) = 1/sqrt((3+1)(2+1)); diagonal (2,2) = 1/(1+1).
@@ -82,12 +82,12 @@ func TestSpMMOnReloadedBatch(t *testing.T) {
 	for _, norm := range []func(*Adjacency) *CSR{(*Adjacency).MeanNorm, (*Adjacency).GCNNorm} {
 		err := CheckGradient(func(b *Builder) (*G.Node, []*G.Node) {
 			adj := NewBatchAdjacency(4)
-			ptr, col := csrOf(g1.A)
+			ptr, col := csrOf(g1.Structure())
 			adj.Load(ptr, col, []int{3, 1, 2, 2})
 			x := b.Param("x", Glorot(1), 4, 3)
 			y := SpMM(norm(adj), x)
 			norm(adj).T() // materialise the transpose, then replace the content
-			ptr, col = csrOf(g2.A)
+			ptr, col = csrOf(g2.Structure())
 			adj.Load(ptr, col, nil)
 			return y, []*G.Node{x}
 		}, 1e-6, 1e-7)
@@ -100,7 +100,7 @@ func TestSpMMOnReloadedBatch(t *testing.T) {
 		batch := NewBatchAdjacency(4)
 		got, _ := gradOfSum(t, func(b *Builder, x *G.Node) *G.Node {
 			y := SpMM(batch.MeanNorm(), x)
-			ptr, col := csrOf(g.A)
+			ptr, col := csrOf(g.Structure())
 			batch.Load(ptr, col, nil)
 			return y
 		})
@@ -149,8 +149,8 @@ func TestNormalisationsEqualTheirDefinition(t *testing.T) {
 	}
 	for r := 0; r < 60; r++ {
 		gcn, loops = append(gcn, Entry{r, r, inv[r] * inv[r]}), append(loops, Entry{r, r, 1})
-		for k := a.A.RowPtr[r]; k < a.A.RowPtr[r+1]; k++ {
-			c := a.A.ColIdx[k]
+		for k := a.Structure().RowPtr[r]; k < a.Structure().RowPtr[r+1]; k++ {
+			c := a.Structure().ColIdx[k]
 			gcn = append(gcn, Entry{r, c, inv[r] * inv[c]})
 			mean, loops = append(mean, Entry{r, c, 1 / float64(deg[r])}), append(loops, Entry{r, c, 1})
 		}

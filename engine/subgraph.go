@@ -14,10 +14,10 @@ import (
 type Subgraph struct {
 	Slots int     // node slots of a batch
 	Nodes []int   // slot → global row, after Build
-	a     *CSR    // the whole graph's message-passing adjacency
+	a     Links   // the whole graph's message-passing structure
 	stamp []int32 // global row → slot, −1 outside the batch
 	es    [][2]int32
-	pick  []int // fanout scratch
+	pick  []int32 // fanout scratch
 	ptr   []int
 	col   []int
 	deg   []int
@@ -26,7 +26,7 @@ type Subgraph struct {
 // NewSubgraph returns an empty Subgraph of slots node slots over adj (the
 // whole graph's adjacency). O(N) memory for the global → slot map.
 func NewSubgraph(adj *Adjacency, slots int) Subgraph {
-	s := Subgraph{a: adj.A, Slots: slots, stamp: make([]int32, adj.N), deg: make([]int, slots)}
+	s := Subgraph{a: adj.Links(), Slots: slots, stamp: make([]int32, adj.N), deg: make([]int, slots)}
 	for i := range s.stamp {
 		s.stamp[i] = -1
 	}
@@ -61,7 +61,7 @@ func (s *Subgraph) Build(seeds []int32, layers, fanout int, rng *rand.Rand) (cut
 		hi := len(s.Nodes)
 		for r := lo; r < hi; r++ {
 			v := s.Nodes[r]
-			nb := s.a.ColIdx[s.a.RowPtr[v]:s.a.RowPtr[v+1]]
+			nb := s.a.Row(v)
 			if fanout > 0 && len(nb) > fanout {
 				s.pick = append(s.pick[:0], nb...)
 				for i := 0; i < fanout; i++ {
@@ -77,7 +77,7 @@ func (s *Subgraph) Build(seeds []int32, layers, fanout int, rng *rand.Rand) (cut
 						cut++
 						continue
 					}
-					k = add(u)
+					k = add(int(u))
 				}
 				s.es = append(s.es, [2]int32{int32(r), k})
 			}
@@ -132,7 +132,7 @@ func (s *Subgraph) Load(adj *Adjacency, globalDeg bool) {
 	if globalDeg {
 		clear(s.deg)
 		for r, v := range s.Nodes {
-			s.deg[r] = s.a.RowPtr[v+1] - s.a.RowPtr[v]
+			s.deg[r] = s.a.Degree(v)
 		}
 		deg = s.deg
 	}

@@ -13,7 +13,32 @@ import (
 // there is no path).
 type Query struct {
 	Graph, Node int
-	Row         []uint16
+	Row         []uint16 // nil when the row is in a spill file (SpilledQuery)
+	spill       *data.Spill[uint16]
+	at          int // the row's index in spill
+}
+
+// SpilledQuery is the query of node in graph whose BFS row is row at of
+// spill (issue 37: at 10⁸ nodes eight held rows are 1.6 GB).
+func SpilledQuery(graph, node int, spill *data.Spill[uint16], at int) Query {
+	return Query{Graph: graph, Node: node, spill: spill, at: at}
+}
+
+// Hops returns the query's hop distances to its graph's nodes lo…hi−1:
+// its row's own entries, or buf's (room hi−lo) read from the spill file.
+func (q Query) Hops(lo, hi int, buf []uint16) []uint16 {
+	if q.spill == nil {
+		return q.Row[lo:hi]
+	}
+	return q.spill.Span(q.at, lo, hi, buf)
+}
+
+// Hop is the query's hop distance to node j of its graph.
+func (q Query) Hop(j int) uint16 {
+	if q.spill == nil {
+		return q.Row[j]
+	}
+	return q.spill.At(q.at, j)
 }
 
 // Bucket summarises the pairs at one hop distance D (D = 0 collects the
@@ -134,6 +159,7 @@ func faithfulnessBlocks[T engine.Float](rows func(lo, hi int, buf []T) []T, bloc
 	byD := map[int][]float64{}
 	scans := make([]*queryScan, len(queries))
 	buf := make([]T, block*d)
+	hops := make([]uint16, block)
 	for x, q := range queries {
 		n := u.Graphs[q.Graph].N
 		if n-1 < k {
@@ -165,12 +191,13 @@ func faithfulnessBlocks[T engine.Float](rows func(lo, hi int, buf []T) []T, bloc
 			if z == nil {
 				z = rows(lo, hi, buf)
 			}
+			qh := q.Hops(a-off, b-off, hops)
 			for r := a; r < b; r++ {
 				j := r - off
 				if j == q.Node {
 					continue
 				}
-				h := int(q.Row[j]) // Unreachable sorts last
+				h := int(qh[r-a]) // Unreachable sorts last
 				sc.hist[h]++
 				c := dotWide(sc.row, z[(r-lo)*d:(r-lo+1)*d])
 				sc.top.offer(c, j, k)
@@ -178,7 +205,7 @@ func faithfulnessBlocks[T engine.Float](rows func(lo, hi int, buf []T) []T, bloc
 					continue
 				}
 				dd := h
-				if q.Row[j] == data.Unreachable {
+				if qh[r-a] == data.Unreachable {
 					dd = 0
 				} else {
 					delta := math.Acos(math.Max(-1, math.Min(1, c))) / math.Pi
@@ -218,7 +245,7 @@ func faithfulnessBlocks[T engine.Float](rows func(lo, hi int, buf []T) []T, bloc
 		}
 		var credit float64
 		for _, e := range top {
-			switch h := int(q.Row[e.j]); {
+			switch h := int(q.Hop(e.j)); {
 			case h < dk:
 				credit++
 			case h == dk:

@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"math/rand/v2"
+	"os"
 	"reflect"
 	"slices"
 	"testing"
@@ -134,5 +136,59 @@ func TestRowCosine(t *testing.T) {
 		if got := cos(c.i, c.j); got < c.want-1e-15 || got > c.want+1e-15 {
 			t.Errorf("cos(%d, %d) = %v, want %v", c.i, c.j, got, c.want)
 		}
+	}
+}
+
+// TestTauSampleSpilledQueries: the queries' rows written to a spill file
+// as the BFS makes them read back as the held rows, entry by entry and by
+// span, on a union of two graphs of different sizes (the shorter rows
+// padded in the file); the sample itself is the held draw's.
+func TestTauSampleSpilledQueries(t *testing.T) {
+	var graphs []*data.Graph
+	var edges [][][2]int
+	for _, spec := range []string{"caveman:40x10", "grid:7x9"} {
+		ds, err := data.Generate(spec, rand.New(rand.NewPCG(1, 2)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		graphs, edges = append(graphs, ds.Graphs[0]), append(edges, ds.Graphs[0].Edges)
+	}
+	u := (&data.Dataset{Graphs: graphs}).Union()
+	h, err := data.NewHops(u, edges, false, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	held, hq := DrawTauSample(h, 150, 5000, 3)
+	dir := t.TempDir()
+	ps, sq, err := DrawTauSampleSpilled(h, 150, 5000, 3, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(ps, held) || len(sq) != len(hq) || len(hq) < 2 {
+		t.Fatalf("spilled draw: %d queries, sample equal %v; held: %d queries", len(sq), reflect.DeepEqual(ps, held), len(hq))
+	}
+	graphsSeen := map[int]bool{}
+	buf := make([]uint16, u.N)
+	for x, q := range hq {
+		s := sq[x]
+		graphsSeen[q.Graph] = true
+		if s.Graph != q.Graph || s.Node != q.Node || s.Row != nil {
+			t.Fatalf("query %d: spilled %+v, held graph %d node %d", x, s, q.Graph, q.Node)
+		}
+		n := len(q.Row)
+		for j := range n {
+			if s.Hop(j) != q.Row[j] {
+				t.Fatalf("query %d: hop %d reads %d, held %d", x, j, s.Hop(j), q.Row[j])
+			}
+		}
+		if lo, hi := n/3, n-1; !slices.Equal(s.Hops(lo, hi, buf), q.Hops(lo, hi, nil)) {
+			t.Fatalf("query %d: span [%d, %d) differs", x, lo, hi)
+		}
+	}
+	if len(graphsSeen) != 2 {
+		t.Fatalf("the queries cover graphs %v; the test wants both sizes", graphsSeen)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Fatalf("the spill left %d files behind", len(entries))
 	}
 }

@@ -35,9 +35,34 @@ func TauRows(n int) int { return max(8, min(TauChunk, TauRowBytes/(2*max(1, n)))
 // whatever h.Workers is. O(sources·(N+E)) time, O(TauChunk·N) rows.
 // It is PlanTauSample then TauPlan.Fill of every source.
 func DrawTauSample(h *data.Hops, sources, pairs int, seed uint64) (*PairSample, []Query) {
+	ps, qs, _ := DrawTauSampleSpilled(h, sources, pairs, seed, "")
+	return ps, qs
+}
+
+// DrawTauSampleSpilled is DrawTauSample keeping the queries' rows in a
+// spill file in dir (none: "", held as DrawTauSample's), written as the
+// BFS makes them: the same sample and the same queries' distances.
+func DrawTauSampleSpilled(h *data.Hops, sources, pairs int, seed uint64, dir string) (*PairSample, []Query, error) {
 	p := PlanTauSample(h.Union, sources, pairs, seed)
+	if dir != "" {
+		q := 0
+		for k := range p.Sample.Sources {
+			if p.IsQuery(k) {
+				q++
+			}
+		}
+		s, err := data.NewSpill[uint16](dir, q, data.MaxNodes(h.Union.Graphs))
+		if err != nil {
+			return nil, nil, err
+		}
+		p.QueryRows = s
+	}
 	p.Sample.D = make([]uint16, p.Sample.Len())
-	return p.Sample, p.Fill(h, 0, p.Sample.Sources, p.Sample.D)
+	qs, err := p.Fill(h, 0, p.Sample.Sources, p.Sample.D)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p.Sample, qs, nil
 }
 
 // TauPlan is the fixed τ sample drawn but not measured: its sources and
@@ -49,6 +74,11 @@ type TauPlan struct {
 	srcGraph, srcLocal []int
 	start              []int // pairs of source k: start[k] … start[k+1]
 	stride, chunk      int   // every stride-th source is a query; BFS rows at a time
+	// QueryRows, when set, receives the queries' rows as Fill makes
+	// them (row q for the q-th query Fill meets, padded with Unreachable
+	// to its width), and the queries read them from it.
+	QueryRows *data.Spill[uint16]
+	spilled   int // rows written to QueryRows
 }
 
 // PlanTauSample draws DrawTauSample's sources and pairs from seed's
@@ -106,19 +136,36 @@ func (p *TauPlan) IsQuery(k int) bool { return k%p.stride == 0 }
 // Fill computes the hop distances of the pairs of sources [from, to) into
 // d (indexed as Sample's pairs: d[Pairs(from, to)] is written) by one BFS
 // per source, p's chunk of rows at a time, and returns those sources'
-// faithfulness queries (IsQuery) with their rows. Deterministic whatever
-// h.Workers is and however the sources are split into ranges.
-func (p *TauPlan) Fill(h *data.Hops, from, to int, d []uint16) []Query {
+// faithfulness queries (IsQuery) with their rows (in QueryRows when set;
+// an error is its write's). Deterministic whatever h.Workers is and
+// however the sources are split into ranges.
+func (p *TauPlan) Fill(h *data.Hops, from, to int, d []uint16) ([]Query, error) {
 	u := h.Union
 	var queries []Query
 	var rows [][]uint16
+	var pad []uint16
 	for k := from; k < to; k++ {
 		if (k-from)%p.chunk == 0 {
 			hi := min(k+p.chunk, to)
 			rows = h.Rows(p.srcGraph[k:hi], p.srcLocal[k:hi], rows)
 		}
 		g, row := p.srcGraph[k], rows[(k-from)%p.chunk]
-		if p.IsQuery(k) {
+		switch {
+		case p.IsQuery(k) && p.QueryRows != nil:
+			w := row
+			if len(row) < p.QueryRows.Cols {
+				pad = append(append(pad[:0], row...), make([]uint16, p.QueryRows.Cols-len(row))...)
+				for i := len(row); i < len(pad); i++ {
+					pad[i] = data.Unreachable
+				}
+				w = pad
+			}
+			if err := p.QueryRows.Set(p.spilled, w); err != nil {
+				return nil, err
+			}
+			queries = append(queries, SpilledQuery(g, p.srcLocal[k], p.QueryRows, p.spilled))
+			p.spilled++
+		case p.IsQuery(k):
 			queries = append(queries, p.Query(k, row))
 			rows[(k-from)%p.chunk] = nil // kept by the query: the next chunk allocates its own
 		}
@@ -127,7 +174,7 @@ func (p *TauPlan) Fill(h *data.Hops, from, to int, d []uint16) []Query {
 			d[t] = row[int(p.Sample.J[t])-off]
 		}
 	}
-	return queries
+	return queries, nil
 }
 
 // Query is source k's faithfulness query with its BFS row (IsQuery(k)).

@@ -33,7 +33,7 @@ func matmul(a, b mat) mat {
 }
 
 func neighbours(a *engine.Adjacency, i int) []int {
-	return a.A.ColIdx[a.A.RowPtr[i]:a.A.RowPtr[i+1]]
+	return a.Structure().ColIdx[a.Structure().RowPtr[i]:a.Structure().RowPtr[i+1]]
 }
 
 func param(ps *engine.ParamStore, name string, r, c int) mat {

@@ -37,8 +37,8 @@ func bfs(a *engine.Adjacency) ([]uint16, error) {
 		q := []int{s}
 		for h := 0; h < len(q); h++ {
 			u := q[h]
-			for k := a.A.RowPtr[u]; k < a.A.RowPtr[u+1]; k++ {
-				v := a.A.ColIdx[k]
+			for k := a.Structure().RowPtr[u]; k < a.Structure().RowPtr[u+1]; k++ {
+				v := a.Structure().ColIdx[k]
 				if d[s*n+v] == engine.HopUnreachable {
 					d[s*n+v] = d[s*n+u] + 1
 					q = append(q, v)

@@ -60,7 +60,7 @@ func anchorCopies(m int, c float64) int {
 }
 
 func layout(gi *engine.GraphInput, cutoff int, copies float64) *pgnnLayout {
-	l := &pgnnLayout{blocks: gi.Blocks, adj: gi.Adj.A, cutoff: cutoff, copies: copies}
+	l := &pgnnLayout{blocks: gi.Blocks, adj: gi.Adj.Structure(), cutoff: cutoff, copies: copies}
 	for _, b := range gi.Blocks {
 		if b.Hops == nil {
 			l.maxHop = max(l.maxHop, l.hopBound(b))

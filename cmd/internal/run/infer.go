@@ -47,10 +47,10 @@ type inferer struct {
 // bfsOrder is a breadth-first order of a's nodes: from the lowest-numbered
 // node not yet reached, component after component, neighbours in column
 // order.
-func bfsOrder(a *engine.CSR) []int32 {
-	order := make([]int32, 0, a.Rows)
-	seen := make([]bool, a.Rows)
-	for s := range a.Rows {
+func bfsOrder(a engine.Links) []int32 {
+	order := make([]int32, 0, a.Nodes())
+	seen := make([]bool, a.Nodes())
+	for s := range a.Nodes() {
 		if seen[s] {
 			continue
 		}
@@ -58,7 +58,7 @@ func bfsOrder(a *engine.CSR) []int32 {
 		order = append(order, int32(s))
 		for h := len(order) - 1; h < len(order); h++ {
 			u := order[h]
-			for _, v := range a.ColIdx[a.RowPtr[u]:a.RowPtr[u+1]] {
+			for _, v := range a.Row(int(u)) {
 				if !seen[v] {
 					seen[v] = true
 					order = append(order, int32(v))
@@ -73,7 +73,7 @@ func bfsOrder(a *engine.CSR) []int32 {
 // on the parameters in ps.
 func newInferer(p *Prepared, model models.Model, ps *engine.ParamStore, layers, slots int) (*inferer, error) {
 	slots = min(slots, p.Union.N)
-	f := &inferer{p: p, layers: layers, chunk: max(1, slots/2), order: bfsOrder(p.Input.Adj.A)}
+	f := &inferer{p: p, layers: layers, chunk: max(1, slots/2), order: bfsOrder(p.Input.Adj.Links())}
 	f.sub = engine.NewSubgraph(p.Input.Adj, slots)
 	f.adj = engine.NewBatchAdjacency(slots)
 	f.x = engine.NewBatchFeatures(p.Input.X, slots)

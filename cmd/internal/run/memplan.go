@@ -8,7 +8,6 @@ import (
 
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
-	"github.com/ignn/ignn/eval"
 	"github.com/ignn/ignn/features"
 	"github.com/ignn/ignn/models"
 	"github.com/ignn/ignn/objective"
@@ -68,8 +67,10 @@ const (
 	// the adjacency dropped its unit values and the splits their
 	// message-passing lists (heap profiles): × 0.76; 140 MB (× 0.61 in all)
 	// when a link split's positives became a view of the graph's edges and
-	// one graph's batch positives its split's own list.
-	bytesPerBatchEdge = 80 // 170 before the split's key sets replaced its maps, 130 before the unit values went, 100 before the views
+	// one graph's batch positives its split's own list; 108 MB (× 0.77)
+	// when the message-passing CSR (32 MB) gave way to the BFS adjacency's
+	// own 32-bit lists (engine.Links).
+	bytesPerBatchEdge = 62 // 170 before the split's key sets replaced its maps, 130 before the unit values went, 100 before the views, 80 before the shared links
 	// Activations: the engine shares op output buffers by liveness
 	// (engine/bufplan.go), so what stays is about two live N×hidden buffers
 	// per layer (forward values kept for the backward pass, the gradient in
@@ -207,9 +208,8 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		// A float32 run's chunked inference keeps them in float32
 		// (Built.float32Embeddings; not with a Laplacian input's sign reset),
 		// or writes them to the spill file a row at a time.
-		_, _, emb := spills(cfg, int(n))
 		if chunkedFloat32(cfg, int(n)) {
-			if !emb || cfg.spillDir() == "" {
+			if !spills(cfg, int(n)).emb || cfg.spillDir() == "" {
 				add("evaluation embeddings (float32)", n*int64(mc.Out)*4, "")
 			}
 		} else {
@@ -251,8 +251,12 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 			add("MSE pairs per epoch", int64(cfg.MSEPairs)*bytesPerPair, "--mse-pairs")
 			add("MSE BFS rows (sources × N × 2 B)", int64(cfg.MSESources)*n*2, "--mse-sources")
 		}
-		rows := int64(min(cfg.TauSources, eval.TauRows(data.MaxNodes(ds.Graphs))))
-		add("τ sample and its queries' rows", int64(cfg.TauPairs)*tauPairBytes+rows*n*2, "--tau-pairs")
+		rows := tauQueries(cfg, data.MaxNodes(ds.Graphs))
+		if cfg.spillDir() != "" { // the queries' rows in the spill file
+			add("τ sample", int64(cfg.TauPairs)*tauPairBytes, "--tau-pairs")
+		} else {
+			add("τ sample and its queries' rows", int64(cfg.TauPairs)*tauPairBytes+rows*n*2, "--tau-pairs")
+		}
 		during(PhasePrepare, func() { add("τ sample's BFS rows (N × 2 B a row)", rows*n*2, "--tau-sources") })
 	}
 	// Live heap → peak RSS: the collector's headroom.

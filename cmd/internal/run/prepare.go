@@ -100,7 +100,7 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 			mp = u.AppendEdges(mp, g, s.MP)
 		}
 	}
-	p.Input = &engine.GraphInput{Adj: engine.NewAdjacency(u.N, mp), X: x}
+	p.Input = &engine.GraphInput{Adj: wholeAdjacency(cfg, p, mp), X: x}
 	mp = nil
 	for _, s := range p.Splits { // in p.Input.Adj and p.Hops now
 		s.DropMP()
@@ -134,7 +134,10 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 		if st != nil {
 			p.TauSample, p.Queries, p.val = st.tau, st.queries, st.val
 		} else {
-			p.TauSample, p.Queries = eval.DrawTauSample(p.Hops, cfg.TauSources, cfg.TauPairs, cfg.Seed)
+			var err error // the queries' rows spilled with the rest (issue 37)
+			if p.TauSample, p.Queries, err = eval.DrawTauSampleSpilled(p.Hops, cfg.TauSources, cfg.TauPairs, cfg.Seed, cfg.spillDir()); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if cfg.SkipPolar == features.SkipPolarAuto && polar != nil {
@@ -231,4 +234,23 @@ func pairTaskClasses(ds *data.Dataset, cfg Config) error {
 		only = l
 	}
 	return fmt.Errorf("data: %s: the pair task needs at least two classes among the labelled nodes, and every node has label %d (no negative pairs: nothing to train against, AUC undefined)", src, only)
+}
+
+// wholeAdjacency is the whole graph's message-passing adjacency over the
+// union's edges mp. Whole-graph runs multiply by it (a CSR); mini-batch
+// runs only read neighbour lists from it, as 32-bit Links: one graph on
+// the sampled path shares its BFS adjacency's arrays (the same sorted
+// lists of the same edges), so the graph is held once (issue 37: 4 GB of
+// CSR indices at 10⁸ nodes); a union gets its own.
+func wholeAdjacency(cfg Config, p *Prepared, mp [][2]int) *engine.Adjacency {
+	if cfg.BatchSize <= 0 {
+		return engine.NewAdjacency(p.Union.N, mp)
+	}
+	a := (*data.Adj)(nil)
+	if len(p.Splits) == 1 && !p.Exact() {
+		a = p.Hops.Adjs[0]
+	} else {
+		a = data.NewAdj(p.Union.N, mp)
+	}
+	return engine.NewAdjacencyLinks(engine.Links{Off: a.Off, Nb: a.Nb})
 }

@@ -8,6 +8,7 @@ import (
 	"syscall"
 
 	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/eval"
 	"github.com/ignn/ignn/features"
 	"github.com/ignn/ignn/objective"
 )
@@ -64,16 +65,27 @@ func (c Config) spillDir() string {
 	return c.Spill
 }
 
-// spills reports which of its arrays a run of cfg on n nodes would
-// spill (Config.Spill): the landmark hop counts its input's views read,
-// the ranking sources' BFS rows, the evaluation embeddings (a float32
-// chunked evaluation on the sampled path: Built.spillEmbeddings).
-func spills(cfg Config, n int) (hops, rank, emb bool) {
-	hops = cfg.Position.Kind == features.PosLandmark && viewInputs(cfg, n)
-	rank = cfg.DistanceLoss == objective.DistanceRank && cfg.Variant.MSE() && cfg.Distances != DistExact
-	emb = chunkedFloat32(cfg, n) && cfg.Distances != DistExact
-	return hops, rank, emb
+// spilled is which of its arrays a run spills (Config.Spill): the
+// landmark hop counts its input's views read, the ranking sources' BFS
+// rows, the evaluation embeddings (a float32 chunked evaluation on the
+// sampled path: Built.spillEmbeddings), the τ sample's faithfulness
+// queries' BFS rows (the sampled path).
+type spilled struct{ hops, rank, emb, queries bool }
+
+// spills is what a run of cfg on n nodes would spill.
+func spills(cfg Config, n int) spilled {
+	sampled := cfg.Distances != DistExact
+	return spilled{
+		hops:    cfg.Position.Kind == features.PosLandmark && viewInputs(cfg, n),
+		rank:    cfg.DistanceLoss == objective.DistanceRank && cfg.Variant.MSE() && sampled,
+		emb:     chunkedFloat32(cfg, n) && sampled,
+		queries: sampled,
+	}
 }
+
+// tauQueries is how many faithfulness queries the τ sample of cfg keeps
+// (their rows N × 2 B each) on graphs of at most n nodes.
+func tauQueries(cfg Config, n int) int64 { return int64(min(cfg.TauSources, eval.TauRows(n))) }
 
 // chunkedFloat32 reports whether a run of cfg on n nodes evaluates in
 // chunks of nodes with float32 embeddings (Built.float32Embeddings: not
@@ -87,21 +99,25 @@ func chunkedFloat32(cfg Config, n int) bool {
 // column file is transposed, later the hop counts, the ranking rows and
 // an evaluation's embeddings together.
 func spillDisk(cfg Config, n int) (what []string, disk int64) {
-	hops, rank, emb := spills(cfg, n)
-	var h, r, e int64
-	if hops {
+	sp := spills(cfg, n)
+	var h, r, e, q int64
+	if sp.hops {
 		what = append(what, fmt.Sprintf("the landmark hop counts (N × %d × 2 B)", cfg.Position.K))
 		h = int64(cfg.Position.K) * int64(n) * 2
 	}
-	if rank {
+	if sp.rank {
 		what = append(what, fmt.Sprintf("the %d ranking sources' BFS rows", cfg.MSESources))
 		r = int64(cfg.MSESources) * int64(n) * 2
 	}
-	if emb {
+	if sp.emb {
 		what = append(what, fmt.Sprintf("the evaluation embeddings (N × %d × 4 B, at every evaluation)", cfg.ModelConfig.Out))
 		e = int64(cfg.ModelConfig.Out) * int64(n) * 4
 	}
-	return what, max(2*h, h+r+e)
+	if sp.queries {
+		what = append(what, fmt.Sprintf("the %d τ faithfulness queries' BFS rows", tauQueries(cfg, n)))
+		q = tauQueries(cfg, n) * int64(n) * 2
+	}
+	return what, max(2*h+q, h+r+e+q)
 }
 
 // freeBytes is what an unprivileged process may still write in dir's
@@ -140,7 +156,7 @@ func spillNote(cfg Config, plan MemoryPlan, n int) string {
 	}
 	what, disk := spillDisk(cfg, n)
 	if len(what) == 0 {
-		return why + ": this run has nothing to spill (only a large run's landmark hop counts, ranking sources' rows and chunked float32 embeddings go to disk); it keeps everything in memory"
+		return why + ": this run has nothing to spill (only a large run's landmark hop counts, ranking sources' rows, chunked float32 embeddings and sampled τ queries' rows go to disk); it keeps everything in memory"
 	}
 	mem := ""
 	if _, tmpfs := freeBytes(cfg.Spill); tmpfs {

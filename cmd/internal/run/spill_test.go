@@ -31,8 +31,8 @@ func TestSpillRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if hops, rank, emb := spills(resolved, 180); !hops || !rank || !emb {
-			t.Fatalf("the run would spill hop counts %v, ranking rows %v: the test wants both (%s, %s)", hops, rank, resolved.Position, resolved.DistanceLoss)
+		if sp := spills(resolved, 180); !sp.hops || !sp.rank || !sp.emb || !sp.queries {
+			t.Fatalf("the run would spill %+v: the test wants all four (%s, %s)", sp, resolved.Position, resolved.DistanceLoss)
 		}
 		res = append(res, r)
 	}

@@ -125,7 +125,10 @@ func PrepareStagePart(ds *data.Dataset, cfg Config, dir string, i, n int) (strin
 	plo, phi := tau.Pairs(from, to)
 	d := make([]uint16, tau.Sample.Len())
 	var qrows []uint16
-	qs := tau.Fill(p.Hops, from, to, d)
+	qs, err := tau.Fill(p.Hops, from, to, d) // held rows (no QueryRows): no error
+	if err != nil {
+		return "", "", err
+	}
 	for _, q := range qs {
 		qrows = append(qrows, q.Row...)
 	}
