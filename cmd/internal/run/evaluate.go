@@ -37,9 +37,12 @@ func (c *Built) Evaluate() (eval.Scores, []string, error) {
 			return eval.Scores{}, nil, err
 		}
 		defer s.Close()
-		dot := spilledDot(s, d)
-		c.lastVal = valScoresOf(c, dot)
-		sc, warns := c.scorer.SampledMetricsOf(dot, c.p.Splits, c.p.Union, c.p.TauSample)
+		var sc eval.Scores
+		var warns []string
+		spilledScores(s, d, func(dot func(i, j int) float64) { c.lastVal = valScoresOf(c, dot) })
+		spilledScores(s, d, func(dot func(i, j int) float64) {
+			sc, warns = c.scorer.SampledMetricsOf(dot, c.p.Splits, c.p.Union, c.p.TauSample)
+		})
 		return sc, warns, nil
 	}
 	if c.float32Embeddings() {

@@ -1,0 +1,131 @@
+package run
+
+import (
+	"slices"
+
+	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/engine"
+)
+
+// Scoring spilled embeddings without scattered reads (issue 37). The
+// evaluation asks for the products of ~8·10⁷ row pairs at 10⁸ nodes,
+// most of them random (negatives, τ targets). Read two rows a pair from
+// a spill file larger than the page cache, that is a disk seek each
+// (≈ 80 µs here): about an hour an evaluation. Instead the scorers run
+// twice: once recording the pairs they ask for, then — after every
+// recorded product was computed a block of rows at a time, the file
+// streaming past each block — again with the products in the order
+// asked. The numbers are spilledDot's, bit for bit.
+
+// DotBlockBytes is how much of the embeddings blockDots holds at a time
+// (the block the pairs' lower rows fall in); the file is read about
+// N/block times in all.
+var DotBlockBytes = 512 << 20
+
+// dotStream is how many rows blockDots reads at a time as the file
+// streams past a block.
+const dotStream = 4096
+
+// pairRecording is the pairs a scorer asked for, in order, and once
+// computed their products.
+type pairRecording struct {
+	i, j []int32
+	dots []float64
+}
+
+// standIn is the product the recording pass answers: varied (a scorer
+// that checks its scores' spread must not see them collapse), cheap,
+// and never used for a number that is kept.
+func standIn(i, j int) float64 {
+	h := uint64(i)*0x9e3779b97f4a7c15 ^ uint64(j)*0xc2b2ae3d27d4eb4f
+	return float64(h>>11)/float64(1<<53)*2 - 1
+}
+
+// spilledScores runs score with the products of rows of the spilled
+// embeddings s (width d) as spilledDot gives them: score runs twice,
+// first recording the pairs it asks for (answered with stand-ins), then
+// with their products, computed by blockDots in between. Should the
+// second run ask for a pair off the recording (a scorer whose choice of
+// pairs depended on the stand-ins), that pair's rows are read directly:
+// slower, the same numbers. It returns how many pairs were read so.
+func spilledScores(s *data.Spill[float32], d int, score func(dot func(i, j int) float64)) (direct int) {
+	var rec pairRecording
+	score(func(i, j int) float64 {
+		rec.i, rec.j = append(rec.i, int32(i)), append(rec.j, int32(j))
+		return standIn(i, j)
+	})
+	rec.dots = make([]float64, len(rec.i))
+	blockDots(s, d, rec.i, rec.j, rec.dots, max(1, DotBlockBytes/(4*max(1, d))))
+	read := spilledDot(s, d)
+	next := 0
+	score(func(i, j int) float64 {
+		if next < len(rec.i) && int(rec.i[next]) == i && int(rec.j[next]) == j {
+			next++
+			return rec.dots[next-1]
+		}
+		direct++
+		return read(i, j)
+	})
+	return direct
+}
+
+// blockDots sets out[k] to engine.Dot64 of rows I[k] and J[k] of s (a
+// product of two float64-widened rows summed in order, the same either
+// way round). The pairs are taken by the block of block rows their lower
+// row falls in: the block is read once and held while the rows from its
+// start on stream past dotStream at a time, only the stretches holding
+// some pair's higher row read. O(N²/block) rows read at most, in order,
+// against two scattered reads a pair.
+func blockDots(s *data.Spill[float32], d int, I, J []int32, out []float64, block int) {
+	n := s.Rows
+	if n == 0 || len(I) == 0 {
+		return
+	}
+	nb := (n + block - 1) / block
+	// Each block's pairs are found by a scan of all of them (nb scans of
+	// the list, no order array: 4 B a pair fewer, 330 MB at 10⁸ nodes).
+	var ks []int32
+	hi := func(k int32) int32 { return max(I[k], J[k]) }
+	held := make([]float32, min(block, n)*d)
+	stream := make([]float32, dotStream*d)
+	for b := range nb {
+		ks = ks[:0]
+		for k := range I {
+			if int(min(I[k], J[k]))/block == b {
+				ks = append(ks, int32(k))
+			}
+		}
+		if len(ks) == 0 {
+			continue
+		}
+		lo, end := b*block, min(n, (b+1)*block)
+		a := s.Block(lo, end, held)
+		slices.SortFunc(ks, func(x, y int32) int { return int(hi(x)) - int(hi(y)) })
+		for p := 0; p < len(ks); {
+			// The stretch of rows holding the next pair's higher row.
+			from := int(hi(ks[p]))
+			if from < end { // inside the held block
+				k := ks[p]
+				l := int(min(I[k], J[k])) - lo
+				out[k] = engine.Dot64(a[l*d:(l+1)*d], a[(from-lo)*d:(from-lo+1)*d])
+				p++
+				continue
+			}
+			to := min(n, from+dotStream)
+			z := s.Block(from, to, stream)
+			for ; p < len(ks) && int(hi(ks[p])) < to; p++ {
+				k := ks[p]
+				l, h := int(min(I[k], J[k]))-lo, int(hi(k))-from
+				out[k] = engine.Dot64(a[l*d:(l+1)*d], z[h*d:(h+1)*d])
+			}
+		}
+	}
+}
+
+// pairDotsBytes is what spilledScores holds beyond the scorers for p
+// recorded pairs of embeddings of width d on n nodes: the pairs and their
+// products, and the held block and stream (one block's pair list aside).
+func pairDotsBytes(p, n int64, d int) int64 {
+	block := int64(max(1, DotBlockBytes/(4*max(1, d))))
+	return p*(4+4+8) + 4*int64(d)*(min(n, block)+dotStream)
+}
