@@ -76,6 +76,14 @@ func (s *Spill[T]) Set(i int, v []T) error {
 	return s.write(v, i)
 }
 
+// SetRows writes len(v)/Cols consecutive rows from row first on.
+func (s *Spill[T]) SetRows(first int, v []T) error {
+	if len(v)%s.Cols != 0 || first < 0 || first+len(v)/s.Cols > s.Rows {
+		return fmt.Errorf("data: spill of %d × %d: %d values from row %d", s.Rows, s.Cols, len(v), first)
+	}
+	return s.write(v, first)
+}
+
 func (s *Spill[T]) write(v []T, row int) error {
 	if _, err := s.f.WriteAt(asBytes(v), int64(row)*int64(s.Cols)*s.size()); err != nil {
 		return fmt.Errorf("data: writing the spill file in %s: %w", s.Dir, err)

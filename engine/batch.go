@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -134,10 +135,20 @@ func NewBatchFeatures(src *Features, n int) *Features {
 const viewRowsPerWorker = 4096
 
 // loadViewRows computes rows rows of the view src into dst (row r of dst
-// from row rows[r]), in fixed ranges on up to GOMAXPROCS goroutines: every
-// row is computed alone, so the values do not depend on the split.
+// from row rows[r]), in fixed ranges on up to GOMAXPROCS goroutines, in
+// increasing order of the source rows: a view reads its source (landmark
+// hop counts, in memory or in a spill file read 16 rows at a time) in
+// order, so neighbouring rows of one batch share their reads (issue 37: a
+// grid's batch or inference chunk holds runs of consecutive nodes, listed
+// hop by hop). Every row is computed alone, so the values depend neither
+// on the order nor on the split.
 func loadViewRows(dst []float32, src *Features, rows []int) {
 	d := src.DenseDim
+	order := make([]int32, len(rows))
+	for r := range order {
+		order[r] = int32(r)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return rows[a] - rows[b] })
 	w := max(1, min(runtime.GOMAXPROCS(0), len(rows)/viewRowsPerWorker))
 	var wg sync.WaitGroup
 	for k := range w {
@@ -146,8 +157,8 @@ func loadViewRows(dst []float32, src *Features, rows []int) {
 		go func() {
 			defer wg.Done()
 			scratch := make([]float64, src.ViewScratch)
-			for r := lo; r < hi; r++ {
-				src.View(rows[r], dst[r*d:(r+1)*d], scratch)
+			for _, r := range order[lo:hi] {
+				src.View(rows[r], dst[int(r)*d:(int(r)+1)*d], scratch)
 			}
 		}()
 	}

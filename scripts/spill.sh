@@ -6,9 +6,10 @@
 # times. Writes docs/spill.md; the runs stay in out/spill (a run whose files
 # exist is not rerun). The rows without --spill to compare with are
 # docs/scale.md's (the same graphs, no flag).
-# Usage: [SPILL_DIR=/var/tmp/ignn-spill] scripts/spill.sh [GRAPH@MODEL[@MAXMEM] …]
+# Usage: [SPILL_DIR=/var/tmp/ignn-spill] scripts/spill.sh [GRAPH@MODEL[@MAXMEM[@FLAG,FLAG…]] …]
 # (default: the list below; MAXMEM is a --max-memory, for a graph the
-# default 75% of RAM refuses)
+# default 75% of RAM refuses; FLAGs are more flags, e.g.
+# --eval-every=5,--rank-fixed-sources)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=out/spill
@@ -21,10 +22,14 @@ mkdir -p "$OUT"
 jobs=("$@")
 [ ${#jobs[@]} -gt 0 ] || jobs=(grid:1000x1000@gcn rgg:10000000:8@gcn grid:4472x4472@gcn)
 for j in "${jobs[@]}"; do
-  IFS=@ read -r g m mm <<< "$j"
+  IFS=@ read -r g m mm flags <<< "$j"
   n=${g//:/-}
   extra=()
   [ -z "${mm:-}" ] || extra=(--max-memory "$mm")
+  if [ -n "${flags:-}" ]; then
+    IFS=, read -r -a more <<< "$flags"
+    extra+=("${more[@]}")
+  fi
   train_once "$n-$m" --dataset "$g" --model "$m" --spill "$SPILL_DIR" "${extra[@]}"
 done
 python3 - "$OUT" "$DOC" "$(git rev-parse --short HEAD)" "$(nproc)" "${jobs[@]}" <<'EOF'

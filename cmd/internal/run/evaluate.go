@@ -39,8 +39,8 @@ func (c *Built) Evaluate() (eval.Scores, []string, error) {
 		defer s.Close()
 		var sc eval.Scores
 		var warns []string
-		spilledScores(s, d, func(dot func(i, j int) float64) { c.lastVal = valScoresOf(c, dot) })
-		spilledScores(s, d, func(dot func(i, j int) float64) {
+		spilledScores(s, d, func(dot func(i, j int) float64) { // one recording: the file streams once
+			c.lastVal = valScoresOf(c, dot)
 			sc, warns = c.scorer.SampledMetricsOf(dot, c.p.Splits, c.p.Union, c.p.TauSample)
 		})
 		return sc, warns, nil

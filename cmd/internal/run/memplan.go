@@ -211,8 +211,8 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		if chunkedFloat32(cfg, int(n)) {
 			if !spills(cfg, int(n)).emb || cfg.spillDir() == "" {
 				add("evaluation embeddings (float32)", n*int64(mc.Out)*4, "")
-			} else { // the validation and test positives (a tenth of the edges each), as many negatives, the τ sample
-				add("evaluation pairs and products, scored a block of embedding rows at a time", pairDotsBytes(4*(e/10)+int64(cfg.TauPairs), n, mc.Out), "")
+			} else { // the validation and test positives (a tenth of the edges each) and as many negatives, the validation ones again for the BCE, the τ sample and the validation sample's pairs and triples
+				add("evaluation pairs and products, scored a block of embedding rows at a time", pairDotsBytes(6*(e/10)+2*int64(cfg.TauPairs), n, mc.Out), "")
 			}
 		} else {
 			add("evaluation embeddings (float64)", n*int64(mc.Out)*8, "")
