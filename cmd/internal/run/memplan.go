@@ -25,6 +25,12 @@ type MemPart struct {
 	// evaluation's embeddings), or "" for the whole run. The total is the
 	// whole-run parts plus the larger of the two phases.
 	Phase string `json:"phase,omitempty"`
+	// step, within a phase, is a stretch of it that no other step of the
+	// phase overlaps ("" for the whole phase): the spilled encoding's BFS
+	// rows are freed before the τ draw's are made, the spilled ranking
+	// rows before an evaluation scores its pairs. A phase's peak is its
+	// whole-phase parts plus its largest step.
+	step string
 }
 
 // The phases of MemPart.
@@ -104,13 +110,15 @@ const (
 // and the distance path.
 func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 	var p MemoryPlan
-	phase := ""
+	phase, step := "", ""
 	add := func(what string, b int64, flag string) {
 		if b > 0 {
-			p.Parts = append(p.Parts, MemPart{what, b, flag, phase})
+			p.Parts = append(p.Parts, MemPart{what, b, flag, phase, step})
 		}
 	}
 	during := func(ph string, f func()) { phase = ph; f(); phase = "" }
+	// inStep is during for parts of one step of the phase (MemPart.step).
+	inStep := func(ph, st string, f func()) { step = st; during(ph, f); step = "" }
 	n, e := int64(ds.NumNodes()), int64(ds.NumEdges())
 	bt := int64(4)
 	if cfg.DType == Float64 {
@@ -151,7 +159,7 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		// walks one row per worker).
 		enc := map[string]int64{features.PosLap: (4*k + 33) * 8, features.PosLandmark: k * 2, features.PosRW: k*8 + 8}[pos.Kind]
 		if viewInputs(cfg, int(n)) && cfg.spillDir() != "" && pos.Kind == features.PosLandmark { // the hop counts go to a file
-			during(PhasePrepare, func() { // LandmarkBFSSpilled: a chunk of landmarks' rows at a time
+			inStep(PhasePrepare, "encode", func() { // LandmarkBFSSpilled: a chunk of landmarks' rows at a time
 				add("landmark BFS rows, a few at a time while written to the spill file", n*min(enc, 2*features.LandmarkChunk), "--position")
 			})
 		} else if viewInputs(cfg, int(n)) { // the hop counts stay; the input and skip rows are computed from them
@@ -212,7 +220,9 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 			if !spills(cfg, int(n)).emb || cfg.spillDir() == "" {
 				add("evaluation embeddings (float32)", n*int64(mc.Out)*4, "")
 			} else { // the validation and test positives (a tenth of the edges each) and as many negatives, the validation ones again for the BCE, the τ sample and the validation sample's pairs and triples
-				add("evaluation pairs and products, scored a block of embedding rows at a time", pairDotsBytes(6*(e/10)+2*int64(cfg.TauPairs), n, mc.Out), "")
+				inStep(PhaseTrain, "evaluate", func() {
+					add("evaluation pairs and products, scored a block of embedding rows at a time", pairDotsBytes(6*(e/10)+2*int64(cfg.TauPairs), n, mc.Out), "")
+				})
 			}
 		} else {
 			add("evaluation embeddings (float64)", n*int64(mc.Out)*8, "")
@@ -230,13 +240,13 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 	if rank {
 		add("ranking triples per epoch", int64(cfg.RankTriples)*rankTripleBytes, "--rank-triples")
 		if cfg.Distances != DistExact && cfg.Variant.MSE() {
-			during(PhaseTrain, func() { // both anchors of a pair triple come from the same sources
-				if cfg.spillDir() != "" {
+			if cfg.spillDir() != "" { // both anchors of a pair triple come from the same sources
+				inStep(PhaseTrain, "rank", func() { // written before an epoch's steps, freed before its evaluation
 					add("ranking BFS rows, a few at a time while written to the spill file", int64(min(cfg.MSESources, objective.SpillChunk))*n*2, "--mse-sources")
-				} else {
-					add("ranking BFS rows (sources × N × 2 B)", int64(cfg.MSESources)*n*2, "--mse-sources")
-				}
-			})
+				})
+			} else {
+				during(PhaseTrain, func() { add("ranking BFS rows (sources × N × 2 B)", int64(cfg.MSESources)*n*2, "--mse-sources") })
+			}
 		}
 	}
 	if cfg.Distances == DistExact {
@@ -259,7 +269,11 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		} else {
 			add("τ sample and its queries' rows", int64(cfg.TauPairs)*tauPairBytes+rows*n*2, "--tau-pairs")
 		}
-		during(PhasePrepare, func() { add("τ sample's BFS rows (N × 2 B a row)", rows*n*2, "--tau-sources") })
+		if cfg.spillDir() != "" { // after the spilled encoding's rows are gone (the candidate skip blocks are views)
+			inStep(PhasePrepare, "tau", func() { add("τ sample's BFS rows (N × 2 B a row)", rows*n*2, "--tau-sources") })
+		} else {
+			during(PhasePrepare, func() { add("τ sample's BFS rows (N × 2 B a row)", rows*n*2, "--tau-sources") })
+		}
 	}
 	// Live heap → peak RSS: the collector's headroom.
 	head := gcHeadroom
@@ -278,18 +292,31 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 
 // total is the whole-run parts plus the larger phase.
 func (p MemoryPlan) total() int64 {
-	var whole, prep, train int64
+	var whole int64
+	common := map[string]int64{}
+	steps := map[string]map[string]int64{}
 	for _, q := range p.Parts {
-		switch q.Phase {
-		case PhasePrepare:
-			prep += q.Bytes
-		case PhaseTrain:
-			train += q.Bytes
-		default:
+		switch {
+		case q.Phase == "":
 			whole += q.Bytes
+		case q.step == "":
+			common[q.Phase] += q.Bytes
+		default:
+			if steps[q.Phase] == nil {
+				steps[q.Phase] = map[string]int64{}
+			}
+			steps[q.Phase][q.step] += q.Bytes
 		}
 	}
-	return whole + max(prep, train)
+	var peak int64
+	for _, ph := range []string{PhasePrepare, PhaseTrain} {
+		var top int64
+		for _, b := range steps[ph] {
+			top = max(top, b)
+		}
+		peak = max(peak, common[ph]+top)
+	}
+	return whole + peak
 }
 
 // Check refuses a plan above limit with the estimate, its largest parts and

@@ -89,3 +89,25 @@ func TestPlanSlots(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanSteps: a phase's peak is its whole-phase parts plus its largest
+// step (steps of a phase never overlap), the plan's the whole-run parts
+// plus the larger phase.
+func TestPlanSteps(t *testing.T) {
+	p := MemoryPlan{Parts: []MemPart{
+		{What: "graph", Bytes: 100},
+		{What: "encode rows", Bytes: 30, Phase: PhasePrepare, step: "encode"},
+		{What: "τ rows", Bytes: 20, Phase: PhasePrepare, step: "tau"},
+		{What: "τ scratch", Bytes: 15, Phase: PhasePrepare, step: "tau"},
+		{What: "batch", Bytes: 10, Phase: PhaseTrain},
+		{What: "rank rows", Bytes: 25, Phase: PhaseTrain, step: "rank"},
+		{What: "products", Bytes: 28, Phase: PhaseTrain, step: "evaluate"},
+	}}
+	if got, want := p.total(), int64(100+10+28); got != want { // prepare max(30, 35) = 35 < train 10 + max(25, 28)
+		t.Fatalf("total %d, want %d", got, want)
+	}
+	p.Parts[2].Bytes = 40 // τ step 55 > train 38
+	if got, want := p.total(), int64(100+55); got != want {
+		t.Fatalf("total %d, want %d", got, want)
+	}
+}
