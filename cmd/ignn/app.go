@@ -130,7 +130,7 @@ func runFlags() []cli.Flag {
 		&cli.IntFlag{Name: "tau-pairs", Value: d.TauPairs, Usage: "sampled distances: pairs in the fixed τ sample"},
 		&cli.IntFlag{Name: "patience", Value: 0, Usage: "stop after this many evaluations without a better validation AUC (0 = train every epoch, the paper's protocol)"},
 		&cli.StringFlag{Name: "max-memory", Value: "auto", Usage: "refuse runs whose memory plan exceeds this (e.g. 8G; auto = 75% of physical memory); also the garbage collector's soft limit"},
-		&cli.StringFlag{Name: "spill", Value: run.SpillAuto, Usage: "a directory for the large run's arrays that need not stay in memory (the landmark input's hop counts, the ranking sources' BFS rows, the evaluation embeddings): kept in unlinked files read back by pread, the same numbers; auto = the temporary directory ($TMPDIR or /tmp, not a tmpfs), only when the run would not fit --max-memory otherwise; off = never"},
+		&cli.StringFlag{Name: "spill", Value: run.SpillAuto, Usage: "a directory for the large run's arrays that need not stay in memory (the landmark input's hop counts, the ranking sources' BFS rows, the evaluation embeddings, the τ faithfulness queries' BFS rows): kept in unlinked files read back by pread, the same numbers; auto = the temporary directory ($TMPDIR or /tmp, not a tmpfs), only when the run would not fit --max-memory otherwise; off = never"},
 	}...)
 }
 
