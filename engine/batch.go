@@ -135,20 +135,21 @@ func NewBatchFeatures(src *Features, n int) *Features {
 const viewRowsPerWorker = 4096
 
 // loadViewRows computes rows rows of the view src into dst (row r of dst
-// from row rows[r]), in fixed ranges on up to GOMAXPROCS goroutines, in
-// increasing order of the source rows: a view reads its source (landmark
-// hop counts, in memory or in a spill file read 16 rows at a time) in
-// order, so neighbouring rows of one batch share their reads (issue 37: a
-// grid's batch or inference chunk holds runs of consecutive nodes, listed
-// hop by hop). Every row is computed alone, so the values depend neither
-// on the order nor on the split.
+// from row rows[r]), in fixed ranges on up to GOMAXPROCS goroutines — in
+// increasing order of the source rows when src.ViewInOrder: a spilled
+// source is read 16 rows at a time, so neighbouring rows of one batch then
+// share their reads (issue 37: a grid's batch or inference chunk holds
+// runs of consecutive nodes, listed hop by hop). Every row is computed
+// alone, so the values depend neither on the order nor on the split.
 func loadViewRows(dst []float32, src *Features, rows []int) {
 	d := src.DenseDim
 	order := make([]int32, len(rows))
 	for r := range order {
 		order[r] = int32(r)
 	}
-	slices.SortFunc(order, func(a, b int32) int { return rows[a] - rows[b] })
+	if src.ViewInOrder {
+		slices.SortFunc(order, func(a, b int32) int { return rows[a] - rows[b] })
+	}
 	w := max(1, min(runtime.GOMAXPROCS(0), len(rows)/viewRowsPerWorker))
 	var wg sync.WaitGroup
 	for k := range w {

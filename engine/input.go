@@ -33,6 +33,11 @@ type Features struct {
 	// (Materialise). Such features feed float32 graphs only.
 	View        func(r int, dst []float32, scratch []float64)
 	ViewScratch int
+	// ViewInOrder says View reads its source a block of rows at a time
+	// (landmark hop counts in a spill file): LoadRows then computes a
+	// batch's rows in increasing row order, so neighbouring rows share
+	// a read (a sort a batch, not worth it for a source in memory).
+	ViewInOrder bool
 
 	once  sync.Once
 	dense *ConstMatrix

@@ -128,6 +128,15 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 			}
 		}
 	}
+	spilled := false // views of spilled hop counts read them in row order (engine.Features.ViewInOrder)
+	for _, e := range fo.Encodings {
+		spilled = spilled || e.Spilled()
+	}
+	for _, f := range []*engine.Features{x, p.Input.Skip, polar} {
+		if f != nil && f.View != nil {
+			f.ViewInOrder = spilled
+		}
+	}
 	fo.Encodings = nil // in the input and the skip block now (or read by their views)
 	if !p.Exact() {
 		stage(fmt.Sprintf("the fixed τ sample: %d pairs from %d BFS sources", cfg.TauPairs, cfg.TauSources))
