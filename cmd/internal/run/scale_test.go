@@ -90,3 +90,46 @@ func TestScaleDefaults(t *testing.T) {
 		t.Fatalf("base on a large graph: %v %+v", err, b)
 	}
 }
+
+// TestHugeGraphDefaults: from HugeGraphNodes on, the large defaults also
+// take 128 τ sources, fixed ranking sources and an evaluation every 5
+// epochs, each unless given, and say so; one node fewer changes nothing.
+func TestHugeGraphDefaults(t *testing.T) {
+	cli := Default()
+	cli.Dataset, cli.Explicit = "grid:10000x10000", map[string]bool{}
+	below, err := cli.Resolve(graphOfN(HugeGraphNodes - 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if below.TauSources != Default().TauSources || below.RankFixedSources || below.EvalEvery != 2 ||
+		strings.Contains(below.ScaleNote, "--tau-sources") || strings.Contains(below.ScaleNote, "--rank-fixed-sources") {
+		t.Fatalf("below HugeGraphNodes: %d τ sources, fixed %v, eval every %d, note %q", below.TauSources, below.RankFixedSources, below.EvalEvery, below.ScaleNote)
+	}
+	huge, err := cli.Resolve(graphOfN(HugeGraphNodes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if huge.TauSources != 128 || !huge.RankFixedSources || huge.EvalEvery != 5 || huge.Epochs != 10 {
+		t.Fatalf("from HugeGraphNodes: %d τ sources, fixed %v, eval every %d of %d epochs", huge.TauSources, huge.RankFixedSources, huge.EvalEvery, huge.Epochs)
+	}
+	for _, w := range []string{"--tau-sources 128", "--rank-fixed-sources=true", "--eval-every 5"} {
+		if !strings.Contains(huge.ScaleNote, w) {
+			t.Fatalf("note %q lacks %q", huge.ScaleNote, w)
+		}
+	}
+	if again, err := huge.Resolve(graphOfN(HugeGraphNodes)); err != nil || !reflect.DeepEqual(again, huge) {
+		t.Fatalf("resolving twice changed the configuration: %v", err)
+	}
+	given := cli
+	given.Explicit = map[string]bool{"tau-sources": true, "rank-fixed-sources": true, "eval-every": true}
+	given.TauSources, given.EvalEvery = 512, 1
+	g, err := given.Resolve(graphOfN(HugeGraphNodes))
+	if err != nil || g.TauSources != 512 || g.RankFixedSources || g.EvalEvery != 1 {
+		t.Fatalf("flags given: %v, %d τ sources, fixed %v, eval every %d", err, g.TauSources, g.RankFixedSources, g.EvalEvery)
+	}
+	base := cli
+	base.Variant = Base
+	if b, err := base.Resolve(graphOfN(HugeGraphNodes)); err != nil || b.RankFixedSources || b.TauSources != 128 {
+		t.Fatalf("base (no distance term) on a huge graph: %v, fixed %v, %d τ sources", err, b.RankFixedSources, b.TauSources)
+	}
+}
