@@ -6,7 +6,8 @@
 # plan's estimate, the mini-batch node slots and ms per step, final test
 # AUC and τ with its interval, and the raw landmark:64 input's own τ (the
 # `(input)` row of `ignn compare --positions`). A run the memory plan
-# refuses is recorded with the plan's message. Writes docs/scale.md; the
+# refuses is recorded with the plan's message. Writes docs/scale.md (or,
+# when that holds hand-written sections, docs/scale.generated.md); the
 # runs stay in out/scale (a run whose files exist is not rerun).
 # Usage: [SKIP_INPUT="GRAPH …"] scripts/scale.sh [GRAPH@MODEL …]   (default:
 # the list below, in the order it runs: every graph's GCN first, GIN after;
@@ -114,6 +115,14 @@ for g in graphs:
         if os.path.exists(c):
             L.append("    " + open(c).read().strip())
 L.append("")
+# docs/scale.md also holds hand-written sections (the spilled runs, 10⁸,
+# the step's analysis) beside what this writes: never overwrite them. When
+# the doc has a section this script does not write, the tables go to
+# docs/scale.generated.md for merging by hand.
+ours = {l for l in L if l.startswith("## ")}
+if os.path.exists(doc) and any(l.startswith("## ") and l.rstrip("\n") not in ours for l in open(doc)):
+    doc = doc.removesuffix(".md") + ".generated.md"
+    print(f"{sys.argv[2]} has hand-written sections: the tables go to {doc}, to merge by hand", file=sys.stderr)
 open(doc, "w").write("\n".join(L))
 print("wrote", doc, file=sys.stderr)
 EOF
