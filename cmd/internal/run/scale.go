@@ -172,7 +172,8 @@ func UseFeatures(ds *data.Dataset, cfg Config) *data.Dataset {
 }
 
 // LargeDefaultSettings are the flags the large-graph defaults set when
-// not given (those of graphs from HugeGraphNodes on last) (Config.Explicit records which were), in their order.
+// not given (Config.Explicit records which were), in their order; those
+// set only from HugeGraphNodes nodes on come last.
 func LargeDefaultSettings() []string {
 	var names []string
 	for _, d := range largeDefaults {
