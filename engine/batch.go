@@ -143,11 +143,12 @@ const viewRowsPerWorker = 4096
 // alone, so the values depend neither on the order nor on the split.
 func loadViewRows(dst []float32, src *Features, rows []int) {
 	d := src.DenseDim
-	order := make([]int32, len(rows))
-	for r := range order {
-		order[r] = int32(r)
-	}
+	var order []int32 // nil: in batch order (a held source: no index to build on the training step)
 	if src.ViewInOrder {
+		order = make([]int32, len(rows))
+		for r := range order {
+			order[r] = int32(r)
+		}
 		slices.SortFunc(order, func(a, b int32) int { return rows[a] - rows[b] })
 	}
 	w := max(1, min(runtime.GOMAXPROCS(0), len(rows)/viewRowsPerWorker))
@@ -158,8 +159,12 @@ func loadViewRows(dst []float32, src *Features, rows []int) {
 		go func() {
 			defer wg.Done()
 			scratch := make([]float64, src.ViewScratch)
-			for _, r := range order[lo:hi] {
-				src.View(rows[r], dst[int(r)*d:(int(r)+1)*d], scratch)
+			for i := lo; i < hi; i++ {
+				r := i
+				if order != nil {
+					r = int(order[i])
+				}
+				src.View(rows[r], dst[r*d:(r+1)*d], scratch)
 			}
 		}()
 	}

@@ -2,7 +2,10 @@ package engine_test
 
 import (
 	"math"
+	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync"
 	"testing"
 
 	. "github.com/ignn/ignn/engine"
@@ -161,6 +164,50 @@ func TestNormalisationsEqualTheirDefinition(t *testing.T) {
 	}{{"gcn", a.GCNNorm(), NewCSR(60, 60, gcn)}, {"mean", a.MeanNorm(), NewCSR(60, 60, mean)}, {"loops", a.WithSelfLoops(), NewCSR(60, 60, loops)}} {
 		if !slices.Equal(c.got.RowPtr, c.want.RowPtr) || !slices.Equal(c.got.ColIdx, c.want.ColIdx) || !slices.Equal(c.got.Val, c.want.Val) {
 			t.Fatalf("%s differs from its definition", c.name)
+		}
+	}
+}
+
+// TestLoadViewRowsInOrder: a view's batch rows are the same whether they
+// are computed in batch order or in source-row order (ViewInOrder, for
+// spilled sources), for batches split over several workers, and the order
+// is what ViewInOrder says.
+func TestLoadViewRowsInOrder(t *testing.T) {
+	const n, d = 50_000, 3
+	var mu sync.Mutex
+	var seen []int
+	src := &Features{N: n, DenseDim: d, View: func(r int, dst []float32, _ []float64) {
+		mu.Lock()
+		seen = append(seen, r)
+		mu.Unlock()
+		for k := range dst {
+			dst[k] = float32(r*10 + k)
+		}
+	}}
+	rows := rand.New(rand.NewPCG(1, 2)).Perm(n)[:3*4096+17] // several workers' ranges
+	for _, c := range []struct {
+		inOrder bool
+		procs   int
+	}{{false, 1}, {true, 1}, {false, 4}, {true, 4}} {
+		inOrder := c.inOrder
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(c.procs))
+		src.ViewInOrder, seen = inOrder, nil
+		b := NewBatchFeatures(src, len(rows)+5)
+		b.LoadRows(src, rows)
+		for i, r := range rows {
+			for k := range d {
+				if got := b.Dense32[i*d+k]; got != float32(r*10+k) {
+					t.Fatalf("in order %v: row %d col %d = %v, want %v", inOrder, i, k, got, r*10+k)
+				}
+			}
+		}
+		for _, v := range b.Dense32[len(rows)*d:] {
+			if v != 0 {
+				t.Fatalf("in order %v: padding row not zero", inOrder)
+			}
+		}
+		if c.procs == 1 && !slices.Equal(seen, map[bool][]int{false: rows, true: slices.Sorted(slices.Values(rows))}[inOrder]) {
+			t.Fatalf("in order %v, one worker: rows computed in the wrong order", inOrder)
 		}
 	}
 }
