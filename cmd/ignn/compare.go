@@ -22,6 +22,7 @@ func compareFlags() []cli.Flag {
 		&cli.StringFlag{Name: "models", Value: "gcn,sage,gat,gin,pgnn-f,pgnn-e", Usage: "comma-separated models (default: the paper's six)"},
 		&cli.StringFlag{Name: "variants", Value: "base,hash,mse,both", Usage: "comma-separated variants"},
 		&cli.StringFlag{Name: "positions", Usage: "comma-separated positional inputs for the hash and both variants (hash, lap:K, rw:K, landmark:L), one row each, plus a reference row per input: its own AUC and τ, untrained (default: the hash only, no reference rows)"},
+		&cli.BoolFlag{Name: "inputs-only", Usage: "with --positions: only the reference rows (each input's own AUC and τ, untrained, seeds 1..R); no model is trained"},
 		&cli.IntFlag{Name: "repeats", Value: 3, Usage: "seeds 1..R per cell"},
 		&cli.BoolFlag{Name: "capacity", Value: true, Usage: fmt.Sprintf("add a (capacity) row: per seed, a free embedding table of the output width trained on the ranking distance term alone (%d whole-graph steps at lr %g), on the same splits and τ pairs — what no model with cosine similarity in that many dimensions beats by much, up to %d nodes (on larger graphs the steps are too few: no row unless --capacity is given, and then with thinned BFS draws); --capacity=false: none; sweep: none", run.CapacityEpochs, run.CapacityLR, run.CapacityFullNodes)},
 		&cli.IntFlag{Name: "workers", Value: 1, Usage: "cells run in parallel (results do not depend on it)"},
@@ -209,8 +210,8 @@ func compareConfigFrom(c *cli.Context, sweep bool) (grid.CompareConfig, string, 
 	}
 	cc := grid.CompareConfig{Base: base, Models: splitList(c.String("models")),
 		Repeats: c.Int("repeats"), Workers: capWorkers(c.Int("workers"), func(s string) { fmt.Fprintln(c.App.ErrWriter, s) }), Out: c.String("out"), Sweep: sweep || c.Bool("sweep"),
-		RetryFailed: c.Bool("retry-failed"), Select: base.Select}
-	cc.Capacity = c.Bool("capacity") && !cc.Sweep
+		RetryFailed: c.Bool("retry-failed"), Select: base.Select, InputsOnly: c.Bool("inputs-only")}
+	cc.Capacity = c.Bool("capacity") && !cc.Sweep && !cc.InputsOnly
 	if cc.Capacity && !c.IsSet("capacity") {
 		if n, err := run.DatasetNodes(base); err == nil && n > run.CapacityFullNodes {
 			cc.Capacity = false

@@ -39,6 +39,10 @@ type CompareConfig struct {
 	// When set, the table gains a reference row per input: the raw input's
 	// own AUC and τ, untrained (InputReference).
 	Positions []features.Position
+	// InputsOnly scores the Positions' reference rows alone: no cell is
+	// trained (the question "how faithful is this input already?" on a
+	// graph where one cell costs an hour).
+	InputsOnly bool
 	// Select is the rule that picks each cell's reported epoch and a
 	// sweep's setting ("" = run.SelectAUC). It is applied to the cells'
 	// histories when the table is made, so it is not part of a cell: the
@@ -76,6 +80,15 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 		cc.Workers = 1
 	}
 	jobs := cc.Jobs()
+	if cc.InputsOnly {
+		switch {
+		case len(cc.Positions) == 0:
+			return nil, fmt.Errorf("--inputs-only scores the inputs --positions names, and none is given (e.g. --positions landmark:64)")
+		case cc.Shard.N > 0:
+			return nil, fmt.Errorf("--inputs-only trains no cell, so there is nothing to shard: run it without --shard")
+		}
+		jobs = nil
+	}
 	for _, j := range jobs {
 		if err := cc.config(j).Validate(); err != nil {
 			return nil, err
@@ -225,6 +238,10 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 			ShardDone: done, ShardCells: countTrue(mine), Failures: failures}, nil
 	}
 	c := aggregate(cc, jobs, results)
+	if cc.InputsOnly { // the table's build and machine are this process's; nothing trained
+		c.Provenance = gridProvenance([]*run.Result{{Provenance: run.CurrentProvenance()}})
+		c.Epochs, c.Settings = 0, "the inputs alone, untrained"
+	}
 	if len(cc.Positions) > 0 {
 		in, rows, err := cc.inputReferences()
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ignn/ignn/cmd/internal/report"
 	"github.com/ignn/ignn/cmd/internal/run"
+	"github.com/ignn/ignn/engine"
 	"github.com/ignn/ignn/eval"
 	"github.com/ignn/ignn/features"
 )
@@ -40,14 +41,60 @@ func InputReference(cfg run.Config) (eval.Scores, error) {
 	if err != nil {
 		return eval.Scores{}, err
 	}
-	z, d := inputRows(p)
 	var e eval.Evaluator
 	if !p.Exact() {
-		s, _ := e.SampledMetrics(z, d, p.Splits, p.Union, p.TauSample)
+		// The sampled pairs read two rows each: computed as they are needed,
+		// no N × d copy (5 GB at 10⁷ nodes × 64 columns, 51 GB at 10⁸).
+		s, _ := e.SampledMetricsOf(inputCosine(p.Input.X), p.Splits, p.Union, p.TauSample)
 		return s, nil
 	}
+	z, d := inputRows(p)
 	s, _ := e.GraphMetrics(z, d, p.Splits, p.Union)
 	return s, nil
+}
+
+// identityNorm returns the squared norm a one-hot identity adds to row r
+// of x (nil when x has none).
+func identityNorm(x *engine.Features) func(r int) float64 {
+	if x.Sparse == nil {
+		return nil
+	}
+	return func(r int) float64 {
+		var sq float64
+		for k := x.Sparse.RowPtr[r]; k < x.Sparse.RowPtr[r+1]; k++ {
+			sq += x.Sparse.Val[k] * x.Sparse.Val[k]
+		}
+		return sq
+	}
+}
+
+// inputCosine is the dot product of inputRows' rows i and j, each row read
+// and scaled as it is needed: the same products in the same order, so the
+// same value bit for bit, in O(d) memory. The row of the previous call's i
+// is kept (the τ sample's pairs come source by source). One goroutine.
+func inputCosine(x *engine.Features) func(i, j int) float64 {
+	d, read, extra := x.DenseDim, x.Rows(), identityNorm(x)
+	unit := func(r int, z []float64) {
+		read(r, z)
+		inv := eval.InvNorms(z, 1, d, func(int) float64 {
+			if extra == nil {
+				return 0
+			}
+			return extra(r)
+		})[0]
+		for k := range z {
+			z[k] *= inv
+		}
+	}
+	a, b, last := make([]float64, d), make([]float64, d), -1
+	return func(i, j int) float64 {
+		if i != last {
+			unit(i, a)
+			last = i
+		}
+		unit(j, b)
+		return engine.Dot64(a, b)
+	}
 }
 
 // inputRows returns rows z_i = x_i^dense / ‖x_i‖ whose dot products are the
@@ -57,21 +104,11 @@ func InputReference(cfg run.Config) (eval.Scores, error) {
 func inputRows(p *run.Prepared) ([]float64, int) {
 	x := p.Input.X
 	d := x.DenseDim
-	var sparse func(r int) float64
-	if x.Sparse != nil {
-		sparse = func(r int) float64 {
-			var sq float64
-			for k := x.Sparse.RowPtr[r]; k < x.Sparse.RowPtr[r+1]; k++ {
-				sq += x.Sparse.Val[k] * x.Sparse.Val[k]
-			}
-			return sq
-		}
-	}
 	z, read := make([]float64, x.N*d), x.Rows()
 	for r := range x.N {
 		read(r, z[r*d:(r+1)*d]) // float32 values when the run is float32 (what its first layer reads)
 	}
-	inv := eval.InvNorms(z, x.N, d, sparse)
+	inv := eval.InvNorms(z, x.N, d, identityNorm(x))
 	for i := 0; i < x.N; i++ {
 		for k := range d {
 			z[i*d+k] *= inv[i]

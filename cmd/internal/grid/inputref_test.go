@@ -1,10 +1,18 @@
 package grid
 
 import (
+	"context"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ignn/ignn/cmd/internal/run"
+	"github.com/ignn/ignn/engine"
+	"github.com/ignn/ignn/eval"
 	"github.com/ignn/ignn/features"
 )
 
@@ -44,5 +52,87 @@ func TestInputRowsCosine(t *testing.T) {
 	s, err := InputReference(cfg)
 	if err != nil || !(s.Tau > 0.3) {
 		t.Fatalf("landmark input τ %v, err %v (distances to landmarks should track hop distance)", s.Tau, err)
+	}
+}
+
+// TestInputCosineOnDemand: the sampled path's cosine, each row read as it
+// is needed, equals inputRows' dot products bit for bit, on a one-hot
+// identity with a dense encoding and on a float32 view of hop counts;
+// and the sampled reference scores the same as over the whole copy.
+func TestInputCosineOnDemand(t *testing.T) {
+	defer func(v int) { run.ViewInputNodes = v }(run.ViewInputNodes)
+	run.ViewInputNodes = 0
+	small := run.Default()
+	small.Variant, small.Dataset = run.Hash, "caveman:6x5"
+	small.Position, _ = features.ParsePosition("landmark:6")
+	large := run.Default()
+	large.Variant, large.Dataset, large.Scale, large.Explicit = run.Hash, "grid:12x12", run.ScaleLarge, map[string]bool{}
+	large.Position, _ = features.ParsePosition("landmark:8")
+	large.Distances, large.TauSources, large.TauPairs = run.DistSampled, 12, 400
+	sampled := false
+	for _, cfg := range []run.Config{small, large} {
+		p, cfg := prepareFor(t, cfg)
+		if cfg.Scale == run.ScaleLarge && p.Input.X.View == nil {
+			t.Fatalf("%s: the large configuration should read its input through a view: %+v", cfg.Dataset, cfg)
+		}
+		z, d := inputRows(p)
+		want, got := engine.RowDot(z, d), inputCosine(p.Input.X)
+		n := p.Input.X.N
+		for i := range n {
+			for j := range n { // i repeats (the kept row) and changes
+				if a, b := got(i, j), want(i, j); a != b {
+					t.Fatalf("%s: cos(%d, %d) = %v on demand, %v from the copy", cfg.Dataset, i, j, a, b)
+				}
+			}
+		}
+		if p.Exact() {
+			continue
+		}
+		sampled = true
+		var e eval.Evaluator
+		s1, _ := e.SampledMetrics(z, d, p.Splits, p.Union, p.TauSample)
+		s2, err := InputReference(cfg)
+		if err != nil || fmt.Sprint(s1) != fmt.Sprint(s2) {
+			t.Fatalf("%s: reference %+v (err %v), over the copy %+v", cfg.Dataset, s2, err, s1)
+		}
+	}
+	if !sampled {
+		t.Fatal("no configuration took the sampled path")
+	}
+}
+
+// TestCompareInputsOnly: --inputs-only gives the reference rows of the
+// full comparison, trains no cell, and refuses a grid with nothing to score
+// or a shard.
+func TestCompareInputsOnly(t *testing.T) {
+	base := run.Default()
+	base.Dataset, base.Epochs, base.EvalEvery = "caveman:6x5", 2, 1
+	lm, _ := features.ParsePosition("landmark:6")
+	hash, _ := features.ParsePosition("hash")
+	cc := CompareConfig{Base: base, Models: []string{"gcn"}, Variants: []run.Variant{run.Hash}, Repeats: 2, Positions: []features.Position{lm, hash}}
+	full, err := Compare(context.Background(), cc, CompareHooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cc.InputsOnly, cc.Out = true, t.TempDir()
+	only, err := Compare(context.Background(), cc, CompareHooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(full.Cells) == 0 || len(only.Cells) != 0 || len(only.Inputs) != 2 || !reflect.DeepEqual(full.Inputs, only.Inputs) {
+		t.Fatalf("inputs only: %d cells, inputs %+v; the full comparison: %d cells, inputs %+v", len(only.Cells), only.Inputs, len(full.Cells), full.Inputs)
+	}
+	if cells, _ := os.ReadDir(filepath.Join(cc.Out, "cells")); len(cells) != 0 {
+		t.Fatalf("inputs only wrote %d cell files", len(cells))
+	}
+	for _, bad := range []func(*CompareConfig){
+		func(c *CompareConfig) { c.Positions = nil },
+		func(c *CompareConfig) { c.Shard = Shard{I: 1, N: 2} },
+	} {
+		c := cc
+		bad(&c)
+		if _, err := Compare(context.Background(), c, CompareHooks{}); err == nil || !strings.Contains(err.Error(), "--inputs-only") {
+			t.Fatalf("want an --inputs-only error, got %v", err)
+		}
 	}
 }
