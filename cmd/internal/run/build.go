@@ -38,6 +38,8 @@ type Built struct {
 	lastVal               valScores       // its yardsticks at the last Evaluate
 	mseEpoch              objective.Pairs // mini-batches: the epoch's MSE sample, shared out over the steps
 	msePart               objective.Pairs
+	keepNext              bool   // the next Evaluate keeps its embeddings for the faithfulness (the final epoch's)
+	kept                  *emb32 // what it kept (kept.go)
 }
 
 // privateBuffers turns the engine's buffer sharing off (tests compare).
@@ -211,6 +213,7 @@ func (c *Built) Feed(epoch int) error {
 
 // Close releases the machines.
 func (c *Built) Close() {
+	c.dropKept()
 	if c.tr != nil {
 		c.tr.Close()
 	}

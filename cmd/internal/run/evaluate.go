@@ -31,26 +31,27 @@ func (c *Built) Embeddings() ([]float64, int, error) {
 // Evaluate scores the current embeddings (eval.GraphMetrics). Non-finite
 // embeddings are an error.
 func (c *Built) Evaluate() (eval.Scores, []string, error) {
-	if dir := c.spillEmbeddings(); dir != "" {
-		s, d, err := c.infer.EmbeddingsSpilled(c.evalRN.Rand, dir)
+	c.dropKept()
+	if c.float32Embeddings() {
+		before := c.evalState()
+		e, err := c.embeddings32()
 		if err != nil {
 			return eval.Scores{}, nil, err
 		}
-		defer s.Close()
+		kept := c.keep(before, e)
+		if e.spill == nil {
+			return evaluate(c, e.z, e.d)
+		}
+		if !kept {
+			defer e.spill.Close()
+		}
 		var sc eval.Scores
 		var warns []string
-		spilledScores(s, d, func(dot func(i, j int) float64) { // one recording: the file streams once
+		spilledScores(e.spill, e.d, func(dot func(i, j int) float64) { // one recording: the file streams once
 			c.lastVal = valScoresOf(c, dot)
 			sc, warns = c.scorer.SampledMetricsOf(dot, c.p.Splits, c.p.Union, c.p.TauSample)
 		})
 		return sc, warns, nil
-	}
-	if c.float32Embeddings() {
-		z, d, err := c.infer.Embeddings32(c.evalRN.Rand)
-		if err != nil {
-			return eval.Scores{}, nil, err
-		}
-		return evaluate(c, z, d)
 	}
 	z, d, err := c.Embeddings()
 	if err != nil {
@@ -201,20 +202,19 @@ const maxQueries = 2000
 // Faithfulness scores the current embeddings' faithfulness to hop distance
 // (eval.FaithfulnessOf) around the run's query nodes.
 func (c *Built) Faithfulness() (*Faithfulness, error) {
-	if dir := c.spillEmbeddings(); dir != "" {
-		s, d, err := c.infer.EmbeddingsSpilled(c.evalRN.Rand, dir)
-		if err != nil {
+	e := c.takeKept()
+	if e == nil && c.float32Embeddings() {
+		var err error
+		if e, err = c.embeddings32(); err != nil {
 			return nil, err
 		}
-		defer s.Close()
-		return faithJSON(eval.FaithfulnessRows(s.Block, d, c.p.Union, c.p.Queries, FaithfulnessK)), nil
 	}
-	if c.float32Embeddings() {
-		z, d, err := c.infer.Embeddings32(c.evalRN.Rand)
-		if err != nil {
-			return nil, err
+	if e != nil {
+		if e.spill != nil {
+			defer e.spill.Close()
+			return faithJSON(eval.FaithfulnessRows(e.spill.Block, e.d, c.p.Union, c.p.Queries, FaithfulnessK)), nil
 		}
-		return faithfulness(c, z, d), nil
+		return faithfulness(c, e.z, e.d), nil
 	}
 	z, d, err := c.Embeddings()
 	if err != nil {

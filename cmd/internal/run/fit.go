@@ -69,7 +69,9 @@ func (l *loop) fit() (engine.FitResult, error) {
 }
 
 func (l *loop) evaluate(epoch int) (engine.Evaluation, error) {
+	l.built.keepNext = epoch == l.cfg.Epochs-1 // the faithfulness follows: no step in between
 	m, ws, err := l.built.Evaluate()
+	l.built.keepNext = false
 	for _, w := range ws {
 		if !l.warned[w] {
 			l.warned[w] = true

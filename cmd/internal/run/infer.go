@@ -42,6 +42,7 @@ type inferer struct {
 	order   []int32 // the breadth-first order of the nodes
 	bounds  []int   // chunk k is order[bounds[k]:bounds[k+1]], after the first pass
 	Chunks  int     // forward passes of the last Embeddings
+	passes  int     // whole-graph passes so far
 }
 
 // bfsOrder is a breadth-first order of a's nodes: from the lowest-numbered
@@ -159,6 +160,7 @@ func (f *inferer) EmbeddingsSpilled(rng *rand.Rand, dir string) (*data.Spill[flo
 // pass runs the forward graph chunk by chunk: alloc(d) once the width is
 // known, then put(v, row) for every node v's row of d values.
 func (f *inferer) pass(rng *rand.Rand, alloc func(d int), put func(v int, row []float64)) (int, error) {
+	f.passes++
 	return f.chunks(rng, 0, -1, alloc, put)
 }
 
