@@ -11,9 +11,9 @@
 # runs stay in out/scale (a run whose files exist is not rerun).
 # Usage: [SKIP_INPUT="GRAPH …"] scripts/scale.sh [GRAPH@MODEL …]   (default:
 # the list below, in the order it runs: every graph's GCN first, GIN after;
-# SKIP_INPUT names graphs whose (input) reference is not computed; the
-# 2·10⁷ row of docs/scale.md: SKIP_INPUT=grid:4472x4472 scripts/scale.sh
-# grid:4472x4472@gcn)
+# SKIP_INPUT names graphs whose (input) reference is not computed, and
+# INPUT_FLAGS adds flags to it (scripts/common.sh); the 2·10⁷ row of
+# docs/scale.md: scripts/scale.sh grid:4472x4472@gcn)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=out/scale
@@ -32,7 +32,7 @@ for j in "${jobs[@]}"; do
   train_once "$n-$m" --dataset "$g" --model "$m"
   if [ "$m" = gcn ] && [ -s "$OUT/$n-gcn.json" ]; then
     case " ${SKIP_INPUT:-} " in
-      *" $g "*) ;; # the (input) reference's compare holds a float64 copy of the whole input: 20 GB at 10⁷ nodes
+      *" $g "*) ;;
       *) input_reference "$g" "$OUT/$n-input" ;;
     esac
   fi

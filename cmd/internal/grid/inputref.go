@@ -2,6 +2,7 @@ package grid
 
 import (
 	"fmt"
+	"runtime/debug"
 
 	"github.com/ignn/ignn/cmd/internal/report"
 	"github.com/ignn/ignn/cmd/internal/run"
@@ -33,6 +34,16 @@ func InputReference(cfg run.Config) (eval.Scores, error) {
 	}
 	if cfg, err = cfg.Resolve(ds); err != nil {
 		return eval.Scores{}, err
+	}
+	// As the run would: --spill auto spills where its plan does, and a big
+	// graph's collector runs at the lower GC percentage (at 10⁸ nodes the
+	// default's heap goal reached 20 GB while the graph was being split).
+	plan := run.PlanMemory(cfg, ds)
+	if cfg.Spill == run.SpillAuto {
+		cfg.Spill = plan.Spill
+	}
+	if plan.BigRun {
+		defer debug.SetGCPercent(debug.SetGCPercent(run.BigRunGCPercent))
 	}
 	// The input rows are all it scores: no skip block (at 10⁷ nodes the
 	// standardised block and the cone are 5 GB); the draws are unchanged.
