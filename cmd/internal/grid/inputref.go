@@ -53,10 +53,19 @@ func InputReference(cfg run.Config) (eval.Scores, error) {
 		return eval.Scores{}, err
 	}
 	var e eval.Evaluator
-	if !p.Exact() {
+	if x := p.Input.X; !p.Exact() {
 		// The sampled pairs read two rows each: computed as they are needed,
 		// no N × d copy (5 GB at 10⁷ nodes × 64 columns, 51 GB at 10⁸).
-		s, _ := e.SampledMetricsOf(inputCosine(p.Input.X), p.Splits, p.Union, p.TauSample)
+		var s eval.Scores
+		score := func(dot func(i, j int) float64) { s, _ = e.SampledMetricsOf(dot, p.Splits, p.Union, p.TauSample) }
+		if x.ViewInOrder {
+			// Hop counts in a spill file: two scattered reads a pair would
+			// be a disk seek each (8·10⁷ pairs at 10⁸ nodes); the rows
+			// stream in order instead, a block of them held at a time.
+			run.BlockScores(inputUnitRows(x), x.N, x.DenseDim, inputCosine(x), score, InputBlockBytes)
+		} else {
+			score(inputCosine(x))
+		}
 		return s, nil
 	}
 	z, d := inputRows(p)
@@ -79,13 +88,17 @@ func identityNorm(x *engine.Features) func(r int) float64 {
 	}
 }
 
-// inputCosine is the dot product of inputRows' rows i and j, each row read
-// and scaled as it is needed: the same products in the same order, so the
-// same value bit for bit, in O(d) memory. The row of the previous call's i
-// is kept (the τ sample's pairs come source by source). One goroutine.
-func inputCosine(x *engine.Features) func(i, j int) float64 {
+// InputBlockBytes is how much of the unit input rows the reference holds
+// at a time when it streams them (run.BlockScores): at 10⁸ nodes × 64
+// columns, 8·10⁶ rows, the hop-count file read about 6 times over.
+var InputBlockBytes = 4 << 30
+
+// inputUnit returns a function writing row r of inputRows' matrix into z
+// (d values): the row read, then scaled by its inverse norm, the one-hot
+// identity's part included. One goroutine.
+func inputUnit(x *engine.Features) func(r int, z []float64) {
 	d, read, extra := x.DenseDim, x.Rows(), identityNorm(x)
-	unit := func(r int, z []float64) {
+	return func(r int, z []float64) {
 		read(r, z)
 		inv := eval.InvNorms(z, 1, d, func(int) float64 {
 			if extra == nil {
@@ -97,6 +110,14 @@ func inputCosine(x *engine.Features) func(i, j int) float64 {
 			z[k] *= inv
 		}
 	}
+}
+
+// inputCosine is the dot product of inputRows' rows i and j, each row read
+// and scaled as it is needed: the same products in the same order, so the
+// same value bit for bit, in O(d) memory. The row of the previous call's i
+// is kept (the τ sample's pairs come source by source). One goroutine.
+func inputCosine(x *engine.Features) func(i, j int) float64 {
+	d, unit := x.DenseDim, inputUnit(x)
 	a, b, last := make([]float64, d), make([]float64, d), -1
 	return func(i, j int) float64 {
 		if i != last {
@@ -105,6 +126,19 @@ func inputCosine(x *engine.Features) func(i, j int) float64 {
 		}
 		unit(j, b)
 		return engine.Dot64(a, b)
+	}
+}
+
+// inputUnitRows reads rows lo … hi−1 of inputRows' matrix into buf, in
+// order (run.BlockScores' reader).
+func inputUnitRows(x *engine.Features) func(lo, hi int, buf []float64) []float64 {
+	d, unit := x.DenseDim, inputUnit(x)
+	return func(lo, hi int, buf []float64) []float64 {
+		buf = buf[:(hi-lo)*d]
+		for r := lo; r < hi; r++ {
+			unit(r, buf[(r-lo)*d:(r-lo+1)*d])
+		}
+		return buf
 	}
 }
 

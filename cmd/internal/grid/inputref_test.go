@@ -58,7 +58,8 @@ func TestInputRowsCosine(t *testing.T) {
 // TestInputCosineOnDemand: the sampled path's cosine, each row read as it
 // is needed, equals inputRows' dot products bit for bit, on a one-hot
 // identity with a dense encoding and on a float32 view of hop counts;
-// and the sampled reference scores the same as over the whole copy.
+// and the sampled reference scores the same as over the whole copy,
+// pair by pair and, from hop counts in a spill file, streamed in blocks.
 func TestInputCosineOnDemand(t *testing.T) {
 	defer func(v int) { run.ViewInputNodes = v }(run.ViewInputNodes)
 	run.ViewInputNodes = 0
@@ -69,12 +70,19 @@ func TestInputCosineOnDemand(t *testing.T) {
 	large.Variant, large.Dataset, large.Scale, large.Explicit = run.Hash, "grid:12x12", run.ScaleLarge, map[string]bool{}
 	large.Position, _ = features.ParsePosition("landmark:8")
 	large.Distances, large.TauSources, large.TauPairs = run.DistSampled, 12, 400
+	spilled := large
+	spilled.Spill = t.TempDir()
+	defer func(b int) { InputBlockBytes = b }(InputBlockBytes)
 	sampled := false
-	for _, cfg := range []run.Config{small, large} {
+	for _, cfg := range []run.Config{small, large, spilled} {
 		p, cfg := prepareFor(t, cfg)
 		if cfg.Scale == run.ScaleLarge && p.Input.X.View == nil {
 			t.Fatalf("%s: the large configuration should read its input through a view: %+v", cfg.Dataset, cfg)
 		}
+		if x := p.Input.X; x.ViewInOrder != (cfg.Spill != "") {
+			t.Fatalf("%s, spill %q: view in order %v", cfg.Dataset, cfg.Spill, x.ViewInOrder)
+		}
+		InputBlockBytes = 8 * p.Input.X.DenseDim * 10 // 10 rows: 15 blocks, the rows streamed past each
 		z, d := inputRows(p)
 		want, got := engine.RowDot(z, d), inputCosine(p.Input.X)
 		n := p.Input.X.N

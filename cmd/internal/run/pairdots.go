@@ -42,21 +42,32 @@ func standIn(i, j int) float64 {
 }
 
 // spilledScores runs score with the products of rows of the spilled
-// embeddings s (width d) as spilledDot gives them: score runs twice,
-// first recording the pairs it asks for (answered with stand-ins), then
-// with their products, computed by blockDots in between. Should the
-// second run ask for a pair off the recording (a scorer whose choice of
-// pairs depended on the stand-ins), that pair's rows are read directly:
-// slower, the same numbers. It returns how many pairs were read so.
+// embeddings s (width d) as spilledDot gives them (BlockScores over the
+// file's blocks).
 func spilledScores(s *data.Spill[float32], d int, score func(dot func(i, j int) float64)) (direct int) {
+	return BlockScores(s.Block, s.Rows, d, spilledDot(s, d), score, DotBlockBytes)
+}
+
+// BlockScores runs score with the products engine.Dot64 of rows of an
+// n × d matrix that rows(lo, hi, buf) reads a block at a time (into buf,
+// or returned; blockBytes of rows held at a time): score runs twice, first recording the pairs it asks for
+// (answered with stand-ins), then with their products, computed by
+// blockDots in between. Should the second run ask for a pair off the
+// recording (a scorer whose choice of pairs depended on the stand-ins),
+// that pair's product is dot(i, j): slower, the same number. It returns
+// how many pairs were computed so.
+func BlockScores[T engine.Float](rows func(lo, hi int, buf []T) []T, n, d int, dot func(i, j int) float64, score func(dot func(i, j int) float64), blockBytes int) (direct int) {
 	var rec pairRecording
 	score(func(i, j int) float64 {
 		rec.i, rec.j = append(rec.i, int32(i)), append(rec.j, int32(j))
 		return standIn(i, j)
 	})
 	rec.dots = make([]float64, len(rec.i))
-	blockDots(s, d, rec.i, rec.j, rec.dots, max(1, DotBlockBytes/(4*max(1, d))))
-	read := spilledDot(s, d)
+	width := 4
+	if _, wide := any(T(0)).(float64); wide {
+		width = 8
+	}
+	blockDots(rows, n, d, rec.i, rec.j, rec.dots, max(1, blockBytes/(width*max(1, d))))
 	next := 0
 	score(func(i, j int) float64 {
 		if next < len(rec.i) && int(rec.i[next]) == i && int(rec.j[next]) == j {
@@ -64,20 +75,19 @@ func spilledScores(s *data.Spill[float32], d int, score func(dot func(i, j int) 
 			return rec.dots[next-1]
 		}
 		direct++
-		return read(i, j)
+		return dot(i, j)
 	})
 	return direct
 }
 
-// blockDots sets out[k] to engine.Dot64 of rows I[k] and J[k] of s (a
-// product of two float64-widened rows summed in order, the same either
-// way round). The pairs are taken by the block of block rows their lower
-// row falls in: the block is read once and held while the rows from its
-// start on stream past dotStream at a time, only the stretches holding
-// some pair's higher row read. O(N²/block) rows read at most, in order,
-// against two scattered reads a pair.
-func blockDots(s *data.Spill[float32], d int, I, J []int32, out []float64, block int) {
-	n := s.Rows
+// blockDots sets out[k] to engine.Dot64 of rows I[k] and J[k] of the n
+// rows rows reads (a product of two float64-widened rows summed in order,
+// the same either way round). The pairs are taken by the block of block
+// rows their lower row falls in: the block is read once and held while
+// the rows from its start on stream past dotStream at a time, only the
+// stretches holding some pair's higher row read. O(N²/block) rows read at
+// most, in order, against two scattered reads a pair.
+func blockDots[T engine.Float](rows func(lo, hi int, buf []T) []T, n, d int, I, J []int32, out []float64, block int) {
 	if n == 0 || len(I) == 0 {
 		return
 	}
@@ -86,8 +96,8 @@ func blockDots(s *data.Spill[float32], d int, I, J []int32, out []float64, block
 	// the list, no order array: 4 B a pair fewer, 330 MB at 10⁸ nodes).
 	var ks []int32
 	hi := func(k int32) int32 { return max(I[k], J[k]) }
-	held := make([]float32, min(block, n)*d)
-	stream := make([]float32, dotStream*d)
+	held := make([]T, min(block, n)*d)
+	stream := make([]T, dotStream*d)
 	for b := range nb {
 		ks = ks[:0]
 		for k := range I {
@@ -99,7 +109,7 @@ func blockDots(s *data.Spill[float32], d int, I, J []int32, out []float64, block
 			continue
 		}
 		lo, end := b*block, min(n, (b+1)*block)
-		a := s.Block(lo, end, held)
+		a := rows(lo, end, held)
 		slices.SortFunc(ks, func(x, y int32) int { return int(hi(x)) - int(hi(y)) })
 		for p := 0; p < len(ks); {
 			// The stretch of rows holding the next pair's higher row.
@@ -112,7 +122,7 @@ func blockDots(s *data.Spill[float32], d int, I, J []int32, out []float64, block
 				continue
 			}
 			to := min(n, from+dotStream)
-			z := s.Block(from, to, stream)
+			z := rows(from, to, stream)
 			for ; p < len(ks) && int(hi(ks[p])) < to; p++ {
 				k := ks[p]
 				l, h := int(min(I[k], J[k]))-lo, int(hi(k))-from

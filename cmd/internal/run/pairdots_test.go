@@ -47,7 +47,7 @@ func TestBlockDots(t *testing.T) {
 	I, J = append(I, 0, int32(n-1), int32(n-1)), append(J, int32(n-1), 0, int32(n-1))
 	for _, block := range []int{7, 1000, dotStream + 1, n, 2 * n} {
 		out := make([]float64, len(I))
-		blockDots(s, d, I, J, out, block)
+		blockDots(s.Block, s.Rows, d, I, J, out, block)
 		for k := range I {
 			i, j := int(I[k]), int(J[k])
 			if want := engine.Dot64(z[i*d:(i+1)*d], z[j*d:(j+1)*d]); out[k] != want {
