@@ -226,6 +226,9 @@ func compareConfigFrom(c *cli.Context, sweep bool) (grid.CompareConfig, string, 
 	if cc.Positions, err = positions("positions", c.String("positions")); err != nil {
 		return cc, "", err
 	}
+	if cc.InputsOnly && (c.String("shard") != "" || c.Bool("slurm") || c.Bool("sweep") || sweep) {
+		return cc, "", usagef("--inputs-only trains nothing, so there is nothing to shard, submit or sweep: run it alone")
+	}
 	if sh := c.String("shard"); sh != "" {
 		if cc.Out == "" {
 			return cc, "", usagef("--shard needs --out (a directory every shard shares)")

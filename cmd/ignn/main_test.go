@@ -155,6 +155,8 @@ func TestOtherCommandsValidate(t *testing.T) {
 		{[]string{"compare", "--repeats", "0"}, "--repeats must be an integer in 1…1000, got 0"},
 		{[]string{"compare", "--format", "xml"}, `unknown format "xml"`},
 		{[]string{"compare", "--out", "/proc/nope"}, "--out /proc/nope is not writable"},
+		{[]string{"compare", "--positions", "landmark:4", "--inputs-only", "--slurm"}, "--inputs-only trains nothing"},
+		{[]string{"sweep", "--positions", "landmark:4", "--inputs-only"}, "--inputs-only trains nothing"},
 		{[]string{"embed", "--checkpoint", "x", "--out", "e.csv"}, "--out e.csv: the extension must be .tsv or .npy"},
 		{[]string{"embed", "--checkpoint", "x", "--shard", "0/2", "--projector", "p"}, "--shard, --gather and --slurm write --out"},
 	}
