@@ -74,6 +74,22 @@ func NewCSR(rows, cols int, entries []Entry) *CSR {
 	return m
 }
 
+// OneHotRows is NewCSR of one entry 1 a row, row r's at column colOf[r]
+// (colOf becomes the matrix's ColIdx), built in place: a one-hot identity
+// of 10⁸ nodes through NewCSR would sort 2.4 GB of triples and copy them
+// (a 4.7 GB spike). It panics if a column is out of range.
+func OneHotRows(cols int, colOf []int) *CSR {
+	n := len(colOf)
+	m := &CSR{Rows: n, Cols: cols, RowPtr: make([]int, n+1), ColIdx: colOf, Val: make([]float64, n)}
+	for r, c := range colOf {
+		if c < 0 || c >= cols {
+			panic(fmt.Sprintf("engine: CSR entry (%d,%d) outside %d×%d", r, c, n, cols))
+		}
+		m.RowPtr[r+1], m.Val[r] = r+1, 1
+	}
+	return m
+}
+
 // NNZ is the number of stored entries.
 func (m *CSR) NNZ() int { return len(m.ColIdx) }
 

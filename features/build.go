@@ -38,14 +38,13 @@ func Build(ds *data.Dataset, opt Options) (*engine.Features, error) {
 	n := u.N
 	f := &engine.Features{N: n}
 	if ds.Identity {
-		cols := ds.FeatureDim()
-		es := make([]engine.Entry, 0, n)
+		colOf := make([]int, n)
 		for gi, g := range ds.Graphs {
 			for i := 0; i < g.N; i++ {
-				es = append(es, engine.Entry{Row: u.Global(gi, i), Col: ds.Perm[gi][i], Val: 1})
+				colOf[u.Global(gi, i)] = ds.Perm[gi][i]
 			}
 		}
-		f.Sparse = engine.NewCSR(n, cols, es)
+		f.Sparse = engine.OneHotRows(ds.FeatureDim(), colOf)
 	}
 	xdim := 0
 	if !ds.Identity && len(ds.Graphs) > 0 {
