@@ -18,14 +18,22 @@ func InvNorms(v []float64, n, d int, extra func(r int) float64) []float64 {
 		if extra != nil {
 			sq = extra(r)
 		}
-		for _, x := range v[r*d : (r+1)*d] {
-			sq += x * x
-		}
-		if sq > 0 {
-			inv[r] = 1 / math.Sqrt(sq)
-		}
+		inv[r] = InvNorm(v[r*d:(r+1)*d], sq)
 	}
 	return inv
+}
+
+// InvNorm is InvNorms of one row: 1/‖row‖ with extra added to the squared
+// norm first (0 for a zero norm).
+func InvNorm(row []float64, extra float64) float64 {
+	sq := extra
+	for _, x := range row {
+		sq += x * x
+	}
+	if sq > 0 {
+		return 1 / math.Sqrt(sq)
+	}
+	return 0
 }
 
 // RowCosine returns the cosine of rows i and j of the n × d matrix v (0

@@ -99,14 +99,13 @@ var InputBlockBytes = 4 << 30
 func inputUnit(x *engine.Features) func(r int, z []float64) {
 	d, read, extra := x.DenseDim, x.Rows(), identityNorm(x)
 	return func(r int, z []float64) {
-		read(r, z)
-		inv := eval.InvNorms(z, 1, d, func(int) float64 {
-			if extra == nil {
-				return 0
-			}
-			return extra(r)
-		})[0]
-		for k := range z {
+		read(r, z[:d])
+		var sq float64
+		if extra != nil {
+			sq = extra(r)
+		}
+		inv := eval.InvNorm(z[:d], sq)
+		for k := range z[:d] {
 			z[k] *= inv
 		}
 	}
