@@ -161,11 +161,15 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 				if err := res.Write(cc.Out); err != nil {
 					return err
 				}
-				if err := saveGrid(c, cc); err != nil {
-					return err
+				files := "results.json,results.csv,results.md,config.json"
+				if !cc.InputsOnly { // a grid file names cells to train: none here
+					if err := saveGrid(c, cc); err != nil {
+						return err
+					}
+					files += ",grid.yaml"
 				}
 				if !quiet {
-					fmt.Fprintf(stderr, "wrote %s/{results.json,results.csv,results.md,config.json,grid.yaml} and %d cell files in %s/cells\n", cc.Out, len(res.Cells), cc.Out)
+					fmt.Fprintf(stderr, "wrote %s/{%s} and %d cell files in %s/cells\n", cc.Out, files, len(res.Cells), cc.Out)
 				}
 			}
 			if n := len(res.Failures); n > 0 {

@@ -138,3 +138,25 @@ func TestPositionIgnoredWarns(t *testing.T) {
 		t.Errorf("--skip-standardise with the skip path: err %v, stderr:\n%s", err, stderr)
 	}
 }
+
+// TestInputsOnlyCLI: compare --inputs-only prints the reference rows alone,
+// writes the results but no grid file (it names no cell to train) and no
+// cell.
+func TestInputsOnlyCLI(t *testing.T) {
+	out := t.TempDir()
+	stdout, stderr, err := runCLI("compare", "--dataset", "caveman:8x6", "--positions", "hash,landmark:4", "--inputs-only", "--repeats", "2", "--out", out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if !strings.Contains(stdout, "(input)  landmark:4") || !strings.Contains(stdout, "(input)  hash") || strings.Contains(stdout, "gcn") ||
+		!strings.Contains(stdout, "the inputs alone, untrained") {
+		t.Fatalf("table:\n%s", stdout)
+	}
+	if _, err := os.Stat(filepath.Join(out, "grid.yaml")); !os.IsNotExist(err) {
+		t.Fatalf("grid.yaml written (%v)", err)
+	}
+	cells, _ := os.ReadDir(filepath.Join(out, "cells"))
+	if _, err := os.Stat(filepath.Join(out, "results.json")); err != nil || len(cells) != 0 || !strings.Contains(stderr, "{results.json,results.csv,results.md,config.json} and 0 cell files") {
+		t.Fatalf("results.json: %v; %d cells; stderr %q", err, len(cells), stderr)
+	}
+}
