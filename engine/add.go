@@ -45,8 +45,18 @@ func (op *addOp) Do(in ...G.Value) (v G.Value, err error) {
 	return out, nil
 }
 
+// addInto sets out = x + y, over the fixed row partition in parallel when
+// large (each entry alone: the same sums whatever the split).
 func addInto[T Float](x, y, out []T) {
-	y = y[:len(x)]
+	if len(x) < minParallelWork { // no closure: it would be allocated every call
+		addRange(x, y, out)
+		return
+	}
+	parallelRanges(evenBounds(len(x)), len(x), func(lo, hi int) { addRange(x[lo:hi], y[lo:hi], out[lo:hi]) })
+}
+
+func addRange[T Float](x, y, out []T) {
+	y, out = y[:len(x)], out[:len(x)]
 	for i, v := range x {
 		out[i] = v + y[i]
 	}

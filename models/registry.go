@@ -269,13 +269,13 @@ func (s stack) Forward(b *engine.Builder, gi *engine.GraphInput) *G.Node {
 func Output(b *engine.Builder, name string, c Config, h *G.Node, gi *engine.GraphInput) *G.Node {
 	if gi.Skip != nil {
 		if c.SkipGate { // the message-passing branch, normalised, through an Out×Out map that starts at 0
-			h = G.Must(G.Mul(engine.RowNormalize(h), b.Param(name+".gate", engine.Zeros, c.Out, c.Out)))
+			h = engine.MatMul(engine.RowNormalize(h), b.Param(name+".gate", engine.Zeros, c.Out, c.Out))
 		}
 		var init engine.Init
 		if gi.SkipInit != nil {
 			init = engine.Values(gi.SkipInit)
 		}
-		h = G.Must(G.Add(h, b.InputLinearInit(name+".skip", gi.Skip, c.Out, false, init)))
+		h = engine.Add(h, b.InputLinearInit(name+".skip", gi.Skip, c.Out, false, init))
 	}
 	return engine.RowNormalize(h)
 }
