@@ -141,13 +141,16 @@ func (a *Adjacency) Degree() []int {
 	return d
 }
 
-func (a *Adjacency) cached(key string, f func() *CSR) *CSR {
+// cached returns the variant key, made by f(a) on first use. f derives
+// it from the adjacency it is given: a batch adjacency derives the next
+// batch's from a staged copy (Stage).
+func (a *Adjacency) cached(key string, f func(*Adjacency) *CSR) *CSR {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if m, ok := a.cache[key]; ok {
 		return m
 	}
-	m := f()
+	m := f(a)
 	if a.derive != nil { // a batch adjacency: Load recomputes it in place
 		mm := NewMutableCSR(m.Rows, m.Cols)
 		mm.symmetric = key != "mean" // D^{-1}A is the one variant that is not symmetric
@@ -161,7 +164,7 @@ func (a *Adjacency) cached(key string, f func() *CSR) *CSR {
 // GCNNorm returns D^{-1/2}(A+I)D^{-1/2} with D the degree of A+I (Kipf &
 // Welling; PyG GCNConv with add_self_loops). Symmetric.
 func (a *Adjacency) GCNNorm() *CSR {
-	return a.cached("gcn", func() *CSR {
+	return a.cached("gcn", func(a *Adjacency) *CSR {
 		deg := a.Degree()
 		inv := make([]float64, a.N)
 		for i := range inv {
@@ -200,7 +203,7 @@ func (a *Adjacency) withDiagonal(diag func(r int) float64, off func(r, c int) fl
 // neighbours; rows of isolated nodes are empty). Not symmetric: its gradient
 // uses the cached transpose.
 func (a *Adjacency) MeanNorm() *CSR {
-	return a.cached("mean", func() *CSR {
+	return a.cached("mean", func(a *Adjacency) *CSR {
 		s := a.structure()
 		m := &CSR{Rows: a.N, Cols: a.N, RowPtr: append([]int(nil), s.RowPtr...),
 			ColIdx: append([]int(nil), s.ColIdx...), Val: make([]float64, s.NNZ())}
@@ -221,7 +224,7 @@ func (a *Adjacency) Sum() *CSR {
 	if s := a.Structure(); s.Val != nil || s.NNZ() == 0 {
 		return s
 	}
-	return a.cached("sum", func() *CSR {
+	return a.cached("sum", func(a *Adjacency) *CSR {
 		s := a.structure()
 		val := make([]float64, s.NNZ())
 		for k := range val {
@@ -233,7 +236,7 @@ func (a *Adjacency) Sum() *CSR {
 
 // WithSelfLoops returns A+I with unit values (the edge set GAT attends over).
 func (a *Adjacency) WithSelfLoops() *CSR {
-	return a.cached("selfloops", func() *CSR {
+	return a.cached("selfloops", func(a *Adjacency) *CSR {
 		one := func(int) float64 { return 1 }
 		return a.withDiagonal(one, func(int, int) float64 { return 1 })
 	})

@@ -138,3 +138,50 @@ func TestAdjacencyLinksMatchesEdges(t *testing.T) {
 		}()
 	}
 }
+
+// TestSubgraphStage: staging the next batch (Subgraph.Stage) leaves the
+// adjacency the current one was applied to as it is — its degrees, its
+// structure and its normalised rows — and Apply then gives what Load
+// gives, batch after batch (the degree buffers alternate).
+func TestSubgraphStage(t *testing.T) {
+	var edges [][2]int
+	for i := range 29 {
+		edges = append(edges, [2]int{i, i + 1}, [2]int{i, (i * 7) % 30})
+	}
+	g := NewAdjacency(30, edges)
+	type rows struct {
+		deg               []int
+		ptr, col, mptr    []int
+		val, mean, summed []float64
+	}
+	of := func(a *Adjacency) rows {
+		n, m := a.GCNNorm(), a.MeanNorm()
+		return rows{slices.Clone(a.Degree()), slices.Clone(n.RowPtr), slices.Clone(n.ColIdx), slices.Clone(m.RowPtr),
+			slices.Clone(n.Val), slices.Clone(m.Val), slices.Clone(a.Sum().Val)}
+	}
+	s := NewSubgraph(g, 20)
+	adj := NewBatchAdjacency(20)
+	adj.GCNNorm() // derived matrices to keep current (one not symmetric)
+	adj.MeanNorm()
+	for k, seeds := range [][]int32{{0, 1}, {5, 17, 29}, {12}, {3, 4, 20}} {
+		if _, err := s.Build(seeds, 2, 0, nil); err != nil {
+			t.Fatal(err)
+		}
+		before := of(adj)
+		s.Stage(adj, true)
+		if got := of(adj); k > 0 && !reflect.DeepEqual(got, before) {
+			t.Fatalf("batch %d: staging changed the adjacency in use:\n%v\n%v", k, got, before)
+		}
+		s.Apply(adj)
+		fs := NewSubgraph(g, 20)
+		if _, err := fs.Build(seeds, 2, 0, nil); err != nil {
+			t.Fatal(err)
+		}
+		fresh := NewBatchAdjacency(20)
+		fs.Load(fresh, true)
+		if got, want := of(adj), of(fresh); !reflect.DeepEqual(got, want) {
+			t.Fatalf("batch %d: applied %v, Load gives %v", k, got, want)
+		}
+		s.Clear()
+	}
+}

@@ -38,6 +38,12 @@ func (m *CSR) Assign(rowPtr, colIdx []int, val []float64) {
 
 // assign is Assign taking ownership of the slices (no copy).
 func (m *CSR) assign(rowPtr, colIdx []int, val []float64) {
+	m.assignWith(rowPtr, colIdx, val, nil, nil)
+}
+
+// assignWith is assign with the transpose (and its permutation) made
+// already when t is not nil.
+func (m *CSR) assignWith(rowPtr, colIdx []int, val []float64, t *CSR, perm []int) {
 	if !m.mutable {
 		panic("engine: Assign on an immutable CSR")
 	}
@@ -63,7 +69,9 @@ func (m *CSR) assign(rowPtr, colIdx []int, val []float64) {
 		m.t.v32 = m.Val32()
 		m.perm = nil
 	default:
-		t, perm := transposeOf(m)
+		if t == nil {
+			t, perm = transposeOf(m)
+		}
 		m.t.assign(t.RowPtr, t.ColIdx, t.Val)
 		m.perm = perm
 	}
@@ -75,7 +83,7 @@ func (m *CSR) assign(rowPtr, colIdx []int, val []float64) {
 func NewBatchAdjacency(n int) *Adjacency {
 	a := NewMutableCSR(n, n)
 	a.symmetric = true
-	return &Adjacency{N: n, a: a, cache: map[string]*CSR{}, batchState: batchState{derive: map[string]func() *CSR{}}}
+	return &Adjacency{N: n, a: a, cache: map[string]*CSR{}, batchState: batchState{derive: map[string]func(*Adjacency) *CSR{}}}
 }
 
 // Load sets a batch adjacency's edges: row r lists the neighbours
@@ -85,6 +93,16 @@ func NewBatchAdjacency(n int) *Adjacency {
 // graph, so that a batch holding a node's full neighbourhood computes
 // exactly what the whole graph would); nil uses the batch's own degrees.
 func (a *Adjacency) Load(rowPtr, colIdx []int, deg []int) {
+	a.Stage(rowPtr, colIdx, deg)
+	a.UseStaged()
+}
+
+// Stage is Load's first half: the next batch's structure (rowPtr and
+// colIdx are copied) and every cached variant derived from it, with their
+// transposes, apart from the matrices a running step reads; UseStaged
+// makes them the adjacency's. deg is kept, not copied: the adjacency reads
+// it until the next UseStaged.
+func (a *Adjacency) Stage(rowPtr, colIdx []int, deg []int) {
 	if a.derive == nil {
 		panic("engine: Load on an adjacency not made by NewBatchAdjacency")
 	}
@@ -95,12 +113,47 @@ func (a *Adjacency) Load(rowPtr, colIdx []int, deg []int) {
 	for i := range ones {
 		ones[i] = 1
 	}
-	a.a.Assign(rowPtr, colIdx, ones)
-	a.deg = deg
+	next := &Adjacency{N: a.N, a: &CSR{Rows: a.N, Cols: a.N, RowPtr: slices.Clone(rowPtr), ColIdx: slices.Clone(colIdx), Val: ones},
+		batchState: batchState{deg: deg}}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	st := &stagedAdjacency{next: next, derived: make(map[string]stagedCSR, len(a.cache))}
 	for key, m := range a.cache {
-		f := a.derive[key]()
-		m.assign(f.RowPtr, f.ColIdx, f.Val) // f is fresh: no copy
+		f := stagedCSR{m: a.derive[key](next)}
+		if m.t != nil && !m.symmetric {
+			f.t, f.perm = transposeOf(f.m)
+		}
+		st.derived[key] = f
 	}
+	a.staged = st
+}
+
+// UseStaged makes the batch Stage derived the adjacency's (the arrays are
+// taken, not copied). It panics when none is staged.
+func (a *Adjacency) UseStaged() {
+	st := a.staged
+	if st == nil {
+		panic("engine: UseStaged: no batch adjacency staged")
+	}
+	a.staged = nil
+	a.a.assign(st.next.a.RowPtr, st.next.a.ColIdx, st.next.a.Val)
+	a.deg = st.next.deg
+	for key, m := range a.cache {
+		f := st.derived[key]
+		m.assignWith(f.m.RowPtr, f.m.ColIdx, f.m.Val, f.t, f.perm)
+	}
+}
+
+// stagedAdjacency is a batch adjacency's next content (Stage).
+type stagedAdjacency struct {
+	next    *Adjacency // the structure and degrees the variants were derived from
+	derived map[string]stagedCSR
+}
+
+// stagedCSR is a derived variant and, when not symmetric, its transpose.
+type stagedCSR struct {
+	m, t *CSR
+	perm []int
 }
 
 // NewBatchFeatures returns features of n row slots with src's columns,
@@ -192,48 +245,113 @@ func copyRowRange(dst, src []float32, rows []int, d, lo, hi int) {
 // features f was made from), and every row from len(rows) on to zero. It
 // panics when rows has more entries than f has slots.
 func (f *Features) LoadRows(src *Features, rows []int) {
+	c := f.constant()
+	f.fillRows(src, rows, f.Dense, c.v32)
+	if f.Sparse != nil {
+		ptr, cols, val := sparseRows(src.Sparse, rows, f.N)
+		f.Sparse.Assign(ptr, cols, val)
+	}
+}
+
+// StageRows is LoadRows into a second set of buffers (made on the first
+// call), leaving f's own rows as they are — a step may be reading them —
+// until UseStaged makes the staged rows f's: a batch prepared while the
+// previous step trains. It panics when rows staged before were not used.
+func (f *Features) StageRows(src *Features, rows []int) {
+	c, st := f.constant(), &f.staged
+	if st.ready {
+		panic("engine: StageRows: the rows staged before were not used")
+	}
+	if st.v32 == nil {
+		st.v32 = make([]float32, len(c.v32))
+		if f.Dense != nil {
+			st.dense = make([]float64, len(f.Dense))
+		}
+	}
+	f.fillRows(src, rows, st.dense, st.v32)
+	if f.Sparse != nil {
+		st.ptr, st.cols, st.val = sparseRows(src.Sparse, rows, f.N)
+	}
+	st.ready = true
+}
+
+// UseStaged makes the rows StageRows loaded f's own (the buffers trade
+// places: no copy). It panics when none are staged.
+func (f *Features) UseStaged() {
+	c, st := f.constant(), &f.staged
+	if !st.ready {
+		panic("engine: UseStaged: no rows staged")
+	}
+	c.v32, st.v32 = st.v32, c.v32
+	if f.Dense32 != nil {
+		f.Dense32 = c.v32
+	} else {
+		f.Dense, st.dense = st.dense, f.Dense
+		c.V = f.Dense
+	}
+	if f.Sparse != nil {
+		f.Sparse.Assign(st.ptr, st.cols, st.val)
+		st.ptr, st.cols, st.val = nil, nil, nil
+	}
+	st.ready = false
+}
+
+// stagedRows is the second set of buffers of StageRows.
+type stagedRows struct {
+	dense []float64 // the float64 rows (uncompacted features), converted into v32
+	v32   []float32 // the constant's values: the rows themselves when compacted
+	ptr   []int     // the sparse part's rows
+	cols  []int
+	val   []float64
+	ready bool
+}
+
+// fillRows sets row r of the dense buffers (dense: float64 storage, or nil
+// when compacted; v32: the constant's float32 values) to row rows[r] of src
+// and the rows from len(rows) on to zero.
+func (f *Features) fillRows(src *Features, rows []int, dense []float64, v32 []float32) {
 	if len(rows) > f.N {
 		panic(fmt.Sprintf("engine: LoadRows: %d rows for %d slots", len(rows), f.N))
 	}
-	d, c := f.DenseDim, f.constant()
+	d := f.DenseDim
 	switch {
 	case (f.Dense32 != nil) != (src.Dense32 != nil || src.View != nil) && d > 0:
 		panic("engine: LoadRows: batch and source features differ in storage (one compacted)")
 	case src.View != nil:
-		loadViewRows(f.Dense32, src, rows)
-		clear(f.Dense32[len(rows)*d:])
+		loadViewRows(v32, src, rows)
+		clear(v32[len(rows)*d:])
 	case f.Dense32 != nil:
-		copyRows(f.Dense32, src.Dense32, rows, d)
-		clear(f.Dense32[len(rows)*d:])
+		copyRows(v32, src.Dense32, rows, d)
+		clear(v32[len(rows)*d:])
 	default:
 		for r, s := range rows {
-			copy(f.Dense[r*d:(r+1)*d], src.Dense[s*d:(s+1)*d])
+			copy(dense[r*d:(r+1)*d], src.Dense[s*d:(s+1)*d])
 		}
-		clear(f.Dense[len(rows)*d:])
-		for i, v := range f.Dense {
-			c.v32[i] = float32(v)
+		clear(dense[len(rows)*d:])
+		for i, v := range dense {
+			v32[i] = float32(v)
 		}
 	}
-	if f.Sparse == nil {
-		return
-	}
-	sp := src.Sparse
-	ptr := make([]int, f.N+1)
-	var cols []int
-	var val []float64
+}
+
+// sparseRows is the n-row CSR whose row r is row rows[r] of sp (fresh
+// arrays), the rows from len(rows) on empty.
+func sparseRows(sp *CSR, rows []int, n int) (ptr, cols []int, val []float64) {
+	ptr = make([]int, n+1)
 	for r, s := range rows {
 		cols = append(cols, sp.ColIdx[sp.RowPtr[s]:sp.RowPtr[s+1]]...)
 		val = append(val, sp.Val[sp.RowPtr[s]:sp.RowPtr[s+1]]...)
 		ptr[r+1] = len(cols)
 	}
-	for r := len(rows) + 1; r <= f.N; r++ {
+	for r := len(rows) + 1; r <= n; r++ {
 		ptr[r] = len(cols)
 	}
-	f.Sparse.Assign(ptr, cols, val)
+	return ptr, cols, val
 }
 
 // batchState is the part of Adjacency only batch adjacencies use.
 type batchState struct {
-	derive map[string]func() *CSR // how each cached variant is computed
-	deg    []int                  // Load's degree override
+	derive map[string]func(*Adjacency) *CSR // how each cached variant is computed
+	deg    []int                            // Load's degree override
+	staged *stagedAdjacency                 // the next batch's content (Stage), or nil
 }

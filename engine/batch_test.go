@@ -3,6 +3,7 @@ package engine_test
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"runtime"
 	"slices"
 	"sync"
@@ -210,4 +211,62 @@ func TestLoadViewRowsInOrder(t *testing.T) {
 			t.Fatalf("in order %v, one worker: rows computed in the wrong order", inOrder)
 		}
 	}
+}
+
+// TestStagedRows: StageRows leaves the rows a step reads as they are
+// (dense, float32, the constant's values, the sparse part), and UseStaged
+// then makes f hold what LoadRows of the staged rows gives — for float64,
+// compacted and view sources, twice in a row (the buffers are reused), a
+// shorter batch after a longer one (the padding zeroed).
+func TestStagedRows(t *testing.T) {
+	sp := NewCSR(5, 5, []Entry{{0, 2, 1}, {1, 0, 1}, {2, 1, 1}, {3, 4, 1}, {4, 3, 1}})
+	dense := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}
+	d32 := make([]float32, len(dense))
+	for i, v := range dense {
+		d32[i] = float32(v)
+	}
+	view := func(r int, dst []float32, _ []float64) { copy(dst, d32[2*r:2*r+2]) }
+	type snap struct {
+		dense  []float64
+		d32, c []float32
+		sparse []float64
+	}
+	of := func(f *Features) snap {
+		return snap{slices.Clone(f.Dense), slices.Clone(f.Dense32), slices.Clone(ConstantValues(f)), f.Sparse.Dense()}
+	}
+	for name, src := range map[string]*Features{
+		"float64":   {N: 5, DenseDim: 2, Dense: dense, Sparse: sp},
+		"compacted": {N: 5, DenseDim: 2, Dense32: d32, Sparse: sp},
+		"view":      {N: 5, DenseDim: 2, View: view, Sparse: sp},
+	} {
+		f := NewBatchFeatures(src, 4)
+		f.LoadRows(src, []int{4, 0, 3, 1})
+		for _, rows := range [][]int{{2, 1, 0}, {3}, {0, 1, 2, 4}} {
+			before := of(f)
+			f.StageRows(src, rows)
+			if got := of(f); !reflect.DeepEqual(got, before) {
+				t.Fatalf("%s: staging rows %v changed the rows in use:\n%v\n%v", name, rows, got, before)
+			}
+			f.UseStaged()
+			fresh := NewBatchFeatures(src, 4)
+			fresh.LoadRows(src, rows)
+			if got, want := of(f), of(fresh); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: rows %v used: %v, LoadRows gives %v", name, rows, got, want)
+			}
+		}
+		mustPanic(t, name+": UseStaged with none staged", f.UseStaged)
+		f.StageRows(src, []int{1})
+		mustPanic(t, name+": StageRows twice", func() { f.StageRows(src, []int{2}) })
+	}
+}
+
+// mustPanic fails t unless f panics.
+func mustPanic(t *testing.T, what string, f func()) {
+	t.Helper()
+	defer func() {
+		if recover() == nil {
+			t.Errorf("%s: no panic", what)
+		}
+	}()
+	f()
 }

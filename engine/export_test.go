@@ -20,3 +20,7 @@ func WrongSpMM(a *CSR, x *G.Node) *G.Node { return G.Must(G.ApplyOp(&wrongSpMM{s
 func MatMulT(a, b *G.Node, tA, tB bool) *G.Node {
 	return G.Must(G.ApplyOp(&matMulOp{tA: tA, tB: tB}, a, b))
 }
+
+// ConstantValues is the float32 values of f's dense constant, the ones a
+// float32 graph's ConstMul reads.
+func ConstantValues(f *Features) []float32 { return f.constant().v32 }

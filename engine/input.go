@@ -39,9 +39,10 @@ type Features struct {
 	// a read (a sort a batch, not worth it for a source in memory).
 	ViewInOrder bool
 
-	once  sync.Once
-	dense *ConstMatrix
-	orig  []float64 // SetColumnSigns's reference columns
+	once   sync.Once
+	dense  *ConstMatrix
+	orig   []float64 // SetColumnSigns's reference columns
+	staged stagedRows
 }
 
 func (f *Features) constant() *ConstMatrix {

@@ -20,13 +20,15 @@ type Subgraph struct {
 	pick  []int32 // fanout scratch
 	ptr   []int
 	col   []int
-	deg   []int
+	// deg and degAlt: the degrees of the batch staged last and of the one
+	// before (Stage alternates them).
+	deg, degAlt []int
 }
 
 // NewSubgraph returns an empty Subgraph of slots node slots over adj (the
 // whole graph's adjacency). O(N) memory for the global → slot map.
 func NewSubgraph(adj *Adjacency, slots int) Subgraph {
-	s := Subgraph{a: adj.Links(), Slots: slots, stamp: make([]int32, adj.N), deg: make([]int, slots)}
+	s := Subgraph{a: adj.Links(), Slots: slots, stamp: make([]int32, adj.N)}
 	for i := range s.stamp {
 		s.stamp[i] = -1
 	}
@@ -101,6 +103,16 @@ func (s *Subgraph) Clear() {
 // Load puts the edges, made symmetric and without duplicates, into adj;
 // with globalDeg the normalisations use each node's whole-graph degree.
 func (s *Subgraph) Load(adj *Adjacency, globalDeg bool) {
+	s.Stage(adj, globalDeg)
+	s.Apply(adj)
+}
+
+// Stage is Load's first half: the batch's rows and degrees, staged in adj
+// (Adjacency.Stage) without touching what a running step reads; Apply
+// makes them adj's. The degrees alternate between two buffers (the
+// adjacency keeps the applied ones), so a batch may be staged while the
+// previous one trains.
+func (s *Subgraph) Stage(adj *Adjacency, globalDeg bool) {
 	s.ptr = append(s.ptr[:0], make([]int, s.Slots+1)...)
 	for _, e := range s.es {
 		s.ptr[e[0]+1]++
@@ -130,11 +142,18 @@ func (s *Subgraph) Load(adj *Adjacency, globalDeg bool) {
 	s.ptr[s.Slots], s.col = w, s.col[:w]
 	var deg []int
 	if globalDeg {
+		s.deg, s.degAlt = s.degAlt, s.deg
+		if s.deg == nil {
+			s.deg = make([]int, s.Slots)
+		}
 		clear(s.deg)
 		for r, v := range s.Nodes {
 			s.deg[r] = s.a.Degree(v)
 		}
 		deg = s.deg
 	}
-	adj.Load(s.ptr, s.col, deg)
+	adj.Stage(s.ptr, s.col, deg)
 }
+
+// Apply makes the batch Stage staged adj's.
+func (s *Subgraph) Apply(adj *Adjacency) { adj.UseStaged() }

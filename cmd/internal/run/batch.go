@@ -154,10 +154,11 @@ func permInt32(rng *rand.Rand, n int, buf []int32) []int32 {
 	return buf
 }
 
-// load builds step's subgraph around the nodes of the given pair and
-// triple sets (global rows), loads it into the training input, and rewrites
-// the sets to slots.
-func (b *batcher) load(epoch, step int, pairs []*objective.Pairs, triples *objective.Triples) error {
+// stage builds step's subgraph around the nodes of the given pair and
+// triple sets (global rows), stages its adjacency rows and input rows
+// (apply loads them into the training input), and rewrites the sets to
+// slots. It touches nothing a running step reads.
+func (b *batcher) stage(epoch, step int, pairs []*objective.Pairs, triples *objective.Triples) error {
 	var seeds []int32
 	for _, ps := range pairs {
 		for k := range ps.I {
@@ -184,10 +185,10 @@ func (b *batcher) load(epoch, step int, pairs []*objective.Pairs, triples *objec
 		b.Cut += cut
 		b.CutBatches++
 	}
-	b.sub.Load(b.adj, b.fanout == 0)
-	b.x.LoadRows(b.p.Input.X, b.sub.Nodes)
+	b.sub.Stage(b.adj, b.fanout == 0)
+	b.x.StageRows(b.p.Input.X, b.sub.Nodes)
 	if b.skip != nil {
-		b.skip.LoadRows(b.p.Input.Skip, b.sub.Nodes)
+		b.skip.StageRows(b.p.Input.Skip, b.sub.Nodes)
 	}
 	for _, ps := range pairs {
 		for k := range ps.I {
@@ -204,6 +205,15 @@ func (b *batcher) load(epoch, step int, pairs []*objective.Pairs, triples *objec
 	}
 	b.sub.Clear()
 	return nil
+}
+
+// apply loads the staged batch into the training input.
+func (b *batcher) apply() {
+	b.sub.Apply(b.adj)
+	b.x.UseStaged()
+	if b.skip != nil {
+		b.skip.UseStaged()
+	}
 }
 
 // feedEpoch draws what a mini-batch epoch shares out over its steps: the
@@ -224,11 +234,72 @@ func (c *Built) feedEpoch() error {
 	return nil
 }
 
+// PrefetchBatches makes Batch prepare the next step's batch (its draws,
+// subgraph and input rows) on another goroutine while the current step
+// trains: the same draws in the same order, so the same numbers, with the
+// batch's mostly serial work off the step's path on two cores (issue 37).
+// Tests turn it off to compare.
+var PrefetchBatches = true
+
+// nextBatch is a batch being prepared ahead (Batch).
+type nextBatch struct {
+	epoch, step int
+	done        chan struct{}
+	tri         *objective.Triples
+	err         error
+}
+
 // Batch binds mini-batch step of epoch (after Feed(epoch)): its positives
 // and negatives, its share of the distance term (RankTriples triples drawn
 // for the step, or the step's equal share of the epoch's MSE sample), on
-// the subgraph around their nodes.
+// the subgraph around their nodes. The batch is the one the previous call
+// prepared ahead when that call was for the step before, else it is made
+// now; then, unless step is the epoch's last (the streams are checkpointed
+// between epochs), the next step's is prepared while this one trains.
 func (c *Built) Batch(epoch, step int) error {
+	var tri *objective.Triples
+	if n := c.next; n != nil {
+		c.next = nil
+		<-n.done
+		if n.epoch != epoch || n.step != step {
+			return fmt.Errorf("batch %d of epoch %d asked for while batch %d of epoch %d was prepared ahead (its draws are taken)", step, epoch, n.step, n.epoch)
+		}
+		if n.err != nil {
+			return n.err
+		}
+		tri = n.tri
+		c.ahead++
+	} else {
+		var err error
+		if tri, err = c.stageBatch(epoch, step); err != nil {
+			return err
+		}
+	}
+	if err := c.applyBatch(tri); err != nil {
+		return err
+	}
+	if PrefetchBatches && step+1 < c.batch.steps {
+		n := &nextBatch{epoch: epoch, step: step + 1, done: make(chan struct{})}
+		c.next = n
+		go func() {
+			defer close(n.done)
+			n.tri, n.err = c.stageBatch(n.epoch, n.step)
+		}()
+	}
+	return nil
+}
+
+// settle waits for a batch being prepared ahead and drops it.
+func (c *Built) settle() {
+	if c.next != nil {
+		<-c.next.done
+		c.next = nil
+	}
+}
+
+// stageBatch draws step's pairs and triples and stages its subgraph and
+// input rows (batcher.stage); it returns the triples to bind.
+func (c *Built) stageBatch(epoch, step int) (*objective.Triples, error) {
 	c.bce.Reset()
 	perGraph := make([]int, len(c.p.Splits))
 	c.batch.positives(epoch, step, &c.bce, perGraph)
@@ -254,9 +325,13 @@ func (c *Built) Batch(epoch, step int) error {
 		c.msePart.I, c.msePart.J, c.msePart.V = append(c.msePart.I, c.mseEpoch.I[lo:hi]...), append(c.msePart.J, c.mseEpoch.J[lo:hi]...), append(c.msePart.V, c.mseEpoch.V[lo:hi]...)
 		pairs = append(pairs, &c.msePart)
 	}
-	if err := c.batch.load(epoch, step, pairs, tri); err != nil {
-		return err
-	}
+	return tri, c.batch.stage(epoch, step, pairs, tri)
+}
+
+// applyBatch loads the staged batch and binds its pairs and triples (the
+// terms copy them: the next batch may be staged at once).
+func (c *Built) applyBatch(tri *objective.Triples) error {
+	c.batch.apply()
 	if c.loss.BCE != nil {
 		if err := c.loss.BCE.Bind(&c.bce); err != nil {
 			return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -26,6 +27,8 @@ func batchRun(model string) Config {
 // for each model that trains on mini-batches (float64; the sums run in
 // another order, so equal to rounding).
 func TestBatchSeedsSeeWholeGraph(t *testing.T) {
+	defer func(p bool) { PrefetchBatches = p }(PrefetchBatches)
+	PrefetchBatches = false // the test reads the batch's pairs and slots, which a batch prepared ahead would be rewriting
 	for _, model := range models.NamesWhere(func(e models.Entry) bool { return e.Batches }) {
 		cfg := batchRun(model)
 		cfg.DType, cfg.Position, cfg.PositionSkip = Float64, position(t, "landmark:4"), true
@@ -169,5 +172,69 @@ func TestBatchRefusals(t *testing.T) {
 	cfg.BatchNodes = 20
 	if _, err := Run(context.Background(), cfg, Hooks{}); err == nil || !strings.Contains(err.Error(), "--batch-nodes") {
 		t.Fatalf("seeds beyond the slots: %v", err)
+	}
+}
+
+// TestBatchPrefetchSameNumbers: preparing each step's batch ahead, while
+// the step before trains (PrefetchBatches), gives the numbers preparing it
+// in turn gives, bit for bit, under GOMAXPROCS 2 — the large-graph defaults
+// (identity and landmark inputs, the skip block, the ranking term) and a
+// fanout run — and the batches did come from ahead.
+func TestBatchPrefetchSameNumbers(t *testing.T) {
+	defer func(p bool) { PrefetchBatches = p }(PrefetchBatches)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	defaults := Default()
+	defaults.Dataset, defaults.Explicit = "grid:30x30", map[string]bool{"batch-steps": true}
+	defaults.Epochs, defaults.EvalEvery, defaults.BatchSteps = 2, 1, 8
+	fanout := batchRun("sage")
+	fanout.BatchFanout, fanout.Distances = 2, DistSampled
+	for name, cfg := range map[string]Config{"defaults": defaults, "fanout": fanout} {
+		// The losses of every step, by hand, and a whole run's history.
+		steps := func(prefetch bool) ([]float64, int) {
+			PrefetchBatches = prefetch
+			rc, _, p := prepared(t, cfg)
+			c, err := Build(p, rc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			var losses []float64
+			for epoch := range 2 {
+				if err := c.Feed(epoch); err != nil {
+					t.Fatal(err)
+				}
+				for s := range c.batch.steps {
+					if err := c.Batch(epoch, s); err != nil {
+						t.Fatal(err)
+					}
+					st, err := c.tr.Step()
+					if err != nil {
+						t.Fatal(err)
+					}
+					losses = append(losses, st.Loss)
+				}
+			}
+			return losses, c.ahead
+		}
+		want, none := steps(false)
+		got, ahead := steps(true)
+		if none != 0 || ahead != len(want)-2 {
+			t.Fatalf("%s: %d and %d batches prepared ahead of %d steps in 2 epochs, want 0 and %d", name, none, ahead, len(want), len(want)-2)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s: the losses differ with batches prepared ahead:\n%v\n%v", name, got, want)
+		}
+		var res []*Result
+		for _, prefetch := range []bool{false, true} {
+			PrefetchBatches = prefetch
+			r, err := Run(context.Background(), cfg, Hooks{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res = append(res, r)
+		}
+		if !reflect.DeepEqual(res[0].History, res[1].History) || !reflect.DeepEqual(res[0].Final, res[1].Final) {
+			t.Fatalf("%s: the runs differ with batches prepared ahead:\n%+v\n%+v", name, res[0].History, res[1].History)
+		}
 	}
 }

@@ -38,8 +38,10 @@ type Built struct {
 	lastVal               valScores       // its yardsticks at the last Evaluate
 	mseEpoch              objective.Pairs // mini-batches: the epoch's MSE sample, shared out over the steps
 	msePart               objective.Pairs
-	keepNext              bool   // the next Evaluate keeps its embeddings for the faithfulness (the final epoch's)
-	kept                  *emb32 // what it kept (kept.go)
+	next                  *nextBatch // the batch being prepared ahead (Batch), or nil
+	ahead                 int        // batches Batch took from ahead
+	keepNext              bool       // the next Evaluate keeps its embeddings for the faithfulness (the final epoch's)
+	kept                  *emb32     // what it kept (kept.go)
 }
 
 // privateBuffers turns the engine's buffer sharing off (tests compare).
@@ -167,6 +169,7 @@ func (c *Built) Supervision() string {
 // the pairs do not fit, and random signs for Laplacian eigenvector inputs
 // (an eigenvector's sign is arbitrary; evaluation uses the stored signs).
 func (c *Built) Feed(epoch int) error {
+	c.settle() // none is ahead between epochs (Batch prepares none past an epoch's last step); the signs below change the source rows
 	if c.lapK > 0 {
 		for j := range c.signs {
 			c.signs[j] = float64(1 - 2*c.signRN.IntN(2))
@@ -213,6 +216,7 @@ func (c *Built) Feed(epoch int) error {
 
 // Close releases the machines.
 func (c *Built) Close() {
+	c.settle()
 	c.dropKept()
 	if c.tr != nil {
 		c.tr.Close()

@@ -202,7 +202,9 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 			// Training runs on a batch of slots nodes; the whole graph only
 			// goes through the forward-only graph at each evaluation.
 			slots := planSlots(cfg, ds)
-			add("mini-batch activations and gradients (slots × hidden × layers)", slots*(h*bt*(batchActPerLayer*layers+batchActFixed)*max(1, own.ActivationScale)+(dense+skipCols)*bt*2), "--batch-size")
+			// The input rows' (dense+skipCols)·bt·3: the two copies counted
+			// before, and the next step's, staged while a step trains (Built.Batch).
+			add("mini-batch activations and gradients (slots × hidden × layers)", slots*(h*bt*(batchActPerLayer*layers+batchActFixed)*max(1, own.ActivationScale)+(dense+skipCols)*bt*3), "--batch-size")
 			infer := n // the forward-only pass of the evaluations: the whole graph, or chunks of nodes over slots
 			what := "whole-graph inference (N × hidden × layers)"
 			if n >= int64(ChunkedInferenceNodes) {
