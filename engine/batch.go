@@ -290,7 +290,7 @@ func (f *Features) UseStaged() {
 		c.V = f.Dense
 	}
 	if f.Sparse != nil {
-		f.Sparse.Assign(st.ptr, st.cols, st.val)
+		f.Sparse.assign(st.ptr, st.cols, st.val) // sparseRows made them: taken, not copied
 		st.ptr, st.cols, st.val = nil, nil, nil
 	}
 	st.ready = false
