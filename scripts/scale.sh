@@ -6,9 +6,11 @@
 # plan's estimate, the mini-batch node slots and ms per step, final test
 # AUC and τ with its interval, and the raw landmark:64 input's own τ (the
 # `(input)` row of `ignn compare --positions`). A run the memory plan
-# refuses is recorded with the plan's message. Writes docs/scale.md (or,
-# when that holds hand-written sections, docs/scale.generated.md); the
-# runs stay in out/scale (a run whose files exist is not rerun).
+# refuses is recorded with the plan's message. Writes the marked regions
+# of docs/scale.md (the table of runs, the stage times, the commands),
+# replacing the entries of the runs it has and keeping the rest of the
+# doc, which is written by hand; the runs stay in out/scale (a run whose
+# files exist is not rerun).
 # Usage: [SKIP_INPUT="GRAPH …"] scripts/scale.sh [GRAPH@MODEL …]   (default:
 # the list below, in the order it runs: every graph's GCN first, GIN after;
 # SKIP_INPUT names graphs whose (input) reference is not computed, and
@@ -83,46 +85,74 @@ for g in graphs:
                     f"{plan:.2f} GiB ({plan / peak:.2f}×) | "
                     f"{x['slots']} | {x['step_ms']:.0f} |")
         stages[f"{g} {m}"] = r.get("stage_seconds") or []
-L += ["| graph | model | AUC | τ [95% CI] | (input) τ | wall | peak RSS | plan (÷ peak) | batch slots | ms/step |",
-      "|---|---|---|---|---|---|---|---|---|---|"] + rows + [""]
-bench = "docs/bench/scale-step.txt"
-if os.path.exists(bench):
-    L += ["## The training step", "",
-          "`go test ./cmd/internal/run -run '^$' -bench ScaleDefaultStep -benchtime 20x -count 6 -cpu 1,2` (one",
-          "mini-batch step of the same defaults: subgraph, load, forward, backward, Adam; `-2` = GOMAXPROCS 2),",
-          f"from [{bench}](bench/scale-step.txt):", "", "| graph | slots | ms/step, 1 core | ms/step, 2 cores | gain |", "|---|---|---|---|---|"]
-    per = {}
-    for line in open(bench):
-        f = line.split()
-        if not line.startswith("BenchmarkScaleDefaultStep/") or len(f) < 5:
-            continue
-        name, ns, slots = f[0].split("/", 1)[1], float(f[2]), f[4]
-        g, cores = (name[:-2], 2) if name.endswith("-2") else (name, 1)
-        per.setdefault(g, {"slots": slots}).setdefault(cores, []).append(ns / 1e6)
-    for g, v in per.items():
-        med = lambda xs: (sorted(xs)[(len(xs) - 1) // 2] + sorted(xs)[len(xs) // 2]) / 2 # benchstat's median
-        if 1 in v and 2 in v:
-            L.append(f"| {g} | {v['slots']} | {med(v[1]):.0f} | {med(v[2]):.0f} | {med(v[1]) / med(v[2]):.2f}× |")
-    L.append("")
-L += ["## Stage times (seconds)", ""]
+table = ["| graph | model | AUC | τ [95% CI] | (input) τ | wall | peak RSS | plan (÷ peak) | batch slots | ms/step |",
+         "|---|---|---|---|---|---|---|---|---|---|"] + rows
+stage_lines = []
 for k, st in stages.items():
-    L.append(f"**{k}**: " + "; ".join(f"{s['stage']} {s['seconds']:.1f}" for s in st))
-    L.append("")
-L += ["## Commands", ""]
+    stage_lines += [f"**{k}**: " + "; ".join(f"{s['stage']} {s['seconds']:.1f}" for s in st), ""]
+commands = []
 for g in graphs:
     for m in ["gcn", "gin"]:
         c = f"{out}/{g.replace(':', '-')}-{m}.cmd"
         if os.path.exists(c):
-            L.append("    " + open(c).read().strip())
-L.append("")
-# docs/scale.md also holds hand-written sections (the spilled runs, 10⁸,
-# the step's analysis) beside what this writes: never overwrite them. When
-# the doc has a section this script does not write, the tables go to
-# docs/scale.generated.md for merging by hand.
-ours = {l for l in L if l.startswith("## ")}
-if os.path.exists(doc) and any(l.startswith("## ") and l.rstrip("\n") not in ours for l in open(doc)):
-    doc = doc.removesuffix(".md") + ".generated.md"
-    print(f"{sys.argv[2]} has hand-written sections: the tables go to {doc}, to merge by hand", file=sys.stderr)
-open(doc, "w").write("\n".join(L))
+            commands.append("    " + open(c).read().strip())
+# The doc is partly hand-written (the spilled runs, 10⁸, the training
+# step's A/B): the script owns only the regions between its markers, and
+# within them it replaces the entries of the runs it has (a table row by
+# graph and model, a stage line by its bold key, a command by its text)
+# and keeps the others — a machine holding some of the runs updates those.
+regions = {"runs": table, "stages": stage_lines, "commands": commands}
+def key(name, line):
+    if name == "runs" and line.startswith("| ") and not line.startswith("| graph |"):
+        return tuple(c.strip() for c in line.split("|")[1:3])
+    if name == "stages" and line.startswith("**"):
+        return line.split("**")[1]
+    if name == "commands" and line.strip():
+        return line.strip()
+    return None
+def merge(name, old, new):
+    fresh = {key(name, l): l for l in new if key(name, l) is not None}
+    out, seen = [], set()
+    for l in old:
+        k = key(name, l)
+        if k is None:
+            if name != "stages" or (out and out[-1] != ""):
+                out.append(l)
+            continue
+        out.append(fill(fresh[k], l) if k in fresh else l)
+        seen.add(k)
+        if name == "stages":
+            out.append("")
+    for l in new:
+        k = key(name, l)
+        if k is not None and k not in seen:
+            out.append(l)
+            if name == "stages":
+                out.append("")
+    out = out if old else new
+    while name == "stages" and out and out[-1] == "":
+        out.pop()
+    return out
+def fill(new, old):
+    """A table row with its empty cells taken from the row it replaces (an
+    (input) τ this machine did not compute: the input's, not the binary's)."""
+    if not new.startswith("| "):
+        return new
+    n, o = new.split("|"), old.split("|")
+    return "|".join(c if c.strip() or i >= len(o) else o[i] for i, c in enumerate(n))
+def mark(name, lines):
+    return [f"<!-- scale.sh: {name} -->"] + lines + [f"<!-- /scale.sh: {name} -->"]
+if not os.path.exists(doc):
+    L += mark("runs", table) + ["", "## Stage times (seconds)", ""] + mark("stages", merge("stages", [], stage_lines)) + ["", "## Commands", ""] + mark("commands", commands) + [""]
+    open(doc, "w").write("\n".join(L))
+else:
+    text = open(doc).read().split("\n")
+    for name, lines in regions.items():
+        b, e = f"<!-- scale.sh: {name} -->", f"<!-- /scale.sh: {name} -->"
+        if b not in text or e not in text:
+            sys.exit(f"{doc} has no region {b} … {e}: add the markers around what the script writes there")
+        i, j = text.index(b), text.index(e)
+        text = text[:i + 1] + merge(name, text[i + 1:j], lines) + text[j:]
+    open(doc, "w").write("\n".join(text))
 print("wrote", doc, file=sys.stderr)
 EOF
