@@ -141,7 +141,7 @@ func TestAdjacencyLinksMatchesEdges(t *testing.T) {
 
 // TestSubgraphStage: staging the next batch (Subgraph.Stage) leaves the
 // adjacency the current one was applied to as it is — its degrees, its
-// structure and its normalised rows — and Apply then gives what Load
+// structure and its normalised rows — and UseStaged then gives what Load
 // gives, batch after batch (the degree buffers alternate).
 func TestSubgraphStage(t *testing.T) {
 	var edges [][2]int
@@ -172,7 +172,7 @@ func TestSubgraphStage(t *testing.T) {
 		if got := of(adj); k > 0 && !reflect.DeepEqual(got, before) {
 			t.Fatalf("batch %d: staging changed the adjacency in use:\n%v\n%v", k, got, before)
 		}
-		s.Apply(adj)
+		adj.UseStaged()
 		fs := NewSubgraph(g, 20)
 		if _, err := fs.Build(seeds, 2, 0, nil); err != nil {
 			t.Fatal(err)

@@ -104,12 +104,12 @@ func (s *Subgraph) Clear() {
 // with globalDeg the normalisations use each node's whole-graph degree.
 func (s *Subgraph) Load(adj *Adjacency, globalDeg bool) {
 	s.Stage(adj, globalDeg)
-	s.Apply(adj)
+	adj.UseStaged()
 }
 
 // Stage is Load's first half: the batch's rows and degrees, staged in adj
-// (Adjacency.Stage) without touching what a running step reads; Apply
-// makes them adj's. The degrees alternate between two buffers (the
+// (Adjacency.Stage) without touching what a running step reads;
+// adj.UseStaged makes them its own. The degrees alternate between two buffers (the
 // adjacency keeps the applied ones), so a batch may be staged while the
 // previous one trains.
 func (s *Subgraph) Stage(adj *Adjacency, globalDeg bool) {
@@ -154,6 +154,3 @@ func (s *Subgraph) Stage(adj *Adjacency, globalDeg bool) {
 	}
 	adj.Stage(s.ptr, s.col, deg)
 }
-
-// Apply makes the batch Stage staged adj's.
-func (s *Subgraph) Apply(adj *Adjacency) { adj.UseStaged() }
