@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"hash"
+	"math"
 
 	"github.com/chewxy/hm"
 	G "gorgonia.org/gorgonia"
@@ -91,6 +92,10 @@ func biasAct[T Float](grad bool, a, c, m, out []T, d int) {
 }
 
 func biasActRows[T Float](grad bool, a, c, m, out []T, d, lo, hi int) {
+	if a32, ok := any(a).([]float32); ok {
+		biasActRows32(grad, a32, any(c).([]float32), any(m).([]float32), any(out).([]float32), d, lo, hi)
+		return
+	}
 	for r := lo; r < hi; r++ {
 		ar, outr := a[r*d:(r+1)*d], out[r*d:(r+1)*d]
 		var mr []T
@@ -145,4 +150,51 @@ func (op *biasActOp) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error) {
 	}
 	db, err := G.ApplyOp(&bcastOp{mode: bcColSum}, gp)
 	return G.Nodes{gp, db}, err
+}
+
+// biasActRows32 is biasActRows for float32, without a branch on the data:
+// each value is computed whether it is kept or not and kept by an integer
+// mask from its sign test's bits (positive32). A float test branches, and
+// ReLU's sign and a p = 0.5 mask mispredict about every other entry. The
+// same sums and products, so the same bits.
+func biasActRows32(grad bool, a, c, m, out []float32, d, lo, hi int) {
+	for r := lo; r < hi; r++ {
+		ar, outr := a[r*d:(r+1)*d], out[r*d:(r+1)*d]
+		if grad { // c is the gradient, N×D: out = g·m where a > 0
+			cr := c[r*d : (r+1)*d]
+			if m != nil {
+				mr := m[r*d : (r+1)*d]
+				for k, x := range ar {
+					outr[k] = math.Float32frombits(math.Float32bits(cr[k]*mr[k]) & positive32(x))
+				}
+				continue
+			}
+			for k, x := range ar {
+				outr[k] = math.Float32frombits(math.Float32bits(cr[k]) & positive32(x))
+			}
+			continue
+		}
+		cr := c[:d] // c is the bias, D: out = (a + c)·m where a + c > 0
+		if m != nil {
+			mr := m[r*d : (r+1)*d]
+			for k, x := range ar {
+				s := x + cr[k]
+				outr[k] = math.Float32frombits(math.Float32bits(s*mr[k]) & positive32(s))
+			}
+			continue
+		}
+		for k, x := range ar {
+			s := x + cr[k]
+			outr[k] = math.Float32frombits(math.Float32bits(s) & positive32(s))
+		}
+	}
+}
+
+// positive32 is all ones when x > 0 (+Inf included; not ±0, NaN or a
+// negative), else 0, computed without a branch: x > 0 exactly when its
+// bits b are 1 … 0x7f800000, so b − 1 (as 64 bits) − 0x7f800000 is
+// negative, and its sign spread over 32 bits is the mask.
+func positive32(x float32) uint32 {
+	b := uint64(math.Float32bits(x) - 1) // +0: wraps to 2³²−1, not positive
+	return uint32(int64(b-0x7f800000) >> 63)
 }
