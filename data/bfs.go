@@ -14,7 +14,7 @@ type Adj struct {
 }
 
 // NewAdj builds the adjacency of n nodes and undirected edges (each once).
-func NewAdj(n int, edges [][2]int) *Adj {
+func NewAdj(n int, edges [][2]int32) *Adj {
 	a := &Adj{N: n, Off: make([]int32, n+1), Nb: make([]int32, 2*len(edges))}
 	for _, e := range edges {
 		a.Off[e[0]+1]++

@@ -71,9 +71,9 @@ func caveman(name string, cfg CommunitiesConfig, rng *rand.Rand) (*Dataset, erro
 			set[key(u, x)] = struct{}{}
 		}
 	}
-	final := make([][2]int, 0, len(set))
+	final := make([][2]int32, 0, len(set))
 	for e := range set {
-		final = append(final, [2]int{int(e >> 32), int(e & 0xffffffff)})
+		final = append(final, [2]int32{int32(e >> 32), int32(e & 0xffffffff)})
 	}
 	g, err := NewGraph(name, n, final)
 	if err != nil {

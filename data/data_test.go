@@ -35,9 +35,9 @@ func TestHopDistancesAgainstFloydWarshall(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
 	for trial := 0; trial < 20; trial++ {
 		n := 2 + rng.IntN(30)
-		var edges [][2]int
+		var edges [][2]int32
 		for k := 0; k < n; k++ {
-			edges = append(edges, [2]int{rng.IntN(n), rng.IntN(n)})
+			edges = append(edges, [2]int32{int32(rng.IntN(n)), int32(rng.IntN(n))})
 		}
 		g, _ := NewGraph("t", n, edges)
 		const inf = 1 << 20
@@ -49,7 +49,7 @@ func TestHopDistancesAgainstFloydWarshall(t *testing.T) {
 			fw[i*n+i] = 0
 		}
 		for _, e := range g.Edges {
-			fw[e[0]*n+e[1]], fw[e[1]*n+e[0]] = 1, 1
+			fw[int(e[0])*n+int(e[1])], fw[int(e[1])*n+int(e[0])] = 1, 1
 		}
 		for k := 0; k < n; k++ {
 			for i := 0; i < n; i++ {
@@ -177,7 +177,7 @@ func TestGenerate(t *testing.T) {
 // TestComponents: components are numbered by their smallest node; an
 // isolated node is its own component.
 func TestComponents(t *testing.T) {
-	a := NewAdj(7, [][2]int{{0, 2}, {2, 4}, {1, 3}, {5, 6}})
+	a := NewAdj(7, [][2]int32{{0, 2}, {2, 4}, {1, 3}, {5, 6}})
 	want := []int{0, 1, 0, 1, 0, 2, 2}
 	if got := a.Components(); !reflect.DeepEqual(got, want) {
 		t.Errorf("components %v, want %v", got, want)

@@ -26,7 +26,7 @@ const MaxDistanceBytes = 2 << 30
 // cutoff > 0 truncates: pairs farther than cutoff hops are Unreachable.
 // O(N·(N+E)) time, 2·N² bytes. It refuses graphs whose table would exceed
 // MaxDistanceBytes, naming the memory needed.
-func HopDistances(n int, edges [][2]int, cutoff, workers int) (*Distances, error) {
+func HopDistances(n int, edges [][2]int32, cutoff, workers int) (*Distances, error) {
 	if DistanceBytes(n) > MaxDistanceBytes {
 		return nil, fmt.Errorf("data: all-pairs distances for %d nodes need %.1f GiB (limit %.0f GiB)",
 			n, float64(DistanceBytes(n))/(1<<30), float64(MaxDistanceBytes)/(1<<30))

@@ -74,11 +74,11 @@ func Email(dir string) (*Dataset, error) {
 		for i, v := range nodes {
 			local[v] = i
 		}
-		var edges [][2]int
+		var edges [][2]int32
 		for _, u := range nodes {
 			for _, v := range adj[u] {
 				if u < v {
-					edges = append(edges, [2]int{local[u], local[v]})
+					edges = append(edges, [2]int32{int32(local[u]), int32(local[v])})
 				}
 			}
 		}

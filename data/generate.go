@@ -90,7 +90,7 @@ func dims(s string) (int, int, error) {
 	if !ok || err1 != nil || err2 != nil || a < 1 || b < 1 {
 		return 0, 0, fmt.Errorf("%q is not AxB with positive integers", s)
 	}
-	if int64(a)*int64(b) > 1<<31 {
+	if int64(a)*int64(b) > math.MaxInt32 {
 		return 0, 0, fmt.Errorf("%d×%d nodes is too many", a, b)
 	}
 	return a, b, nil
@@ -101,15 +101,15 @@ func grid(name string, rows, cols int, rng *rand.Rand) (*Dataset, error) {
 	if n < 2 {
 		return nil, fmt.Errorf("data: %s: a grid needs at least 2 nodes", name)
 	}
-	edges := make([][2]int, 0, 2*n)
+	edges := make([][2]int32, 0, 2*n)
 	for r := 0; r < rows; r++ {
 		for c := 0; c < cols; c++ {
 			v := r*cols + c
 			if c+1 < cols {
-				edges = append(edges, [2]int{v, v + 1})
+				edges = append(edges, [2]int32{int32(v), int32(v + 1)})
 			}
 			if r+1 < rows {
-				edges = append(edges, [2]int{v, v + cols})
+				edges = append(edges, [2]int32{int32(v), int32(v + cols)})
 			}
 		}
 	}
@@ -133,8 +133,8 @@ func rgg(name string, parts []string, rng *rand.Rand) (*Dataset, error) {
 	n, err1 := strconv.Atoi(parts[0])
 	deg, err2 := strconv.ParseFloat(parts[1], 64)
 	switch {
-	case err1 != nil || n < 2 || n > 1<<31:
-		return nil, fmt.Errorf("data: %s: %q is not a node count in 2 … 2³¹", name, parts[0])
+	case err1 != nil || n < 2 || n > math.MaxInt32:
+		return nil, fmt.Errorf("data: %s: %q is not a node count in 2 … 2³¹−1", name, parts[0])
 	case err2 != nil || !(deg > 0) || deg > float64(n-1):
 		return nil, fmt.Errorf("data: %s: %q is not a mean degree in (0, %d]", name, parts[1], n-1)
 	}
@@ -158,7 +158,7 @@ func rgg(name string, parts []string, rng *rand.Rand) (*Dataset, error) {
 	for c := 0; c < cells*cells; c++ {
 		start[c+1] += start[c]
 	}
-	var edges [][2]int
+	var edges [][2]int32
 	r2 := r * r
 	for v := 0; v < n; v++ {
 		cx, cy := cellOf(px[v]), cellOf(py[v])
@@ -171,7 +171,7 @@ func rgg(name string, parts []string, rng *rand.Rand) (*Dataset, error) {
 				c := y*cells + x
 				for u := max(start[c], v+1); u < start[c+1]; u++ {
 					if ddx, ddy := px[u]-px[v], py[u]-py[v]; ddx*ddx+ddy*ddy < r2 {
-						edges = append(edges, [2]int{v, u})
+						edges = append(edges, [2]int32{int32(v), int32(u)})
 					}
 				}
 			}

@@ -76,7 +76,7 @@ func (u *Union) Local(r int) (g, i int) {
 // g's local edges are edges[g]): all-pairs tables when exact (each refused
 // past MaxDistanceBytes, as HopDistances says), else the adjacencies for
 // BFS on demand. workers spreads the BFS; it never changes a distance.
-func NewHops(u *Union, edges [][][2]int, exact bool, workers int) (*Hops, error) {
+func NewHops(u *Union, edges [][][2]int32, exact bool, workers int) (*Hops, error) {
 	h := &Hops{Union: u, Workers: workers}
 	for g, gr := range u.Graphs {
 		if !exact {

@@ -138,9 +138,9 @@ func Protein(dir string) (*Dataset, error) {
 		for i, v := range nodes {
 			local[v] = i
 		}
-		var le [][2]int
+		var le [][2]int32
 		for _, e := range byGraph[gid] {
-			le = append(le, [2]int{local[e[0]], local[e[1]]})
+			le = append(le, [2]int32{int32(local[e[0]]), int32(local[e[1]])})
 		}
 		g, err := NewGraph(fmt.Sprintf("protein#%d", gid), m, le)
 		if err != nil {

@@ -45,9 +45,9 @@ type Split struct {
 	Graph              *Graph
 	Train, Val, Test   []Pair // positives
 	ValNeg, TestNeg    []Pair
-	MP                 [][2]int // message-passing edges, sorted (nil after DropMP)
-	pos                pairSet  // every positive (link: the graph's edges themselves)
-	fixedNeg           keySet   // the validation and test negatives' keys, sorted
+	MP                 [][2]int32 // message-passing edges, sorted (nil after DropMP)
+	pos                pairSet    // every positive (link: the graph's edges themselves)
+	fixedNeg           keySet     // the validation and test negatives' keys, sorted
 	Dist               *Distances
 	CandidateNegatives int // number of pairs that are not positives
 
@@ -102,7 +102,7 @@ func NewSplit(g *Graph, task Task, rng *rand.Rand) (*Split, error) {
 	s.Train, s.Val, s.Test = pos[:a], pos[a:b], pos[b:]
 	if task == TaskLink {
 		for _, p := range s.Train {
-			s.MP = append(s.MP, [2]int{int(p.I), int(p.J)})
+			s.MP = append(s.MP, [2]int32{p.I, p.J})
 		}
 		slices.SortFunc(s.MP, compareEdges)
 	} else {
@@ -114,8 +114,8 @@ func NewSplit(g *Graph, task Task, rng *rand.Rand) (*Split, error) {
 }
 
 // DropMP releases the message-passing edge list once the structures made
-// from it are built (a run's adjacencies: 16 B an edge, 1.6 GB at 10⁸
-// edges, that nothing reads afterwards). MP is nil after it.
+// from it are built (a run's adjacencies: 8 B a training edge, 1.3 GB at
+// 2·10⁸ edges, that nothing reads afterwards). MP is nil after it.
 func (s *Split) DropMP() { s.MP = nil }
 
 // SampleTrainNegatives draws k negatives for one training epoch: uniform
@@ -195,9 +195,9 @@ type pairSet interface{ has(key uint64) bool }
 
 // edgeSet is a graph's edge list as the set of its pairs: each edge once
 // as (u, v), u < v, in sorted order (Graph.Edges).
-type edgeSet [][2]int
+type edgeSet [][2]int32
 
-func compareEdges(a, b [2]int) int {
+func compareEdges(a, b [2]int32) int {
 	if a[0] != b[0] {
 		return cmp.Compare(a[0], b[0])
 	}
@@ -217,7 +217,7 @@ func (e edgeSet) sorted() bool {
 
 // has reports whether key's pair is an edge (binary search).
 func (e edgeSet) has(key uint64) bool {
-	_, ok := slices.BinarySearchFunc(e, [2]int{int(key >> 32), int(key & 0xffffffff)}, compareEdges)
+	_, ok := slices.BinarySearchFunc(e, [2]int32{int32(key >> 32), int32(key & 0xffffffff)}, compareEdges)
 	return ok
 }
 

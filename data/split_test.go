@@ -16,9 +16,9 @@ func TestIsPositiveEdgeView(t *testing.T) {
 	}
 	g := ds.Graphs[0]
 	unsorted := *g
-	unsorted.Edges = append([][2]int(nil), g.Edges...)
+	unsorted.Edges = append([][2]int32(nil), g.Edges...)
 	unsorted.Edges[0], unsorted.Edges[len(g.Edges)-1] = unsorted.Edges[len(g.Edges)-1], unsorted.Edges[0]
-	edge := map[[2]int]bool{}
+	edge := map[[2]int32]bool{}
 	for _, e := range g.Edges {
 		edge[e] = true
 	}
@@ -32,7 +32,7 @@ func TestIsPositiveEdgeView(t *testing.T) {
 		}
 		for i := 0; i < g.N; i++ {
 			for j := 0; j < g.N; j++ {
-				if want := edge[[2]int{min(i, j), max(i, j)}]; s.IsPositive(i, j) != want {
+				if want := edge[[2]int32{int32(min(i, j)), int32(max(i, j))}]; s.IsPositive(i, j) != want {
 					t.Fatalf("sorted edges %v: IsPositive(%d, %d) = %v, want %v", gr == g, i, j, !want, want)
 				}
 			}

@@ -33,10 +33,10 @@ func (u *Union) GlobalPair(g int, p Pair) (int, int) {
 }
 
 // AppendEdges appends graph g's local edges es to dst in global rows.
-func (u *Union) AppendEdges(dst [][2]int, g int, es [][2]int) [][2]int {
+func (u *Union) AppendEdges(dst [][2]int32, g int, es [][2]int32) [][2]int32 {
 	off := u.Offsets[g]
 	for _, e := range es {
-		dst = append(dst, [2]int{e[0] + off, e[1] + off})
+		dst = append(dst, [2]int32{e[0] + int32(off), e[1] + int32(off)})
 	}
 	return dst
 }

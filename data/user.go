@@ -151,13 +151,13 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 			local[id] = i
 		}
 	}
-	edges := map[uint64][][2]int{}
+	edges := map[uint64][][2]int32{}
 	for _, e := range el.Edges {
 		gu, gv := graphOf[e[0]], graphOf[e[1]]
 		if gu != gv {
 			return nil, fmt.Errorf("data: %s: edge %s–%s joins graphs %d and %d of %s (--graph-index): an edge must stay within one graph", files.Edges, names.short(e[0]), names.short(e[1]), gu, gv, files.GraphIndex)
 		}
-		edges[gu] = append(edges[gu], [2]int{local[e[0]], local[e[1]]})
+		edges[gu] = append(edges[gu], [2]int32{int32(local[e[0]]), int32(local[e[1]])})
 	}
 	ds := &Dataset{Name: cmp.Or(el.Source, files.Edges), Notes: notes, Identity: identity && feats == nil}
 	for _, g := range gids {

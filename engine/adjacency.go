@@ -79,10 +79,10 @@ func (a *Adjacency) Links() Links {
 // it holds the CSR's own arrays and one row pointer per node, not an entry
 // list, its sorted copy and a set of the edges seen (≈ 3 GB beside the
 // result at 2·10⁷ edges).
-func NewAdjacency(n int, edges [][2]int) *Adjacency {
+func NewAdjacency(n int, edges [][2]int32) *Adjacency {
 	ptr := make([]int, n+1)
 	for _, e := range edges {
-		u, v := e[0], e[1]
+		u, v := int(e[0]), int(e[1])
 		if u < 0 || v < 0 || u >= n || v >= n {
 			panic(fmt.Sprintf("engine: edge (%d,%d) outside %d nodes", u, v, n))
 		}
@@ -96,7 +96,7 @@ func NewAdjacency(n int, edges [][2]int) *Adjacency {
 	}
 	col, next := make([]int, ptr[n]), slices.Clone(ptr[:n])
 	for _, e := range edges {
-		if u, v := e[0], e[1]; u != v {
+		if u, v := int(e[0]), int(e[1]); u != v {
 			col[next[u]], col[next[v]] = v, u
 			next[u]++
 			next[v]++

@@ -52,14 +52,14 @@ func TestNewAdjacencyAgainstEntries(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for _, m := range []int{0, 1, 40, 300} {
 		n := 30
-		var edges [][2]int
+		var edges [][2]int32
 		for range m {
-			edges = append(edges, [2]int{rng.IntN(n - 3), rng.IntN(n - 3)}) // nodes n−3… stay isolated
+			edges = append(edges, [2]int32{int32(rng.IntN(n - 3)), int32(rng.IntN(n - 3))}) // nodes n−3… stay isolated
 		}
 		seen := map[[2]int]bool{}
 		var es []Entry
 		for _, e := range edges {
-			u, v := min(e[0], e[1]), max(e[0], e[1])
+			u, v := int(min(e[0], e[1])), int(max(e[0], e[1]))
 			if u != v && !seen[[2]int{u, v}] {
 				seen[[2]int{u, v}] = true
 				es = append(es, Entry{u, v, 1}, Entry{v, u, 1})
@@ -83,9 +83,9 @@ func TestAdjacencyLinksMatchesEdges(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for _, m := range []int{0, 5, 60, 400} {
 		n := 40
-		var edges [][2]int
+		var edges [][2]int32
 		for range m {
-			edges = append(edges, [2]int{rng.IntN(n - 2), rng.IntN(n - 2)})
+			edges = append(edges, [2]int32{int32(rng.IntN(n - 2)), int32(rng.IntN(n - 2))})
 		}
 		want := NewAdjacency(n, edges)
 		l := want.Links()
@@ -144,9 +144,9 @@ func TestAdjacencyLinksMatchesEdges(t *testing.T) {
 // structure and its normalised rows — and UseStaged then gives what Load
 // gives, batch after batch (the degree buffers alternate).
 func TestSubgraphStage(t *testing.T) {
-	var edges [][2]int
+	var edges [][2]int32
 	for i := range 29 {
-		edges = append(edges, [2]int{i, i + 1}, [2]int{i, (i * 7) % 30})
+		edges = append(edges, [2]int32{int32(i), int32(i + 1)}, [2]int32{int32(i), int32((i * 7) % 30)})
 	}
 	g := NewAdjacency(30, edges)
 	type rows struct {

@@ -23,8 +23,8 @@ func csrOf(m *CSR) ([]int, []int) { return m.RowPtr, m.ColIdx }
 // matrices as the immutable adjacency of that graph, and a second load
 // replaces them (and their transposes) in place.
 func TestBatchAdjacencyLoadMatchesFresh(t *testing.T) {
-	g1 := NewAdjacency(5, [][2]int{{0, 1}, {1, 2}, {2, 3}, {1, 4}})
-	g2 := NewAdjacency(5, [][2]int{{0, 4}, {3, 4}})
+	g1 := NewAdjacency(5, [][2]int32{{0, 1}, {1, 2}, {2, 3}, {1, 4}})
+	g2 := NewAdjacency(5, [][2]int32{{0, 4}, {3, 4}})
 	b := NewBatchAdjacency(5)
 	gcn, mean, loops := b.GCNNorm(), b.MeanNorm(), b.WithSelfLoops()
 	gcnT := gcn.T()
@@ -50,7 +50,7 @@ func TestBatchAdjacencyLoadMatchesFresh(t *testing.T) {
 
 // Load's degree override changes GCN's normalisation to the given degrees.
 func TestBatchAdjacencyDegreeOverride(t *testing.T) {
-	g := NewAdjacency(3, [][2]int{{0, 1}, {1, 2}})
+	g := NewAdjacency(3, [][2]int32{{0, 1}, {1, 2}})
 	b := NewBatchAdjacency(3)
 	gcn := b.GCNNorm()
 	ptr, col := csrOf(g.Structure())
@@ -81,8 +81,8 @@ func TestBatchFeaturesLoadRows(t *testing.T) {
 // graph built on that content computes — forward and backward — and its
 // gradient passes the finite-difference check after a reload.
 func TestSpMMOnReloadedBatch(t *testing.T) {
-	g1 := NewAdjacency(4, [][2]int{{0, 1}, {1, 2}, {2, 3}})
-	g2 := NewAdjacency(4, [][2]int{{0, 3}, {0, 2}})
+	g1 := NewAdjacency(4, [][2]int32{{0, 1}, {1, 2}, {2, 3}})
+	g2 := NewAdjacency(4, [][2]int32{{0, 3}, {0, 2}})
 	for _, norm := range []func(*Adjacency) *CSR{(*Adjacency).MeanNorm, (*Adjacency).GCNNorm} {
 		err := CheckGradient(func(b *Builder) (*G.Node, []*G.Node) {
 			adj := NewBatchAdjacency(4)
@@ -140,9 +140,9 @@ func gradOfSum(t *testing.T, op func(b *Builder, x *G.Node) *G.Node) ([]float64,
 // equal NewCSR of the same entries (the definition) on a random graph.
 func TestNormalisationsEqualTheirDefinition(t *testing.T) {
 	rng := Stream(3, "graph")
-	var es [][2]int
+	var es [][2]int32
 	for k := 0; k < 300; k++ {
-		es = append(es, [2]int{rng.IntN(60), rng.IntN(60)})
+		es = append(es, [2]int32{int32(rng.IntN(60)), int32(rng.IntN(60))})
 	}
 	a := NewAdjacency(60, es)
 	deg := a.Degree()

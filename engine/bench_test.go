@@ -13,14 +13,14 @@ import (
 
 // caveman builds a 20×20 connected-caveman-like graph (Communities' size).
 func caveman() *Adjacency {
-	var e [][2]int
+	var e [][2]int32
 	for c := 0; c < 20; c++ {
 		for i := 0; i < 20; i++ {
 			for j := i + 1; j < 20; j++ {
-				e = append(e, [2]int{c*20 + i, c*20 + j})
+				e = append(e, [2]int32{int32(c*20 + i), int32(c*20 + j)})
 			}
 		}
-		e = append(e, [2]int{c * 20, ((c + 1) % 20) * 20})
+		e = append(e, [2]int32{int32(c * 20), int32(((c + 1) % 20) * 20)})
 	}
 	return NewAdjacency(400, e)
 }

@@ -12,9 +12,9 @@ import (
 // pathSplit is a split on the path 0-1-…-(n-1) with hand-picked pairs.
 func pathSplit(t *testing.T, name string, n int) *data.Split {
 	t.Helper()
-	var es [][2]int
+	var es [][2]int32
 	for i := 0; i+1 < n; i++ {
-		es = append(es, [2]int{i, i + 1})
+		es = append(es, [2]int32{int32(i), int32(i + 1)})
 	}
 	g, err := data.NewGraph(name, n, es)
 	if err != nil {

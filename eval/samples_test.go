@@ -145,7 +145,7 @@ func TestRowCosine(t *testing.T) {
 // padded in the file); the sample itself is the held draw's.
 func TestTauSampleSpilledQueries(t *testing.T) {
 	var graphs []*data.Graph
-	var edges [][][2]int
+	var edges [][][2]int32
 	for _, spec := range []string{"caveman:40x10", "grid:7x9"} {
 		ds, err := data.Generate(spec, rand.New(rand.NewPCG(1, 2)))
 		if err != nil {

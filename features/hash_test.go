@@ -57,7 +57,7 @@ func TestHashGolden(t *testing.T) {
 }
 
 func TestBuildConcatenates(t *testing.T) {
-	g, _ := data.NewGraph("g", 3, [][2]int{{0, 1}, {1, 2}})
+	g, _ := data.NewGraph("g", 3, [][2]int32{{0, 1}, {1, 2}})
 	g.X, g.XDim = []float64{1, 2, 3, 4, 5, 6}, 2
 	g.IDs = []uint64{5, 6, 7}
 	f, err := Build(&data.Dataset{Graphs: []*data.Graph{g}}, Options{Hash: true, HashDim: 3})

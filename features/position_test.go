@@ -38,8 +38,8 @@ func testGraph(t *testing.T, cliques, size int) *data.Adj {
 	}
 	g := ds.Graphs[0]
 	n := g.N
-	edges := append([][2]int(nil), g.Edges...)
-	edges = append(edges, [2]int{n, n + 1}, [2]int{n + 1, n + 2})
+	edges := append([][2]int32(nil), g.Edges...)
+	edges = append(edges, [2]int32{int32(n), int32(n + 1)}, [2]int32{int32(n + 1), int32(n + 2)})
 	return data.NewAdj(n+4, edges)
 }
 
@@ -69,7 +69,7 @@ func TestLandmarkAgainstBFS(t *testing.T) {
 		}
 	}
 	// More landmarks than nodes: every node is one, the rest are 0.
-	small := data.NewAdj(3, [][2]int{{0, 1}, {1, 2}})
+	small := data.NewAdj(3, [][2]int32{{0, 1}, {1, 2}})
 	enc, _ = LandmarkPE(small, 5, rand.New(rand.NewPCG(1, 2)), 1)
 	out = enc.Dense()
 	for v := 0; v < 3; v++ {
@@ -253,7 +253,7 @@ func TestLandmarkSpilledMatchesHeld(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	edges := append([][2]int(nil), g.Graphs[0].Edges...)
+	edges := append([][2]int32(nil), g.Graphs[0].Edges...)
 	n := g.Graphs[0].N + 5 // isolated nodes: unreachable from every landmark
 	a := data.NewAdj(n, edges)
 	if n <= spillReadBlock {

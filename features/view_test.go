@@ -20,10 +20,10 @@ func TestViewsEqualStored(t *testing.T) {
 	var gs []*data.Graph
 	var encs []*Encoding
 	for gi, n := range []int{40, 9, 25} {
-		var edges [][2]int
+		var edges [][2]int32
 		for i := 1; i < n; i++ {
 			if gi != 1 || i%3 != 0 { // graph 1 in pieces: unreachable landmarks
-				edges = append(edges, [2]int{rng.IntN(i), i})
+				edges = append(edges, [2]int32{int32(rng.IntN(i)), int32(i)})
 			}
 		}
 		g, err := data.NewGraph("g", n, edges)

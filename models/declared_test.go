@@ -13,9 +13,9 @@ import (
 // pathInput is the path 0-1-…-(n−1) with dense random features x (n × 3)
 // and, when skip is not nil, a skip block (n × 2).
 func pathInput(n int, x, skip []float64) *engine.GraphInput {
-	var es [][2]int
+	var es [][2]int32
 	for i := 0; i+1 < n; i++ {
-		es = append(es, [2]int{i, i + 1})
+		es = append(es, [2]int32{int32(i), int32(i + 1)})
 	}
 	adj := engine.NewAdjacency(n, es)
 	hops, _ := bfs(adj)

@@ -14,7 +14,7 @@ import (
 // tiny is a 6-node graph (a triangle with a tail and a pendant) with 3 dense
 // features and a sparse identity part, so every input path is exercised.
 func tiny() *engine.GraphInput {
-	adj := engine.NewAdjacency(6, [][2]int{{0, 1}, {1, 2}, {2, 0}, {2, 3}, {3, 4}, {1, 5}})
+	adj := engine.NewAdjacency(6, [][2]int32{{0, 1}, {1, 2}, {2, 0}, {2, 3}, {3, 4}, {1, 5}})
 	var id []engine.Entry
 	for i := 0; i < 6; i++ {
 		id = append(id, engine.Entry{Row: i, Col: (i * 5) % 6, Val: 1})
@@ -201,9 +201,9 @@ func testSkipPathGradients(t *testing.T, gated bool) {
 // training draw.
 func TestAnchorDrawModes(t *testing.T) {
 	big := func() *engine.GraphInput { // 40 nodes: 25 anchor sets, many possible draws
-		var edges [][2]int
+		var edges [][2]int32
 		for i := 0; i < 39; i++ {
-			edges = append(edges, [2]int{i, i + 1})
+			edges = append(edges, [2]int32{int32(i), int32(i + 1)})
 		}
 		adj := engine.NewAdjacency(40, edges)
 		hops, _ := bfs(adj)
@@ -274,17 +274,17 @@ func equalInts(a, b []int) bool {
 // cutoff of pgnn-f, the original indexing), on a graph of two components
 // with many equidistant anchors.
 func TestAnchorsByBFS(t *testing.T) {
-	var edges [][2]int
+	var edges [][2]int32
 	for i := 0; i < 30; i++ { // a 6×5 grid: many ties
 		if i%5 < 4 {
-			edges = append(edges, [2]int{i, i + 1})
+			edges = append(edges, [2]int32{int32(i), int32(i + 1)})
 		}
 		if i+5 < 30 {
-			edges = append(edges, [2]int{i, i + 5})
+			edges = append(edges, [2]int32{int32(i), int32(i + 5)})
 		}
 	}
-	edges = append(edges, [2]int{30, 31}, [2]int{31, 32}, [2]int{32, 33}) // a path component
-	adj := engine.NewAdjacency(35, edges)                                 // node 34 isolated
+	edges = append(edges, [2]int32{30, 31}, [2]int32{31, 32}, [2]int32{32, 33}) // a path component
+	adj := engine.NewAdjacency(35, edges)                                       // node 34 isolated
 	full, _ := bfs(adj)
 	for _, c := range []struct {
 		cutoff   int
@@ -331,9 +331,9 @@ func TestAnchorCopies(t *testing.T) {
 			t.Errorf("AnchorSets(%d, %g) = %d, want %d", c.n, c.c, got, c.want)
 		}
 	}
-	var edges [][2]int
+	var edges [][2]int32
 	for i := 0; i+1 < 40; i++ {
-		edges = append(edges, [2]int{i, i + 1})
+		edges = append(edges, [2]int32{int32(i), int32(i + 1)})
 	}
 	adj := engine.NewAdjacency(40, edges)
 	gi := &engine.GraphInput{Adj: adj, Blocks: []engine.Block{{Off: 0, N: 40}}}

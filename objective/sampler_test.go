@@ -270,7 +270,7 @@ func TestTripleSamplerSpilledRows(t *testing.T) {
 		graphs = append(graphs, ds.Graphs[0])
 	}
 	ds := &data.Dataset{Name: "two", Graphs: graphs}
-	h, err := data.NewHops(ds.Union(), [][][2]int{graphs[0].Edges, graphs[1].Edges}, false, 2)
+	h, err := data.NewHops(ds.Union(), [][][2]int32{graphs[0].Edges, graphs[1].Edges}, false, 2)
 	if err != nil {
 		t.Fatal(err)
 	}

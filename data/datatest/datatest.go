@@ -19,7 +19,7 @@ func Hops(t testing.TB, spec string, exact bool, workers int) *data.Hops {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := data.NewHops(ds.Union(), [][][2]int{ds.Graphs[0].Edges}, exact, workers)
+	h, err := data.NewHops(ds.Union(), [][][2]int32{ds.Graphs[0].Edges}, exact, workers)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -75,8 +75,10 @@ const (
 	// when a link split's positives became a view of the graph's edges and
 	// one graph's batch positives its split's own list; 108 MB (× 0.77)
 	// when the message-passing CSR (32 MB) gave way to the BFS adjacency's
-	// own 32-bit lists (engine.Links).
-	bytesPerBatchEdge = 62 // 170 before the split's key sets replaced its maps, 130 before the unit values went, 100 before the views, 80 before the shared links
+	// own 32-bit lists (engine.Links); the data package's live graph from
+	// 91.7 to 76.4 MB (× 0.83) when the graph's and the splits' edge lists
+	// became 32-bit (data.Graph.Edges: 16 → 8 B an edge).
+	bytesPerBatchEdge = 52 // 170 before the split's key sets replaced its maps, 130 before the unit values went, 100 before the views, 80 before the shared links, 62 before the 32-bit edges
 	// Activations: the engine shares op output buffers by liveness
 	// (engine/bufplan.go), so what stays is about two live N×hidden buffers
 	// per layer (forward values kept for the backward pass, the gradient in

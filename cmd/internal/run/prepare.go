@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -199,8 +200,11 @@ func prepareGraphs(ds *data.Dataset, cfg Config) (*Prepared, *data.Dataset, erro
 		kept = ds
 	}
 	u := kept.Union()
+	if u.N > math.MaxInt32 { // the union's edges and the engine's links hold 32-bit rows
+		return nil, nil, fmt.Errorf("data: %s: its graphs hold %d nodes together, more than 2³¹−1", ds.Name, u.N)
+	}
 	p.DS, p.Union = kept, u
-	var mps [][][2]int
+	var mps [][][2]int32
 	for _, s := range p.Splits {
 		mps = append(mps, s.MP)
 	}
@@ -251,7 +255,7 @@ func pairTaskClasses(ds *data.Dataset, cfg Config) error {
 // the sampled path shares its BFS adjacency's arrays (the same sorted
 // lists of the same edges), so the graph is held once (issue 37: 4 GB of
 // CSR indices at 10⁸ nodes); a union gets its own.
-func wholeAdjacency(cfg Config, p *Prepared, mp [][2]int) *engine.Adjacency {
+func wholeAdjacency(cfg Config, p *Prepared, mp [][2]int32) *engine.Adjacency {
 	if cfg.BatchSize <= 0 {
 		return engine.NewAdjacency(p.Union.N, mp)
 	}

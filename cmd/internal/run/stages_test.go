@@ -20,16 +20,16 @@ func stagesUnion(t *testing.T) *data.Dataset {
 	rng := rand.New(rand.NewPCG(5, 6))
 	var gs []*data.Graph
 	for gi, n := range []int{70, 36, 52} {
-		var edges [][2]int
+		var edges [][2]int32
 		for i := 1; i < n; i++ {
 			if gi != 1 || i != n/2 {
-				edges = append(edges, [2]int{rng.IntN(i), i})
+				edges = append(edges, [2]int32{int32(rng.IntN(i)), int32(i)})
 			}
 		}
 		for range n / 2 {
 			a, b := rng.IntN(n), rng.IntN(n)
 			if a != b {
-				edges = append(edges, [2]int{a, b})
+				edges = append(edges, [2]int32{int32(a), int32(b)})
 			}
 		}
 		g, err := data.NewGraph("g", n, edges)
