@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -167,7 +168,9 @@ func TestGenerate(t *testing.T) {
 	if c0, _ := Generate("caveman:10x5:0", rng()); c0.NumEdges() != 10*10 {
 		t.Errorf("caveman:10x5:0 has %d edges, want 100", c0.NumEdges())
 	}
-	for _, bad := range []string{"grid:3", "grid:0x4", "caveman:5x5:x", "caveman:1x5", "grid:2x2:1", "ring:5"} {
+	// A graph's node ids are 32-bit (its edges, pairs and adjacencies):
+	// 2³¹ nodes are refused before anything is allocated.
+	for _, bad := range []string{"grid:3", "grid:0x4", "caveman:5x5:x", "caveman:1x5", "grid:2x2:1", "ring:5", "grid:65536x32768", "rgg:2147483648:4"} {
 		if _, err := Generate(bad, rng()); err == nil {
 			t.Errorf("%s accepted", bad)
 		}
@@ -246,5 +249,17 @@ func TestGeneratedNodes(t *testing.T) {
 		if n, err := GeneratedNodes(spec); err == nil {
 			t.Errorf("GeneratedNodes(%s) = %d, want an error", spec, n)
 		}
+	}
+}
+
+// TestNewGraphNodeLimit: a graph of 2³¹ nodes or more is refused with its
+// name (node ids are 32-bit); 2³¹−1 is the largest admitted count.
+func TestNewGraphNodeLimit(t *testing.T) {
+	_, err := NewGraph("huge", math.MaxInt32+1, nil)
+	if err == nil || !strings.Contains(err.Error(), "huge") || !strings.Contains(err.Error(), "2³¹−1") {
+		t.Fatalf("2³¹ nodes: %v", err)
+	}
+	if _, err := NewGraph("edge", 3, [][2]int32{{0, 3}}); err == nil || !strings.Contains(err.Error(), "outside 3 nodes") {
+		t.Fatalf("an endpoint outside the nodes: %v", err)
 	}
 }
