@@ -30,6 +30,22 @@ func TestFillMask(t *testing.T) {
 	if !slices.Equal(one, two) || next1 != next2 {
 		t.Fatal("the large mask depends on GOMAXPROCS")
 	}
+	// Each range is its own PCG stream seeded by (seed, range): the
+	// branching loop fillMask had before the bit select, entry by entry.
+	seed := rand.New(rand.NewPCG(3, 4)).Uint64()
+	b := evenBounds(len(one))
+	for c := range rowChunks {
+		r := rand.NewPCG(seed, uint64(c))
+		for k := b[c]; k < b[c+1]; k++ {
+			want := float32(0)
+			if p := 0.3; r.Uint64()>>11 >= uint64(p*(1<<53)) {
+				want = float32(1 / (1 - 0.3))
+			}
+			if one[k] != want {
+				t.Fatalf("entry %d (range %d): %v, want %v", k, c, one[k], want)
+			}
+		}
+	}
 	after := rand.New(rand.NewPCG(3, 4))
 	after.Uint64() // the mask's seed
 	if next1 != after.Uint64() {
