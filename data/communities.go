@@ -79,9 +79,9 @@ func caveman(name string, cfg CommunitiesConfig, rng *rand.Rand) (*Dataset, erro
 	if err != nil {
 		return nil, err
 	}
-	g.Labels = make([]int, n)
+	g.Labels = make([]int32, n)
 	for i := range g.Labels {
-		g.Labels[i] = i / cfg.Size
+		g.Labels[i] = int32(i / cfg.Size)
 	}
 	return &Dataset{Name: name, Graphs: []*Graph{g}, Identity: true, Perm: [][]int{rng.Perm(n)}}, nil
 }

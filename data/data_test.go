@@ -263,3 +263,44 @@ func TestNewGraphNodeLimit(t *testing.T) {
 		t.Fatalf("an endpoint outside the nodes: %v", err)
 	}
 }
+
+// TestImplicitIDsAndSharedRow: NewGraph stores no ids (node i's is i) and
+// a constant feature is one shared row, and the accessors read them as
+// the N stored values they replace; a union mixes graphs with and without
+// stored ids.
+func TestImplicitIDsAndSharedRow(t *testing.T) {
+	g, err := NewGraph("g", 4, [][2]int32{{0, 1}, {2, 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.IDs != nil || g.ID(3) != 3 || !slices.Equal(g.NodeIDs(), []uint64{0, 1, 2, 3}) {
+		t.Fatalf("implicit ids: stored %v, ID(3) %d, NodeIDs %v", g.IDs, g.ID(3), g.NodeIDs())
+	}
+	if r := g.XRow(2); len(r) != 0 {
+		t.Fatalf("featureless row %v", r)
+	}
+	g.SetConstantFeature()
+	if len(g.X) != 1 || !g.XShared || g.XDim != 1 {
+		t.Fatalf("constant feature stored as %v (shared %v, width %d)", g.X, g.XShared, g.XDim)
+	}
+	for i := range g.N {
+		if r := g.XRow(i); !slices.Equal(r, []float64{1}) || cap(r) != 1 {
+			t.Fatalf("node %d row %v (cap %d)", i, r, cap(r))
+		}
+	}
+	h := &Graph{Name: "h", N: 3, IDs: []uint64{7, 9, 11}, X: []float64{1, 2, 3, 4, 5, 6}, XDim: 2}
+	if h.ID(1) != 9 || !slices.Equal(h.XRow(2), []float64{5, 6}) || cap(h.XRow(1)) != 2 {
+		t.Fatalf("stored: ID(1) %d, XRow(2) %v", h.ID(1), h.XRow(2))
+	}
+	if got := NewUnion([]*Graph{g, h}).IDs(); !slices.Equal(got, []uint64{0, 1, 2, 3, 7, 9, 11}) {
+		t.Fatalf("union ids %v", got)
+	}
+	h.X[3] = 1e39
+	if err := h.CheckFloat32(); err == nil || !strings.Contains(err.Error(), "node 9 attribute 2") {
+		t.Fatalf("CheckFloat32: %v", err)
+	}
+	g.X[0] = -1e39
+	if err := g.CheckFloat32(); err == nil || !strings.Contains(err.Error(), "node 0 attribute 1") {
+		t.Fatalf("CheckFloat32 on the shared row: %v", err)
+	}
+}

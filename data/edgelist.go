@@ -3,6 +3,7 @@ package data
 import (
 	"fmt"
 	"io"
+	"math"
 )
 
 // EdgeList is a user's graph before indexing: edges between arbitrary
@@ -37,14 +38,16 @@ func ParseEdgeList(name string, r io.Reader) (*EdgeList, error) {
 	return ParseEdgeListWith(name, r, EdgeListOptions{})
 }
 
-// ParseLabels reads "node label" lines (integer label ≥ 0; the node an
-// integer id or a name).
-func ParseLabels(name string, r io.Reader) (map[uint64]int, error) {
-	return parseLabels(name, r, Names{})
+// ParseLabels reads "node label" lines (integer label 0 … 2³¹−1, a class
+// number; the node an integer id or a name).
+func ParseLabels(name string, r io.Reader) (map[uint64]int32, error) {
+	return parseLabels(name, r, Names{}, "label")
 }
 
-func parseLabels(name string, r io.Reader, names Names) (map[uint64]int, error) {
-	out := map[uint64]int{}
+// parseLabels is ParseLabels with the names of named nodes; what names
+// the column in messages ("label", "graph index").
+func parseLabels(name string, r io.Reader, names Names, what string) (map[uint64]int32, error) {
+	out := map[uint64]int32{}
 	rows := 0
 	err := scanRows(name, r, func(line int, f []string) error {
 		if rows++; rows == 1 && !anyNumber(f) {
@@ -57,14 +60,17 @@ func parseLabels(name string, r io.Reader, names Names) (map[uint64]int, error) 
 		if err != nil {
 			return err
 		}
-		l, err := parseID(f[1], "label")
+		l, err := parseID(f[1], what)
 		if err != nil {
 			return err
+		}
+		if l > math.MaxInt32 {
+			return fmt.Errorf("%s %s is above 2³¹−1", what, quoteToken(f[1]))
 		}
 		if _, dup := out[id]; dup {
 			return fmt.Errorf("node %s labelled twice", names.short(id))
 		}
-		out[id] = int(l)
+		out[id] = int32(l)
 		return nil
 	})
 	return out, err

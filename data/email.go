@@ -86,7 +86,7 @@ func Email(dir string) (*Dataset, error) {
 		if err != nil {
 			return nil, err
 		}
-		g.Labels = make([]int, len(nodes))
+		g.Labels, g.IDs = make([]int32, len(nodes)), make([]uint64, len(nodes))
 		g.X = make([]float64, len(nodes))
 		g.XDim = 1
 		for i, v := range nodes {

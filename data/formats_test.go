@@ -90,6 +90,8 @@ func TestInputErrorsNameTheProblem(t *testing.T) {
 		{UserFiles{Edges: write("cut.gz", gz[:len(gz)/2])}, "cut.gz: the gzip stream is damaged or truncated after"},
 		{UserFiles{Edges: write("img.png", []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"))}, "img.png: binary content (a NUL byte at offset 8)"},
 		{UserFiles{Edges: filepath.Join(formats, "graph.txt"), Labels: write("labels.csv", []byte("node,label\n1,x\n"))}, `labels.csv:2: label "x" is not a number`},
+		{UserFiles{Edges: filepath.Join(formats, "graph.txt"), Labels: write("big.csv", []byte("node,label\n1,2147483647\n2,2147483648\n"))}, `big.csv:3: label "2147483648" is above 2³¹−1`},
+		{UserFiles{Edges: filepath.Join(formats, "graph.txt"), GraphIndex: write("gi.txt", []byte("1 18446744073709551615\n"))}, `gi.txt:1: graph index "18446744073709551615" is above 2³¹−1`},
 		{UserFiles{Edges: csv, Columns: "src,dst"}, `graph.csv:1: --columns: no column "src" in the header (its columns: source, target, weight)`},
 		{UserFiles{Edges: filepath.Join(formats, "graph.txt"), Columns: "a,b"}, "graph.txt:1: --columns a,b names columns, but the file has no header line"},
 		{UserFiles{Edges: write("short.mtx", []byte(strings.Replace(string(mtx), "16 16 28", "16 16 29", 1)))}, "short.mtx: the size line declares 29 entries, the file has 28"},

@@ -118,9 +118,9 @@ func grid(name string, rows, cols int, rng *rand.Rand) (*Dataset, error) {
 		return nil, err
 	}
 	tiles := (cols + 9) / 10
-	g.Labels = make([]int, n)
+	g.Labels = make([]int32, n)
 	for v := range g.Labels {
-		g.Labels[v] = (v/cols/10)*tiles + (v%cols)/10
+		g.Labels[v] = int32((v/cols/10)*tiles + (v%cols)/10)
 	}
 	return &Dataset{Name: name, Graphs: []*Graph{g}, Identity: true, Perm: [][]int{rng.Perm(n)}}, nil
 }
@@ -181,9 +181,9 @@ func rgg(name string, parts []string, rng *rand.Rand) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	g.Labels = make([]int, n)
+	g.Labels = make([]int32, n)
 	for v := range g.Labels {
-		g.Labels[v] = min(9, int(py[v]*10))*10 + min(9, int(px[v]*10))
+		g.Labels[v] = int32(min(9, int(py[v]*10))*10 + min(9, int(px[v]*10)))
 	}
 	return &Dataset{Name: name, Graphs: []*Graph{g}, Identity: true, Perm: [][]int{rng.Perm(n)}}, nil
 }

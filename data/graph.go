@@ -9,14 +9,22 @@ import (
 
 // Graph is one undirected simple graph with nodes 0..N-1.
 type Graph struct {
-	Name    string
-	N       int
-	Edges   [][2]int32 // each undirected edge once, u < v, sorted, no self-loops (8 B an edge)
-	Labels  []int      // node labels (nil when the dataset has none)
-	IDs     []uint64   // stable node identifiers (hash keys), distinct within a dataset
-	Names   []string   // the nodes' names when any node was named (see NameID), else nil
-	X       []float64  // node features, row-major N×XDim (nil when none)
+	Name   string
+	N      int
+	Edges  [][2]int32 // each undirected edge once, u < v, sorted, no self-loops (8 B an edge)
+	Labels []int32    // node labels, class numbers 0 … 2³¹−1 (nil when the dataset has none)
+	// IDs are the stable node identifiers (hash keys), distinct within a
+	// dataset; nil when node i's id is i (NewGraph's graphs until a loader
+	// sets them: a generated graph's 10⁸ ids would be 800 MB). Read them
+	// with ID or NodeIDs.
+	IDs   []uint64
+	Names []string // the nodes' names when any node was named (see NameID), else nil
+	// X holds the node features, row-major N×XDim (nil when none), or,
+	// when XShared, the one row of XDim values every node has (a constant
+	// feature: one row instead of N). Read a node's row with XRow.
+	X       []float64
 	XDim    int
+	XShared bool
 	Removed struct{ SelfLoops, Duplicates int }
 	// xFile and xLines say where LoadUser read the feature rows that hold
 	// a value beyond float32's range: the features file and, by node, the
@@ -34,7 +42,7 @@ func beyondFloat32(v float64) bool { return math.Abs(v) > math.MaxFloat32 }
 // 2: 1e+39 is beyond float32's range (±3.4e38)"), else the graph and the
 // node. A run computing in float32 must refuse such values.
 func (g *Graph) CheckFloat32() error {
-	for k, v := range g.X {
+	for k, v := range g.X { // a shared row is node 0's
 		if !beyondFloat32(v) {
 			continue
 		}
@@ -42,7 +50,7 @@ func (g *Graph) CheckFloat32() error {
 		if line, ok := g.xLines[i]; ok {
 			return &LineError{g.xFile, line, fmt.Sprintf("column %d: %g is beyond float32's range (±3.4e38)", c+2, v)}
 		}
-		node := strconv.FormatUint(g.IDs[i], 10)
+		node := strconv.FormatUint(g.ID(i), 10)
 		if g.Names != nil {
 			node = shortToken(g.Names[i])
 		}
@@ -50,6 +58,39 @@ func (g *Graph) CheckFloat32() error {
 	}
 	return nil
 }
+
+// ID is node i's identifier: IDs[i], or i when IDs is nil.
+func (g *Graph) ID(i int) uint64 {
+	if g.IDs == nil {
+		return uint64(i)
+	}
+	return g.IDs[i]
+}
+
+// NodeIDs returns every node's identifier in node order: IDs, or a new
+// slice 0 … N−1 when IDs is nil.
+func (g *Graph) NodeIDs() []uint64 {
+	if g.IDs != nil {
+		return g.IDs
+	}
+	ids := make([]uint64, g.N)
+	for i := range ids {
+		ids[i] = uint64(i)
+	}
+	return ids
+}
+
+// XRow is node i's feature row (XDim values; empty when the graph has
+// none), shared with g: do not modify it.
+func (g *Graph) XRow(i int) []float64 {
+	if g.XShared || g.X == nil {
+		return g.X[:g.XDim:g.XDim]
+	}
+	return g.X[i*g.XDim : (i+1)*g.XDim : (i+1)*g.XDim]
+}
+
+// SetConstantFeature gives every node the one feature 1, as a shared row.
+func (g *Graph) SetConstantFeature() { g.X, g.XDim, g.XShared = []float64{1}, 1, true }
 
 // Dataset is a named list of graphs sharing a feature scheme.
 type Dataset struct {
@@ -78,10 +119,7 @@ func (d *Dataset) WithConstantFeatures() *Dataset {
 	c.Identity, c.Perm, c.Graphs = false, nil, make([]*Graph, len(d.Graphs))
 	for i, g := range d.Graphs {
 		cg := *g
-		cg.XDim, cg.X = 1, make([]float64, g.N)
-		for k := range cg.X {
-			cg.X[k] = 1
-		}
+		cg.SetConstantFeature()
 		c.Graphs[i] = &cg
 	}
 	return &c
@@ -89,7 +127,8 @@ func (d *Dataset) WithConstantFeatures() *Dataset {
 
 // NewGraph builds a graph from possibly messy edges: self-loops and
 // duplicates (in either orientation) are removed and counted in Removed.
-// It returns an error for an endpoint outside [0, n).
+// It returns an error for an endpoint outside [0, n). Its IDs are nil (node
+// i's id is i) until the caller sets them.
 func NewGraph(name string, n int, edges [][2]int32) (*Graph, error) {
 	g := &Graph{Name: name, N: n}
 	if n > math.MaxInt32 {
@@ -123,10 +162,6 @@ func NewGraph(name string, n int, edges [][2]int32) (*Graph, error) {
 			continue
 		}
 		g.Edges = append(g.Edges, [2]int32{int32(key >> 32), int32(key & (1<<32 - 1))})
-	}
-	g.IDs = make([]uint64, n)
-	for i := range g.IDs {
-		g.IDs[i] = uint64(i)
 	}
 	return g, nil
 }
@@ -175,7 +210,7 @@ func (d *Dataset) FeatureDim() int {
 
 // NumClasses is the number of distinct labels (0 when unlabelled).
 func (d *Dataset) NumClasses() int {
-	set := map[int]bool{}
+	set := map[int32]bool{}
 	for _, g := range d.Graphs {
 		for _, l := range g.Labels {
 			set[l] = true

@@ -74,7 +74,8 @@ func NamesOf(ds *Dataset) Names {
 		if n == nil {
 			n = Names{}
 		}
-		for i, id := range g.IDs {
+		for i := range g.N {
+			id := g.ID(i)
 			if s := g.Names[i]; s != strconv.FormatUint(id, 10) {
 				n[id] = s
 			}

@@ -46,7 +46,7 @@ func TestNamedNodes(t *testing.T) {
 	}
 	got := map[string]int{}
 	for i, id := range g.IDs {
-		got[g.Names[i]] = g.Labels[i]
+		got[g.Names[i]] = int(g.Labels[i])
 		if g.Names[i] == "7" && id != 7 || g.Names[i] == "alice" && id != NameID("alice") {
 			t.Errorf("node %q has id %d", g.Names[i], id)
 		}

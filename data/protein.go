@@ -146,12 +146,12 @@ func Protein(dir string) (*Dataset, error) {
 		if err != nil {
 			return nil, err
 		}
-		g.Labels = make([]int, m)
+		g.Labels, g.IDs = make([]int32, m), make([]uint64, m)
 		g.XDim = width
 		g.X = make([]float64, 0, m*width)
 		for i, v := range nodes {
 			g.IDs[i] = uint64(v + 1)
-			g.Labels[i] = lab[v]
+			g.Labels[i] = int32(lab[v])
 			g.X = append(g.X, standardise(X[v*width:(v+1)*width])...)
 		}
 		ds.Graphs = append(ds.Graphs, g)

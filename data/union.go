@@ -45,7 +45,9 @@ func (u *Union) AppendEdges(dst [][2]int32, g int, es [][2]int32) [][2]int32 {
 func (u *Union) IDs() []uint64 {
 	ids := make([]uint64, 0, u.N)
 	for _, g := range u.Graphs {
-		ids = append(ids, g.IDs...)
+		for i := range g.N {
+			ids = append(ids, g.ID(i))
+		}
 	}
 	return ids
 }

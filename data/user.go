@@ -71,9 +71,9 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 	}
 	notes := append([]string(nil), el.Notes...)
 	names := el.Names
-	var labels map[uint64]int
+	var labels map[uint64]int32
 	if files.Labels != "" {
-		if labels, err = readWith(files.Labels, func(n string, r io.Reader) (map[uint64]int, error) { return parseLabels(n, r, names) }); err != nil {
+		if labels, err = readWith(files.Labels, func(n string, r io.Reader) (map[uint64]int32, error) { return parseLabels(n, r, names, "label") }); err != nil {
 			return nil, err
 		}
 		var only []uint64
@@ -116,7 +116,7 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 	}
 	graphOf := map[uint64]uint64{}
 	if files.GraphIndex != "" {
-		gi, err := readWith(files.GraphIndex, func(n string, r io.Reader) (map[uint64]int, error) { return parseLabels(n, r, names) })
+		gi, err := readWith(files.GraphIndex, func(n string, r io.Reader) (map[uint64]int32, error) { return parseLabels(n, r, names, "graph index") })
 		if err != nil {
 			return nil, err
 		}
@@ -166,7 +166,7 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 		if err != nil {
 			return nil, err
 		}
-		copy(gr.IDs, nodes)
+		gr.IDs = nodes
 		if len(names) > 0 {
 			gr.Names = make([]string, len(nodes))
 			for i, id := range nodes {
@@ -174,7 +174,7 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 			}
 		}
 		if labels != nil {
-			gr.Labels = make([]int, len(nodes))
+			gr.Labels = make([]int32, len(nodes))
 			for i, id := range nodes {
 				l, ok := labels[id]
 				if !ok {
@@ -202,11 +202,7 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 		} else if identity {
 			ds.Perm = append(ds.Perm, identityPerm(len(nodes)))
 		} else {
-			gr.XDim = 1
-			gr.X = make([]float64, len(nodes))
-			for i := range gr.X {
-				gr.X[i] = 1
-			}
+			gr.SetConstantFeature()
 		}
 		ds.Graphs = append(ds.Graphs, gr)
 	}

@@ -93,10 +93,10 @@ func Build(ds *data.Dataset, opt Options) (*engine.Features, error) {
 	for gi, g := range ds.Graphs {
 		var h []float64
 		if hd > 0 {
-			h = HashVectors(g.IDs, hd)
+			h = HashVectors(g.NodeIDs(), hd)
 		}
 		for i := 0; i < g.N; i++ {
-			copy(dst, g.X[i*xdim:(i+1)*xdim])
+			copy(dst, g.XRow(i))
 			if hd > 0 {
 				copy(dst[xdim:], h[i*hd:(i+1)*hd])
 			}
@@ -121,7 +121,7 @@ func viewRows(f *engine.Features, ds *data.Dataset, offsets []int, xdim int, opt
 			g = sort.SearchInts(offsets, r+1) - 1
 		}
 		i := r - offsets[g]
-		copy(row, ds.Graphs[g].X[i*xdim:(i+1)*xdim])
+		copy(row, ds.Graphs[g].XRow(i))
 		if opt.Encodings != nil {
 			opt.Encodings[g].Row(i, row[xdim:d])
 		}

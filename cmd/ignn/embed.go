@@ -165,8 +165,8 @@ func writeProjector(dir string, ds *data.Dataset, ids []uint64, keys []string, d
 	comp := make([][]int, len(ds.Graphs))
 	deg := make([][]int, len(ds.Graphs))
 	for g, gr := range ds.Graphs {
-		for i, id := range gr.IDs {
-			at[id] = where{g, i}
+		for i := range gr.N {
+			at[gr.ID(i)] = where{g, i}
 		}
 		deg[g] = make([]int, gr.N)
 		for _, e := range gr.Edges {
@@ -184,7 +184,7 @@ func writeProjector(dir string, ds *data.Dataset, ids []uint64, keys []string, d
 		gr := ds.Graphs[w.g]
 		row := report.ProjectorRow{Name: keys[r], Degree: deg[w.g][w.i], Component: fmt.Sprintf("%s#%d", gr.Name, comp[w.g][w.i])}
 		if gr.Labels != nil {
-			row.Label = strconv.Itoa(gr.Labels[w.i])
+			row.Label = strconv.Itoa(int(gr.Labels[w.i]))
 		}
 		rows[r] = row
 	}

@@ -82,11 +82,13 @@ func Fingerprint(ds *data.Dataset) string {
 		for _, l := range g.Labels {
 			put(uint64(l))
 		}
-		for _, x := range g.X {
-			put(math.Float64bits(x))
+		for i := range g.N { // every node's row, shared or not
+			for _, x := range g.XRow(i) {
+				put(math.Float64bits(x))
+			}
 		}
-		for _, id := range g.IDs {
-			put(id)
+		for i := range g.N {
+			put(g.ID(i))
 		}
 		for _, s := range g.Names { // named nodes only: integer datasets hash as before
 			put(uint64(len(s)))

@@ -46,8 +46,8 @@ func EmbedInductive(ck *Checkpoint, train, ds *data.Dataset) (*Inductive, error)
 	}
 	seen := map[uint64]bool{}
 	for _, g := range train.Graphs {
-		for _, id := range g.IDs {
-			seen[id] = true
+		for i := range g.N {
+			seen[g.ID(i)] = true
 		}
 	}
 	in := &Inductive{Z: z, D: d, IDs: p.Union.IDs(), Union: p.Union, Training: len(seen)}

@@ -77,8 +77,11 @@ const (
 	// when the message-passing CSR (32 MB) gave way to the BFS adjacency's
 	// own 32-bit lists (engine.Links); the data package's live graph from
 	// 91.7 to 76.4 MB (× 0.83) when the graph's and the splits' edge lists
-	// became 32-bit (data.Graph.Edges: 16 → 8 B an edge).
-	bytesPerBatchEdge = 52 // 170 before the split's key sets replaced its maps, 130 before the unit values went, 100 before the views, 80 before the shared links, 62 before the 32-bit edges
+	// became 32-bit (data.Graph.Edges: 16 → 8 B an edge); to 57.3 MB when
+	// a generated graph's ids became implicit, a constant feature one
+	// shared row and the labels 32-bit (20 B a node: 10 B an edge of a
+	// grid, whose nodes have two).
+	bytesPerBatchEdge = 42 // 170 before the split's key sets replaced its maps, 130 before the unit values went, 100 before the views, 80 before the shared links, 62 before the 32-bit edges, 52 before the implicit ids
 	// Activations: the engine shares op output buffers by liveness
 	// (engine/bufplan.go), so what stays is about two live N×hidden buffers
 	// per layer (forward values kept for the backward pass, the gradient in

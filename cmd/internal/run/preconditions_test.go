@@ -48,8 +48,8 @@ func TestFeaturesOnGeneratedGraphs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ds.Identity || ds.FeatureDim() != 1 || ds.Graphs[0].X[5] != 1 {
-		t.Fatalf("constant: identity %v, width %d", ds.Identity, ds.FeatureDim())
+	if ds.Identity || ds.FeatureDim() != 1 || ds.Graphs[0].XRow(5)[0] != 1 || len(ds.Graphs[0].X) != 1 {
+		t.Fatalf("constant: identity %v, width %d, stored values %d (want one shared row)", ds.Identity, ds.FeatureDim(), len(ds.Graphs[0].X))
 	}
 	cfg.Features = data.FeaturesIdentity
 	if ds, _ := LoadDataset(cfg); !ds.Identity || ds.FeatureDim() != 36 {

@@ -229,7 +229,7 @@ func pairTaskClasses(ds *data.Dataset, cfg Config) error {
 	if cfg.Task != data.TaskPair {
 		return nil
 	}
-	classes := map[int]bool{}
+	classes := map[int32]bool{}
 	for _, g := range ds.Graphs {
 		for _, l := range g.Labels {
 			classes[l] = true
@@ -242,7 +242,7 @@ func pairTaskClasses(ds *data.Dataset, cfg Config) error {
 	if len(classes) == 0 {
 		return nil // no labels at all: data.NewSplit says so
 	}
-	var only int
+	var only int32
 	for l := range classes {
 		only = l
 	}
