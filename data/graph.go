@@ -83,7 +83,10 @@ func (g *Graph) NodeIDs() []uint64 {
 // XRow is node i's feature row (XDim values; empty when the graph has
 // none), shared with g: do not modify it.
 func (g *Graph) XRow(i int) []float64 {
-	if g.XShared || g.X == nil {
+	if g.X == nil {
+		return nil
+	}
+	if g.XShared {
 		return g.X[:g.XDim:g.XDim]
 	}
 	return g.X[i*g.XDim : (i+1)*g.XDim : (i+1)*g.XDim]

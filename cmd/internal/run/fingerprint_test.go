@@ -7,9 +7,10 @@ import (
 	"github.com/ignn/ignn/data"
 )
 
-// TestFingerprintGolden pins Fingerprint on generated, user and the
-// paper's graphs: a dataset keeps its fingerprint, and so its checkpoints,
-// whatever form its ids and features are stored in (since issue 37 a
+// TestFingerprintGolden pins Fingerprint on generated (identity and
+// constant inputs), user and the paper's graphs: a dataset keeps its
+// fingerprint, and so its checkpoints, whatever form its ids and features
+// are stored in (since issue 37 a
 // generated graph's ids are implicit and a constant feature is one shared
 // row; the values hashed are still every node's). The values are the ones
 // 2864e3d computed, when every graph stored N ids and N feature rows.
@@ -22,6 +23,7 @@ func TestFingerprintGolden(t *testing.T) {
 		{"caveman:4x5", data.FeaturesConstant, "5bbec73df2a180220d2d68a2b20a6c4940738ecd1940ed49c529e13e1846a528"},
 		{user, data.FeaturesConstant, "228fe948c07d5529eed81d7aafbddd578b5ebba2fa1cc91a88c8d1405f3b1903"},
 		{user, data.FeaturesIdentity, "91ea0d8f4bcd2ef5db505ceda01288a80099a5216d226cc0b903c6ed2ec65c8f"},
+		{"communities", "", "fcc21fd03bbe96ae9233fcf4ab085bbd0c03f0d4a3da1b95e356b6d39722eadd"},
 		{"email", "", "f32d0a250f9d8380a3e58b5292ee58007b94c4d7ff662b20b4958cdb89f7fa7f"},
 		{"protein", "", "795deb1e71315cc0bd3bdd6f78dae3f0f365058a0fee4571655496d4fa4e648f"},
 	} {
