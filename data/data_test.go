@@ -279,6 +279,11 @@ func TestImplicitIDsAndSharedRow(t *testing.T) {
 	if r := g.XRow(2); len(r) != 0 {
 		t.Fatalf("featureless row %v", r)
 	}
+	g.XDim = 3 // a width with no stored rows: still no row (it used to slice nil past its end)
+	if r := g.XRow(2); r != nil {
+		t.Fatalf("featureless row with XDim 3: %v", r)
+	}
+	g.XDim = 0
 	g.SetConstantFeature()
 	if len(g.X) != 1 || !g.XShared || g.XDim != 1 {
 		t.Fatalf("constant feature stored as %v (shared %v, width %d)", g.X, g.XShared, g.XDim)
