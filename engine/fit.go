@@ -45,7 +45,13 @@ type FitResult struct {
 	Seconds     float64   // wall time of the loop
 	StepSeconds float64   // time spent preparing inputs and stepping
 	StepTimes   []float64 // seconds per epoch run by this call, in order
-	Stopped     int       // the epoch early stopping ended the loop after; -1 when it ran every epoch
+	// PrepareTimes is the part of each StepTimes entry spent in
+	// prepare(epoch) (an epoch's draws: negatives, pair samples, the
+	// ranking sources' BFS), and EvalSeconds the time spent evaluating:
+	// what the loop's time is besides the steps themselves.
+	PrepareTimes []float64
+	EvalSeconds  float64
+	Stopped      int // the epoch early stopping ended the loop after; -1 when it ran every epoch
 }
 
 // Fit runs the training loop: prepare(epoch) rebinds the epoch's inputs
@@ -83,6 +89,7 @@ func Fit(t *Trainer, cfg FitConfig, prepare func(epoch int) error, evaluate func
 		if err := prepare(epoch); err != nil {
 			return res, fmt.Errorf("epoch %d: preparing inputs: %w", epoch, err)
 		}
+		res.PrepareTimes = append(res.PrepareTimes, time.Since(t0).Seconds())
 		step, err := steps(t, cfg, epoch)
 		dt := time.Since(t0).Seconds()
 		res.StepSeconds += dt
@@ -96,7 +103,9 @@ func Fit(t *Trainer, cfg FitConfig, prepare func(epoch int) error, evaluate func
 		}
 		var evp *Evaluation
 		if epoch%cfg.EvalEvery == 0 || epoch == cfg.Epochs-1 {
+			te := time.Now()
 			ev, err := evaluate(epoch)
+			res.EvalSeconds += time.Since(te).Seconds()
 			if err != nil {
 				return res, fmt.Errorf("epoch %d: evaluating: %w", epoch, err)
 			}

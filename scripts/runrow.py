@@ -24,3 +24,18 @@ def run_figures(base):
         "slots": slots.group(1) if slots else "",
         "step_ms": r["ms_per_epoch"] / steps if r.get("ms_per_epoch") else float("nan"),
     }
+
+
+def stage_line(r):
+    """The run's stage log as one line of seconds; the training stage with
+    its split (the epochs' preparation, the evaluations, the steps and the
+    median step's own time) when the result states it."""
+    parts = []
+    for s in r.get("stage_seconds") or []:
+        p = f"{s['stage']} {s['seconds']:.1f}"
+        if s["stage"] == "training and evaluation" and "prepare_seconds" in r:
+            steps = r["train_seconds"] - r["prepare_seconds"] - r["eval_seconds"]
+            p += (f" (steps {steps:.1f}" + (f", {r['ms_per_step']:.0f} ms a step" if r.get("ms_per_step") else "") +
+                  f"; the epochs' preparation {r['prepare_seconds']:.1f}; evaluations {r['eval_seconds']:.1f})")
+        parts.append(p)
+    return "; ".join(parts)

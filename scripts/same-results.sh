@@ -16,7 +16,7 @@ bin=$(realpath "$1")
 out=$2
 old=${3:-}
 mkdir -p "$out"
-strip='del(.train_seconds, .ms_per_epoch, .ms_per_epoch_mean, .provenance, .encoding_seconds, .stage_seconds)'
+strip='del(.train_seconds, .ms_per_epoch, .ms_per_epoch_mean, .prepare_seconds, .eval_seconds, .ms_per_step, .provenance, .encoding_seconds, .stage_seconds)'
 
 models=$("$bin" models | awk '$1 != "name" {print $1}')
 for m in $models; do

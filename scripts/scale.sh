@@ -47,7 +47,7 @@ done
 python3 - "$OUT" "$DOC" "$(git rev-parse --short HEAD)" "$(nproc)" "${graphs[@]}" <<'EOF'
 import json, os, re, sys
 sys.path.insert(0, "scripts")
-from runrow import run_figures
+from runrow import run_figures, stage_line
 out, doc, commit, cores, graphs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
 L = ["# Scale: 10⁵, 10⁶ and 10⁷ nodes on one machine", "",
      f"Written by `scripts/scale.sh` (binary at {commit}) on {cores} cores, 24 GiB. Every row is",
@@ -75,12 +75,12 @@ for g in graphs:
                     f"{'' if itau is None else f'{itau:.3f}'} | {x['wall']:.0f} s | {peak:.2f} GiB | "
                     f"{plan:.2f} GiB ({plan / peak:.2f}×) | "
                     f"{x['slots']} | {x['step_ms']:.0f} |")
-        stages[f"{g} {m}"] = r.get("stage_seconds") or []
+        stages[f"{g} {m}"] = stage_line(r)
 table = ["| graph | model | AUC | τ [95% CI] | (input) τ | wall | peak RSS | plan (÷ peak) | batch slots | ms/step |",
          "|---|---|---|---|---|---|---|---|---|---|"] + rows
 stage_lines = []
 for k, st in stages.items():
-    stage_lines += [f"**{k}**: " + "; ".join(f"{s['stage']} {s['seconds']:.1f}" for s in st), ""]
+    stage_lines += [f"**{k}**: " + st, ""]
 commands = []
 for g in graphs:
     for m in ["gcn", "gin"]:

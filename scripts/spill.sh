@@ -35,7 +35,7 @@ done
 python3 - "$OUT" "$DOC" "$(git rev-parse --short HEAD)" "$(nproc)" "${jobs[@]}" <<'EOF'
 import os, sys
 sys.path.insert(0, "scripts")
-from runrow import run_figures
+from runrow import run_figures, stage_line
 out, doc, commit, cores, jobs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
 L = ["# Spilled runs: the hop counts on disk", "",
      f"Written by `scripts/spill.sh` (binary at {commit}) on {cores} cores, 24 GiB. Every row is",
@@ -63,11 +63,11 @@ for j in jobs:
              f"{x['wall']:.0f} s | {peak:.2f} GiB | {plan:.2f} GiB ({plan / peak:.2f}×) | "
              f"{x['slots']} | {x['step_ms']:.0f} | "
              f"{open(base + '.bin').read().strip() if os.path.exists(base + '.bin') else commit} |")
-    stages[f"{g} {m}"] = r.get("stage_seconds") or []
+    stages[f"{g} {m}"] = stage_line(r)
     cmds.append("    " + open(base + ".cmd").read().strip())
 L += ["", "## Stage times (seconds)", ""]
 for k, st in stages.items():
-    L += ["**" + k + "**: " + "; ".join(f"{s['stage']} {s['seconds']:.1f}" for s in st), ""]
+    L += ["**" + k + "**: " + st, ""]
 L += ["## Commands", ""] + cmds + [""]
 open(doc, "w").write("\n".join(L))
 print("wrote", doc, file=sys.stderr)

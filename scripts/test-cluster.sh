@@ -136,7 +136,7 @@ echo "test-cluster: 4 embedding array tasks gave one process's .npy byte for byt
 # 4. BFS stages (issue 37): the landmark and τ-sample BFS of a sampled-
 #    distance run as 4 array tasks; the run reading them has the same result.
 RUNF=(--dataset caveman:30x6 --distances sampled --epochs 2 --tau-sources 40)
-untimed() { tr ',' '\n' <"$1" | grep -v -e seconds -e ms_per_epoch -e start_time; }
+untimed() { tr ',' '\n' <"$1" | grep -v -e seconds -e ms_per_epoch -e ms_per_step -e start_time; }
 "$BIN" train "${RUNF[@]}" --json --quiet >"$T/own.json"
 timeout 300 "$BIN" prepare "${RUNF[@]}" --out "$T/prep" --slurm --shards 4 --wait >"$T/prepare.txt" || fail "the Slurm BFS stages did not finish ($T/log, $T/prep/logs)"
 ls "$T"/prep/bfs.shard-{0,1,2,3}-of-4.npz >/dev/null || fail "the 4 BFS stage parts are not all there"

@@ -116,8 +116,18 @@ type Result struct {
 	// epoch: a fresh process's first epochs (allocating every buffer,
 	// faulting its pages in) do not count. MsPerEpochMean is the mean,
 	// warm-up included. After a resume both cover the epochs this process ran.
-	MsPerEpoch     float64    `json:"ms_per_epoch"`
-	MsPerEpochMean float64    `json:"ms_per_epoch_mean"`
+	MsPerEpoch     float64 `json:"ms_per_epoch"`
+	MsPerEpochMean float64 `json:"ms_per_epoch_mean"`
+	// PrepareSeconds and EvalSeconds split TrainSeconds: the epochs' input
+	// preparation (their draws; on the sampled path the ranking sources'
+	// BFS over the whole graph, which grows with N — in MsPerEpoch too)
+	// and the evaluations; the rest is the steps. MsPerStep, in a
+	// mini-batch run, is the median epoch's time without its preparation
+	// over its steps: the step's own cost (batch, forward, backward, Adam).
+	// All three cover the epochs this process ran.
+	PrepareSeconds float64    `json:"prepare_seconds"`
+	EvalSeconds    float64    `json:"eval_seconds"`
+	MsPerStep      float64    `json:"ms_per_step,omitempty"`
 	Warnings       []string   `json:"warnings,omitempty"`
 	Config         Config     `json:"config"`
 	Fingerprint    string     `json:"dataset_fingerprint"`

@@ -31,4 +31,30 @@ func TestMedianStepTime(t *testing.T) {
 	if !(r.MsPerEpoch > 0) || !(r.MsPerEpochMean > 0) || r.MsPerEpochMean*12 > 1000*r.TrainSeconds {
 		t.Fatalf("ms_per_epoch %v, mean %v, train seconds %v", r.MsPerEpoch, r.MsPerEpochMean, r.TrainSeconds)
 	}
+	if r.MsPerStep != 0 || !(r.EvalSeconds > 0) || r.PrepareSeconds > r.MsPerEpochMean*12/1000 || r.EvalSeconds+r.MsPerEpochMean*12/1000 > r.TrainSeconds {
+		t.Fatalf("whole-graph steps: ms_per_step %v, prepare %v s, evaluations %v s of %v s", r.MsPerStep, r.PrepareSeconds, r.EvalSeconds, r.TrainSeconds)
+	}
+}
+
+// TestTrainTimeSplit: a mini-batch run splits its training time into the
+// epochs' preparation, the steps and the evaluations, and states the
+// step's own median time.
+func TestTrainTimeSplit(t *testing.T) {
+	cfg := Default()
+	cfg.Dataset, cfg.Explicit = "grid:20x20", map[string]bool{}
+	cfg.Epochs, cfg.BatchSteps, cfg.EvalEvery = 3, 4, 1
+	cfg.Explicit["epochs"], cfg.Explicit["batch-steps"], cfg.Explicit["eval-every"] = true, true, true
+	r, err := Run(context.Background(), cfg, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Batches == "" {
+		t.Fatal("not a mini-batch run")
+	}
+	steps := r.MsPerEpochMean * 3 / 1000 // preparation included
+	if !(r.MsPerStep > 0) || r.MsPerStep*4 > r.MsPerEpoch || !(r.PrepareSeconds > 0) || !(r.EvalSeconds > 0) ||
+		r.PrepareSeconds > steps || steps+r.EvalSeconds > r.TrainSeconds {
+		t.Fatalf("ms_per_step %v (epoch %v), prepare %v s, steps and prepare %v s, evaluations %v s of %v s",
+			r.MsPerStep, r.MsPerEpoch, r.PrepareSeconds, steps, r.EvalSeconds, r.TrainSeconds)
+	}
 }
