@@ -35,7 +35,7 @@ def stage_line(r):
         p = f"{s['stage']} {s['seconds']:.1f}"
         if s["stage"] == "training and evaluation" and "prepare_seconds" in r:
             steps = r["train_seconds"] - r["prepare_seconds"] - r["eval_seconds"]
-            p += (f" (steps {steps:.1f}" + (f", {r['ms_per_step']:.0f} ms a step" if r.get("ms_per_step") else "") +
+            p += (f" (steps and checkpoints {steps:.1f}" + (f", {r['ms_per_step']:.0f} ms a step" if r.get("ms_per_step") else "") +
                   f"; the epochs' preparation {r['prepare_seconds']:.1f}; evaluations {r['eval_seconds']:.1f})")
         parts.append(p)
     return "; ".join(parts)

@@ -121,10 +121,10 @@ type Result struct {
 	// PrepareSeconds and EvalSeconds split TrainSeconds: the epochs' input
 	// preparation (their draws; on the sampled path the ranking sources'
 	// BFS over the whole graph, which grows with N — in MsPerEpoch too)
-	// and the evaluations; the rest is the steps. MsPerStep, in a
-	// mini-batch run, is the median epoch's time without its preparation
-	// over its steps: the step's own cost (batch, forward, backward, Adam).
-	// All three cover the epochs this process ran.
+	// and the evaluations; the rest is the steps (and checkpoints, when
+	// saved). MsPerStep, in a mini-batch run, is the median epoch's time
+	// without its preparation over its steps: the step's own cost (batch,
+	// forward, backward, Adam). All three cover the epochs this process ran.
 	PrepareSeconds float64    `json:"prepare_seconds"`
 	EvalSeconds    float64    `json:"eval_seconds"`
 	MsPerStep      float64    `json:"ms_per_step,omitempty"`

@@ -155,12 +155,14 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	res.MsPerEpochMean = 1000 * fr.StepSeconds / float64(max(1, ran))
 	res.MsPerEpoch = 1000 * median(fr.StepTimes)
 	res.EvalSeconds = fr.EvalSeconds
-	own := make([]float64, len(fr.StepTimes)) // each epoch's steps without its preparation
-	for i, p := range fr.PrepareTimes {
+	for _, p := range fr.PrepareTimes {
 		res.PrepareSeconds += p
-		own[i] = fr.StepTimes[i] - p
 	}
 	if b := built.batch; b != nil {
+		own := make([]float64, len(fr.StepTimes)) // each epoch's steps without its preparation
+		for i, p := range fr.PrepareTimes {
+			own[i] = fr.StepTimes[i] - p
+		}
 		res.MsPerStep = 1000 * median(own) / float64(b.steps)
 	}
 	for _, s := range p.Splits {
