@@ -33,6 +33,32 @@ func BenchmarkScaleBFS64(b *testing.B) {
 	}
 }
 
+// BenchmarkScaleBFSOne: one BFS over the whole graph on one goroutine, from
+// a node in its middle — the unit of every whole-graph stage (landmark
+// encoding, τ sample, ranking sources). IGNN_BFS10M=1 adds the 10⁷-node
+// grid (minutes of setup, 1 GB).
+func BenchmarkScaleBFSOne(b *testing.B) {
+	specs := []string{"grid:1000x1000", "rgg:1000000:8"}
+	if os.Getenv("IGNN_BFS10M") != "" {
+		specs = append(specs, "grid:3163x3163")
+	}
+	for _, spec := range specs {
+		ds, err := Generate(spec, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		g := ds.Graphs[0]
+		a := NewAdj(g.N, g.Edges)
+		row, s := make([]uint16, g.N), g.N/2+17
+		var queue []int32
+		b.Run(spec, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				queue = a.BFS(s, 0, row, queue)
+			}
+		})
+	}
+}
+
 // BenchmarkScaleLoadEdgeList10M: parse and load a user edge list of 10⁷ lines
 // (10⁶ nodes, random ids), as `--dataset FILE` does.
 // BenchmarkScaleLoadEdgeList10M loads a 10⁷-line edge list (10⁶ node

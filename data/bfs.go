@@ -72,6 +72,10 @@ func perSource(n, workers int, bfs func(k int, queue []int32) []int32) {
 	wg.Wait()
 }
 
+// bfsNear and bfsFar are how many queue places ahead BFS prefetches a
+// node's neighbour list and its offsets (measured: docs/large-graphs.md).
+const bfsNear, bfsFar = 8, 16
+
 // BFS writes the hop distances from s into row (len N), using queue (any
 // capacity) as scratch, and returns the scratch for reuse; cutoff > 0 stops
 // at that many hops.
@@ -82,6 +86,18 @@ func (a *Adj) BFS(s, cutoff int, row []uint16, queue []int32) []int32 {
 	row[s] = 0
 	queue = append(queue[:0], int32(s))
 	for h := 0; h < len(queue); h++ {
+		// Ask the memory for what the nodes ahead in the queue will read:
+		// the neighbour list of the node bfsNear places on, the offsets of
+		// the one bfsFar places on (read when it is bfsNear ahead). On a
+		// graph larger than the caches each node's reads are misses the
+		// loop would otherwise wait for one after another (issue 37). A
+		// queued node other than s was reached by an edge, so its list is
+		// not empty and Off[w] indexes Nb.
+		if h+bfsFar < len(queue) {
+			prefetch2(&a.Off[queue[h+bfsFar]], &a.Nb[a.Off[queue[h+bfsNear]]])
+		} else if h+bfsNear < len(queue) {
+			prefetch2(&a.Nb[a.Off[queue[h+bfsNear]]], nil)
+		}
 		u := queue[h]
 		du := row[u]
 		if cutoff > 0 && int(du) >= cutoff {

@@ -152,6 +152,62 @@ func TestBFSRows(t *testing.T) {
 	}
 }
 
+// TestBFSLarge: BFS, which reads the offsets and neighbour lists of nodes
+// up to 16 queue places ahead, equals a plain reference BFS on graphs whose
+// queues run long — a grid, a random geometric graph, and one whose last
+// nodes are isolated (their offsets equal len(Nb)) — with and without a
+// cutoff, from a middle node and from an isolated one.
+func TestBFSLarge(t *testing.T) {
+	ref := func(a *Adj, s, cutoff int) []uint16 {
+		d := make([]uint16, a.N)
+		for i := range d {
+			d[i] = Unreachable
+		}
+		d[s] = 0
+		for frontier := []int{s}; len(frontier) > 0; {
+			var next []int
+			for _, u := range frontier {
+				if cutoff > 0 && int(d[u]) >= cutoff {
+					continue
+				}
+				for _, v := range a.Nb[a.Off[u]:a.Off[u+1]] {
+					if d[v] == Unreachable {
+						d[v] = d[u] + 1
+						next = append(next, int(v))
+					}
+				}
+			}
+			frontier = next
+		}
+		return d
+	}
+	var graphs []*Adj
+	for _, spec := range []string{"grid:60x70", "rgg:5000:6"} {
+		ds, err := Generate(spec, rand.New(rand.NewPCG(5, 5)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		graphs = append(graphs, NewAdj(ds.Graphs[0].N, ds.Graphs[0].Edges))
+	}
+	var path [][2]int32 // a path of 100 nodes, then 3 isolated ones
+	for i := int32(0); i < 99; i++ {
+		path = append(path, [2]int32{i, i + 1})
+	}
+	graphs = append(graphs, NewAdj(103, path))
+	for gi, a := range graphs {
+		row := make([]uint16, a.N)
+		var queue []int32
+		for _, s := range []int{a.N / 2, a.N - 1} {
+			for _, cutoff := range []int{0, 3} {
+				queue = a.BFS(s, cutoff, row, queue)
+				if want := ref(a, s, cutoff); !slices.Equal(row, want) {
+					t.Fatalf("graph %d, source %d, cutoff %d: the BFS row differs from the reference", gi, s, cutoff)
+				}
+			}
+		}
+	}
+}
+
 // TestGenerate: generator specs build the graphs they name and refuse
 // malformed ones.
 func TestGenerate(t *testing.T) {
