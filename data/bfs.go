@@ -3,6 +3,7 @@ package data
 import (
 	"runtime"
 	"sync"
+	"unsafe"
 )
 
 // Adj is an undirected graph's adjacency in CSR form, for BFS: the
@@ -94,9 +95,9 @@ func (a *Adj) BFS(s, cutoff int, row []uint16, queue []int32) []int32 {
 		// queued node other than s was reached by an edge, so its list is
 		// not empty and Off[w] indexes Nb.
 		if h+bfsFar < len(queue) {
-			prefetch2(&a.Off[queue[h+bfsFar]], &a.Nb[a.Off[queue[h+bfsNear]]])
+			PrefetchLines(unsafe.Pointer(&a.Off[queue[h+bfsFar]]), unsafe.Pointer(&a.Nb[a.Off[queue[h+bfsNear]]]))
 		} else if h+bfsNear < len(queue) {
-			prefetch2(&a.Nb[a.Off[queue[h+bfsNear]]], nil)
+			PrefetchLines(unsafe.Pointer(&a.Nb[a.Off[queue[h+bfsNear]]]), nil)
 		}
 		u := queue[h]
 		du := row[u]

@@ -2,8 +2,13 @@
 
 package data
 
-// prefetch2 asks for the cache lines of p and q (nil: none) ahead of
-// their reads (PREFETCHT0; prefetch_amd64.s).
+import "unsafe"
+
+// PrefetchLines asks for the cache lines holding p and q (nil: none) ahead
+// of their reads (PREFETCHT0, prefetch_amd64.s): a hint that never faults
+// and changes no value, only when the memory is waited for. For loops over
+// scattered rows whose next addresses are known a few iterations ahead
+// (the BFS queue, a batch's rows).
 //
 //go:noescape
-func prefetch2(p, q *int32)
+func PrefetchLines(p, q unsafe.Pointer)

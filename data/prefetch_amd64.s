@@ -2,11 +2,11 @@
 
 #include "textflag.h"
 
-// func prefetch2(p, q *int32)
+// func PrefetchLines(p, q unsafe.Pointer)
 // Hints that the cache lines of p and q (q may be nil) will be read soon:
 // PREFETCHT0 never faults and changes nothing a program can observe but
 // its timing.
-TEXT ·prefetch2(SB), NOSPLIT, $0-16
+TEXT ·PrefetchLines(SB), NOSPLIT, $0-16
 	MOVQ       p+0(FP), AX
 	MOVQ       q+8(FP), BX
 	PREFETCHT0 (AX)

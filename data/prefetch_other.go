@@ -2,6 +2,9 @@
 
 package data
 
-// prefetch2 is a no-op here (another architecture, or -tags noasm): the
-// BFS reads the same values, only without asking for them ahead.
-func prefetch2(p, q *int32) {}
+import "unsafe"
+
+// PrefetchLines is a no-op here (another architecture, or -tags noasm):
+// the loops that call it read the same values, only without asking for
+// them ahead.
+func PrefetchLines(p, q unsafe.Pointer) {}

@@ -172,11 +172,12 @@ func TestNormalisationsEqualTheirDefinition(t *testing.T) {
 // TestLoadViewRowsInOrder: a view's batch rows are the same whether they
 // are computed in batch order or in source-row order (ViewInOrder, for
 // spilled sources), for batches split over several workers, and the order
-// is what ViewInOrder says.
+// is what ViewInOrder says; ViewAhead is asked for the row ViewAheadRows
+// places ahead of each one computed, within its worker's range.
 func TestLoadViewRowsInOrder(t *testing.T) {
 	const n, d = 50_000, 3
 	var mu sync.Mutex
-	var seen []int
+	var seen, ahead []int
 	src := &Features{N: n, DenseDim: d, View: func(r int, dst []float32, _ []float64) {
 		mu.Lock()
 		seen = append(seen, r)
@@ -184,6 +185,10 @@ func TestLoadViewRowsInOrder(t *testing.T) {
 		for k := range dst {
 			dst[k] = float32(r*10 + k)
 		}
+	}, ViewAhead: func(r int) {
+		mu.Lock()
+		ahead = append(ahead, r)
+		mu.Unlock()
 	}}
 	rows := rand.New(rand.NewPCG(1, 2)).Perm(n)[:3*4096+17] // several workers' ranges
 	for _, c := range []struct {
@@ -192,7 +197,7 @@ func TestLoadViewRowsInOrder(t *testing.T) {
 	}{{false, 1}, {true, 1}, {false, 4}, {true, 4}} {
 		inOrder := c.inOrder
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(c.procs))
-		src.ViewInOrder, seen = inOrder, nil
+		src.ViewInOrder, seen, ahead = inOrder, nil, nil
 		b := NewBatchFeatures(src, len(rows)+5)
 		b.LoadRows(src, rows)
 		for i, r := range rows {
@@ -209,6 +214,17 @@ func TestLoadViewRowsInOrder(t *testing.T) {
 		}
 		if c.procs == 1 && !slices.Equal(seen, map[bool][]int{false: rows, true: slices.Sorted(slices.Values(rows))}[inOrder]) {
 			t.Fatalf("in order %v, one worker: rows computed in the wrong order", inOrder)
+		}
+		if c.procs == 1 && !slices.Equal(ahead, seen[ViewAheadRows:]) {
+			t.Fatalf("in order %v, one worker: ViewAhead asked for %d rows, not the computed order %d places on", inOrder, len(ahead), ViewAheadRows)
+		}
+		workers := min(c.procs, len(rows)/ViewRowsPerWorker)
+		computed := map[int]bool{}
+		for _, r := range seen {
+			computed[r] = true
+		}
+		if len(ahead) != len(rows)-workers*ViewAheadRows || slices.ContainsFunc(ahead, func(r int) bool { return !computed[r] }) {
+			t.Fatalf("in order %v, %d workers: ViewAhead asked for %d rows (want %d), all of them rows computed: %v", inOrder, workers, len(ahead), len(rows)-workers*ViewAheadRows, !slices.ContainsFunc(ahead, func(r int) bool { return !computed[r] }))
 		}
 	}
 }

@@ -24,3 +24,7 @@ func MatMulT(a, b *G.Node, tA, tB bool) *G.Node {
 // ConstantValues is the float32 values of f's dense constant, the ones a
 // float32 graph's ConstMul reads.
 func ConstantValues(f *Features) []float32 { return f.constant().v32 }
+
+// ViewAheadRows and ViewRowsPerWorker are loadViewRows' prefetch distance
+// and least rows a worker, for the external test of its calls.
+const ViewAheadRows, ViewRowsPerWorker = viewAhead, viewRowsPerWorker

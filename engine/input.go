@@ -38,6 +38,11 @@ type Features struct {
 	// batch's rows in increasing row order, so neighbouring rows share
 	// a read (a sort a batch, not worth it for a source in memory).
 	ViewInOrder bool
+	// ViewAhead, when set, asks the memory for what View(r) will read
+	// (a prefetch: it changes no value); the row loaders call it for the
+	// row viewAhead places ahead of the one they compute, so a batch's
+	// scattered source rows arrive while earlier ones are computed.
+	ViewAhead func(r int)
 
 	once   sync.Once
 	dense  *ConstMatrix

@@ -129,6 +129,9 @@ func viewRows(f *engine.Features, ds *data.Dataset, offsets []int, xdim int, opt
 			dst[j] = float32(v)
 		}
 	}
+	if opt.Encodings != nil {
+		f.ViewAhead = EncodingAhead(opt.Encodings, offsets)
+	}
 }
 
 // DefaultHashDim is the paper's rule n = input feature dimension, with 32 for

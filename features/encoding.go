@@ -2,6 +2,7 @@ package features
 
 import (
 	"sync"
+	"unsafe"
 
 	"github.com/ignn/ignn/data"
 )
@@ -60,6 +61,18 @@ func (e *Encoding) Row(i int, dst []float64) {
 		}
 	}
 	clear(dst[e.m:e.K])
+}
+
+// Ahead asks the memory for row i's hop counts (data.PrefetchLines: its
+// first and last entries' lines, 128 B at 64 landmarks), for a reader
+// about to compute it; values and spilled hop counts (read by pread) get
+// no hint. It changes nothing Row returns.
+func (e *Encoding) Ahead(i int) {
+	if e.hops == nil || e.m == 0 {
+		return
+	}
+	row := e.hops[i*e.m : (i+1)*e.m]
+	data.PrefetchLines(unsafe.Pointer(&row[0]), unsafe.Pointer(&row[len(row)-1]))
 }
 
 // Spilled reports whether e's hop counts are in a file (LandmarkSpilled).

@@ -51,9 +51,10 @@ func (s SkipPolar) String() string {
 //
 // With view (and f32) the blocks store nothing: they are views
 // (engine.Features.View) that compute each row from read when it is
-// loaded, to the same float32 values; read must then be safe for
+// loaded, to the same float32 values, with ahead (EncodingAhead, or nil)
+// as their prefetch; read must then be safe for
 // concurrent calls (EncodingRows is) and stay valid as long as the blocks.
-func SkipBlocks(read RowReader, n, k int, starts []int, mode SkipPolar, standardise, f32, view bool) (block, polar *engine.Features) {
+func SkipBlocks(read RowReader, ahead func(r int), n, k int, starts []int, mode SkipPolar, standardise, f32, view bool) (block, polar *engine.Features) {
 	var st Stats
 	if mode != SkipPolarOff || standardise {
 		st = ColumnStats(read, n, k)
@@ -67,12 +68,12 @@ func SkipBlocks(read RowReader, n, k int, starts []int, mode SkipPolar, standard
 	}
 	if view && f32 {
 		if mode != SkipPolarOff {
-			polar = viewBlock(n, k+1, newCone(read, n, k, starts, st).row)
+			polar = viewBlock(n, k+1, newCone(read, n, k, starts, st).row, ahead)
 			if mode == SkipPolarOn {
 				return polar, nil
 			}
 		}
-		return viewBlock(n, k, plain), polar
+		return viewBlock(n, k, plain, ahead), polar
 	}
 	if mode != SkipPolarOff {
 		polar = newBlock(n, k+1, f32)
@@ -91,9 +92,10 @@ func SkipBlocks(read RowReader, n, k int, starts []int, mode SkipPolar, standard
 }
 
 // viewBlock is an n × d block whose rows row computes in float64, viewed
-// as float32 (the values newBlock(n, d, true).SetRow stores).
-func viewBlock(n, d int, row func(r int, dst []float64)) *engine.Features {
-	return &engine.Features{N: n, DenseDim: d, ViewScratch: d, View: func(r int, dst []float32, scratch []float64) {
+// as float32 (the values newBlock(n, d, true).SetRow stores); ahead (or
+// nil) is its prefetch (engine.Features.ViewAhead).
+func viewBlock(n, d int, row func(r int, dst []float64), ahead func(r int)) *engine.Features {
+	return &engine.Features{N: n, DenseDim: d, ViewScratch: d, ViewAhead: ahead, View: func(r int, dst []float32, scratch []float64) {
 		row(r, scratch[:d])
 		for j, v := range scratch[:d] {
 			dst[j] = float32(v)
@@ -121,6 +123,18 @@ func EncodingRows(encs []*Encoding, starts []int) RowReader {
 	return func(r int, dst []float64) {
 		g := sort.SearchInts(starts[:len(encs)], r+1) - 1
 		encs[g].Row(r-starts[g], dst)
+	}
+}
+
+// EncodingAhead is EncodingRows' prefetch (Encoding.Ahead): it asks for
+// the union's row r ahead of its read.
+func EncodingAhead(encs []*Encoding, starts []int) func(r int) {
+	if len(encs) == 1 {
+		return encs[0].Ahead
+	}
+	return func(r int) {
+		g := sort.SearchInts(starts[:len(encs)], r+1) - 1
+		encs[g].Ahead(r - starts[g])
 	}
 }
 

@@ -52,13 +52,19 @@ func TestViewsEqualStored(t *testing.T) {
 	if viewed.View == nil || viewed.Dense32 != nil {
 		t.Fatal("Build stored a view")
 	}
+	if viewed.ViewAhead == nil { // called by every LoadRows below, on every graph's rows
+		t.Fatal("the landmark view has no prefetch (ViewAhead)")
+	}
 	sameRows(t, "input", stored, viewed)
 	starts := []int{0, 40, 49, 74}
 	read := EncodingRows(encs, starts[:3])
 	for _, mode := range []SkipPolar{SkipPolarOff, SkipPolarOn, SkipPolarAuto} {
 		for _, std := range []bool{false, true} {
-			sb, sp := SkipBlocks(read, 74, 6, starts, mode, std, true, false)
-			vb, vp := SkipBlocks(read, 74, 6, starts, mode, std, true, true)
+			sb, sp := SkipBlocks(read, EncodingAhead(encs, starts[:3]), 74, 6, starts, mode, std, true, false)
+			vb, vp := SkipBlocks(read, EncodingAhead(encs, starts[:3]), 74, 6, starts, mode, std, true, true)
+			if vb.ViewAhead == nil {
+				t.Fatalf("mode %s: the skip view has no prefetch", mode)
+			}
 			sameRows(t, "skip "+mode.String(), sb, vb)
 			if (sp == nil) != (vp == nil) {
 				t.Fatalf("mode %s: stored cone %v, viewed %v", mode, sp != nil, vp != nil)

@@ -117,10 +117,11 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 			k, p.EncodingCol = cfg.HashDim, x.DenseDim-cfg.HashDim
 		}
 		read := features.ColumnsOf(x, p.EncodingCol)
+		var ahead func(int) // the encodings' prefetch (views of their rows)
 		if fo.Encodings != nil { // the encodings' exact values, not the input's float32 copy
-			read = features.EncodingRows(fo.Encodings, u.Offsets)
+			read, ahead = features.EncodingRows(fo.Encodings, u.Offsets), features.EncodingAhead(fo.Encodings, u.Offsets)
 		}
-		p.Input.Skip, polar = features.SkipBlocks(read, x.N, k, append(slices.Clone(u.Offsets), u.N), cfg.SkipPolar, cfg.SkipStandardise, cfg.DType == Float32, view && fo.Encodings != nil)
+		p.Input.Skip, polar = features.SkipBlocks(read, ahead, x.N, k, append(slices.Clone(u.Offsets), u.N), cfg.SkipPolar, cfg.SkipStandardise, cfg.DType == Float32, view && fo.Encodings != nil)
 		if cfg.SkipIdentity && x.Sparse != nil { // the one-hot identity joins the skip block(s)
 			for _, f := range []*engine.Features{p.Input.Skip, polar} {
 				if f != nil {
