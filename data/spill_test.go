@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -102,5 +103,36 @@ func TestSpillFloat32Set(t *testing.T) {
 	}
 	if s.Set(5, want[:3]) == nil || s.Set(0, want[:2]) == nil {
 		t.Fatal("a row out of range or of the wrong width was accepted")
+	}
+}
+
+// TestSpillWillNeed: a spill asks the kernel to read it ahead only when it
+// fits half the available memory (on Linux, where it can ask), and its
+// rows read the same after asking.
+func TestSpillWillNeed(t *testing.T) {
+	s, err := NewSpill[uint16](t.TempDir(), 300, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	v := make([]uint16, 300*7)
+	for i := range v {
+		v[i] = uint16(i * 31)
+	}
+	if err := s.Append(v); err != nil {
+		t.Fatal(err)
+	}
+	defer func(f func() int64) { memAvailable = f }(memAvailable)
+	for _, c := range []struct {
+		avail int64
+		want  bool
+	}{{1 << 30, runtime.GOOS == "linux"}, {2 * 300 * 7 * 2, runtime.GOOS == "linux"}, {2*300*7*2 - 2, false}, {-1, false}} {
+		memAvailable = func() int64 { return c.avail }
+		if got := s.WillNeed(); got != c.want {
+			t.Errorf("available %d: WillNeed %v, want %v", c.avail, got, c.want)
+		}
+		if got := s.Block(0, 300, make([]uint16, 300*7)); !slices.Equal(got, v) {
+			t.Fatalf("available %d: the rows differ after WillNeed", c.avail)
+		}
 	}
 }

@@ -75,6 +75,13 @@ func (e *Encoding) Ahead(i int) {
 	data.PrefetchLines(unsafe.Pointer(&row[0]), unsafe.Pointer(&row[len(row)-1]))
 }
 
+// WillNeed asks for a spilled encoding's whole file in the page cache
+// ahead of its reads (data.Spill.WillNeed); held encodings have nothing
+// to ask. It reports whether it asked.
+func (e *Encoding) WillNeed() bool {
+	return e.spill != nil && e.spill.WillNeed()
+}
+
 // Spilled reports whether e's hop counts are in a file (LandmarkSpilled).
 func (e *Encoding) Spilled() bool { return e.spill != nil }
 

@@ -170,6 +170,7 @@ func (c *Built) Supervision() string {
 // (an eigenvector's sign is arbitrary; evaluation uses the stored signs).
 func (c *Built) Feed(epoch int) error {
 	c.settle() // none is ahead between epochs (Batch prepares none past an epoch's last step); the signs below change the source rows
+	c.p.warmSpills()
 	if c.lapK > 0 {
 		for j := range c.signs {
 			c.signs[j] = float64(1 - 2*c.signRN.IntN(2))

@@ -32,6 +32,7 @@ func (c *Built) Embeddings() ([]float64, int, error) {
 // embeddings are an error.
 func (c *Built) Evaluate() (eval.Scores, []string, error) {
 	c.dropKept()
+	c.p.warmSpills()
 	if c.float32Embeddings() {
 		before := c.evalState()
 		e, err := c.embeddings32()

@@ -42,6 +42,21 @@ type Prepared struct {
 	// SkipChoice is the skip block --skip-polar auto chose (nil otherwise).
 	SkipChoice *SkipChoice
 	val        *eval.ValSample // the validation pairs, when Prepare needed them (the cell reuses them)
+	// spilledHops are the encodings whose hop counts the input's views
+	// read from a spill file (warmSpills).
+	spilledHops []*features.Encoding
+}
+
+// warmSpills asks for the spilled landmark hop counts' files in the page
+// cache (Encoding.WillNeed) before a stage that reads them at scattered
+// rows: each epoch's steps and each evaluation. Their pages may have been
+// dropped while the run wrote its other files (an evaluation's embeddings
+// alone are N × 32 × 4 B); without it the reads fault them back 4 KB at a
+// time. It changes no number.
+func (p *Prepared) warmSpills() {
+	for _, e := range p.spilledHops {
+		e.WillNeed()
+	}
 }
 
 // Exact reports whether the run has all-pairs distance tables.
@@ -132,7 +147,9 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 	}
 	spilled := false // views of spilled hop counts read them in row order (engine.Features.ViewInOrder)
 	for _, e := range fo.Encodings {
-		spilled = spilled || e.Spilled()
+		if e.Spilled() {
+			spilled, p.spilledHops = true, append(p.spilledHops, e)
+		}
 	}
 	for _, f := range []*engine.Features{x, p.Input.Skip, polar} {
 		if f != nil && f.View != nil {

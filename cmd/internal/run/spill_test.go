@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -56,6 +57,31 @@ func TestSpillRun(t *testing.T) {
 	}
 	if ents, err := os.ReadDir(dir); err != nil || len(ents) != 0 {
 		t.Fatalf("the spill directory holds %d entries (%v)", len(ents), err)
+	}
+}
+
+// TestWarmSpills: a run whose input views read spilled hop counts keeps
+// those encodings for warmSpills (asked before every epoch's steps and
+// every evaluation; TestSpillRun shows the numbers unchanged), and on
+// Linux, with the file far below the available memory, asks for them; a
+// run holding its hop counts has none.
+func TestWarmSpills(t *testing.T) {
+	defer func(v, c int) { ViewInputNodes, ChunkedInferenceNodes = v, c }(ViewInputNodes, ChunkedInferenceNodes)
+	ViewInputNodes, ChunkedInferenceNodes = 0, 0
+	for _, spill := range []string{"", t.TempDir()} {
+		cfg := shortRun("gcn")
+		cfg.Dataset, cfg.Variant, cfg.Explicit = "caveman:30x6", Both, map[string]bool{}
+		cfg.Distances, cfg.DistanceLoss, cfg.RankPairs, cfg.Spill = DistSampled, "rank", true, spill
+		_, _, p := prepared(t, cfg)
+		if got, want := len(p.spilledHops), map[bool]int{false: 0, true: 1}[spill != ""]; got != want {
+			t.Fatalf("--spill %q: %d spilled encodings kept for warmSpills, want %d", spill, got, want)
+		}
+		for _, e := range p.spilledHops {
+			if asked := e.WillNeed(); asked != (runtime.GOOS == "linux") {
+				t.Errorf("WillNeed of a small spilled encoding asked %v on %s", asked, runtime.GOOS)
+			}
+		}
+		p.warmSpills()
 	}
 }
 
