@@ -132,7 +132,7 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 			k, p.EncodingCol = cfg.HashDim, x.DenseDim-cfg.HashDim
 		}
 		read := features.ColumnsOf(x, p.EncodingCol)
-		var ahead func(int) // the encodings' prefetch (views of their rows)
+		var ahead func(int)      // the encodings' prefetch (views of their rows)
 		if fo.Encodings != nil { // the encodings' exact values, not the input's float32 copy
 			read, ahead = features.EncodingRows(fo.Encodings, u.Offsets), features.EncodingAhead(fo.Encodings, u.Offsets)
 		}
