@@ -136,3 +136,18 @@ func TestSpillWillNeed(t *testing.T) {
 		}
 	}
 }
+
+// TestMemInfo: on Linux MemTotal and MemAvailable read as positive byte
+// counts with MemAvailable ≤ MemTotal; an unknown field is −1.
+func TestMemInfo(t *testing.T) {
+	if MemInfo("NoSuchField") != -1 {
+		t.Error("an unknown /proc/meminfo field read as a size")
+	}
+	if runtime.GOOS != "linux" {
+		return
+	}
+	total, avail := MemInfo("MemTotal"), MemInfo("MemAvailable")
+	if total <= 0 || avail <= 0 || avail > total || total%1024 != 0 {
+		t.Errorf("MemTotal %d, MemAvailable %d bytes", total, avail)
+	}
+}

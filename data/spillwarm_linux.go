@@ -1,12 +1,6 @@
 package data
 
-import (
-	"bufio"
-	"fmt"
-	"os"
-
-	"golang.org/x/sys/unix"
-)
+import "golang.org/x/sys/unix"
 
 // WillNeed asks the kernel to read the spill's whole file into the page
 // cache ahead of its reads (posix_fadvise WILLNEED: readahead in large
@@ -28,18 +22,4 @@ func (s *Spill[T]) WillNeed() bool {
 
 // memAvailable is the kernel's MemAvailable in bytes (−1 when unknown);
 // a variable for tests.
-var memAvailable = func() int64 {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return -1
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var kb int64
-		if _, err := fmt.Sscanf(sc.Text(), "MemAvailable: %d kB", &kb); err == nil {
-			return kb * 1024
-		}
-	}
-	return -1
-}
+var memAvailable = func() int64 { return MemInfo("MemAvailable") }

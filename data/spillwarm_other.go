@@ -6,5 +6,5 @@ package data
 // is read as it is.
 func (s *Spill[T]) WillNeed() bool { return false }
 
-// memAvailable is unknown here.
-var memAvailable = func() int64 { return -1 }
+// memAvailable is the kernel's MemAvailable (unused here; the test sets it).
+var memAvailable = func() int64 { return MemInfo("MemAvailable") }

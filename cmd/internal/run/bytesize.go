@@ -1,11 +1,11 @@
 package run
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
+
+	"github.com/ignn/ignn/data"
 )
 
 // FormatBytes prints 1.5 GB, 300 MB, 12 KB.
@@ -43,17 +43,8 @@ func ParseBytes(s string) (int64, error) {
 // DefaultMaxMemory is 75% of physical memory (MemTotal), or 4 GB when it
 // cannot be read.
 func DefaultMaxMemory() int64 {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 4 << 30
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var kb int64
-		if _, err := fmt.Sscanf(sc.Text(), "MemTotal: %d kB", &kb); err == nil {
-			return kb * 1024 * 3 / 4
-		}
+	if total := data.MemInfo("MemTotal"); total > 0 {
+		return total * 3 / 4
 	}
 	return 4 << 30
 }
