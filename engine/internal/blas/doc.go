@@ -4,7 +4,7 @@
 //
 // It owns Implementation (gonum's BLAS with that Sgemm: k-panels, the fixed
 // row or k partition of a parallel call, the narrow matrix-vector and
-// outer-product paths), the amd64 assembly (sgemm_amd64.s: kern32, kern8,
+// outer-product paths), the amd64 assembly (sgemm_amd64.s: kern32rows, kern8,
 // spRow32, spRow8; elem_amd64.s: reluMask32, anchorFwd32, colSum16,
 // colAxpy32, scatterAxpy32), the CPU check that enables it (Kernels: AVX2
 // and FMA, golang.org/x/sys/cpu), and the exported functions over slices
@@ -17,7 +17,7 @@
 // reports false or a width is no multiple of 8, and on other architectures,
 // or built with -tags noasm, the kernels' own names call it. The element
 // kernels use no fused multiply-add, so their Go versions are bit-identical
-// to them (tested, NaN payloads aside). kern32, kern8, spRow32 and spRow8
+// to them (tested, NaN payloads aside). kern32rows, kern8, spRow32 and spRow8
 // use FMA (VFMADD231PS), which Go has no float32 form of (math.FMA is
 // float64, and rounding its result to float32 rounds twice): their Go
 // versions round each product before adding it, so they differ in the last

@@ -49,12 +49,13 @@ func (g *gemmJob) rows(lo, hi int, kl, kh int, out []float32, ldo int, scale boo
 		}
 		return
 	}
-	p := getScratch(g.n)
-	t := *p
-	for i := lo; i < hi; i++ {
-		ci := out[i*ldo : i*ldo+g.n]
-		if scale {
-			scaleRow(ci, g.beta)
+	// fused: the general path's rows are kern32rows calls, which add α·t
+	// to C themselves — into a cleared C by adding to zero, so C is not
+	// cleared first.
+	fused := gemmFused && g.n%32 == 0 && !(gemmNarrow && kh-kl == 1)
+	if scale && !(fused && g.beta == 0) {
+		for i := lo; i < hi; i++ {
+			scaleRow(out[i*ldo:i*ldo+g.n], g.beta)
 		}
 	}
 	switch {
@@ -66,7 +67,6 @@ func (g *gemmJob) rows(lo, hi int, kl, kh int, out []float32, ldo int, scale boo
 		q := getScratch(hi - lo)
 		gemvT(g.a[lo:], g.lda, g.b, g.ldb, g.k, g.alpha, out[lo*ldo:], ldo, *q)
 		scratch32.Put(q)
-		scratch32.Put(p)
 		return
 	case g.n == 1 && kh-kl <= kPanel:
 		// A matrix-vector product: rowKernel's scalar column, inline
@@ -96,7 +96,6 @@ func (g *gemmJob) rows(lo, hi int, kl, kh int, out []float32, ldo int, scale boo
 			}
 			out[i*ldo] += g.alpha * sum
 		}
-		scratch32.Put(p)
 		return
 	case kh-kl == 1:
 		// An outer product: t = a·b + 0, as the kernels' single
@@ -109,9 +108,25 @@ func (g *gemmJob) rows(lo, hi int, kl, kh int, out []float32, ldo int, scale boo
 				ci[j] += g.alpha * (av*bv + 0)
 			}
 		}
-		scratch32.Put(p)
 		return
 	}
+	if fused && lo < hi {
+		_ = g.a[(hi-1)*g.aRow+(kh-1)*g.aStride] // bounds: the kernel reads unchecked
+		_ = g.b[(kh-1)*g.ldb+g.n-1]
+		_ = out[(hi-1)*ldo+g.n-1]
+		for k0 := kl; k0 < kh; k0 += kPanel {
+			kk, load := min(kPanel, kh-k0), 1
+			if k0 == kl && scale && g.beta == 0 {
+				load = 0
+			}
+			for j := 0; j < g.n; j += 32 {
+				kern32rows(&out[lo*ldo+j], ldo, &g.a[lo*g.aRow+k0*g.aStride], g.aRow, g.aStride, &g.b[k0*g.ldb+j], g.ldb, kk, hi-lo, g.alpha, load)
+			}
+		}
+		return
+	}
+	p := getScratch(g.n)
+	t := *p
 	for k0 := kl; k0 < kh; k0 += kPanel {
 		kk := min(kPanel, kh-k0)
 		for i := lo; i < hi; i++ {

@@ -4,7 +4,7 @@ package blas
 // is rounded to float32 before it is added (the conversions forbid the
 // compiler to fuse them), so the kernels without FMA (reluMask32,
 // anchorFwd32, colSum16, colAxpy32, scatterAxpy32) are bit-identical to
-// their Go versions, and the FMA ones (kern32, kern8, spRow32, spRow8)
+// their Go versions, and the FMA ones (kern32rows, kern8, spRow32, spRow8)
 // differ from theirs in the last bits wherever a product is inexact.
 
 // kern32Go is kern32: t[0:32] = Σ_{l<k} a[l·as]·b[l·ldb : l·ldb+32], even
@@ -21,6 +21,25 @@ func kern32Go(t, a []float32, as int, b []float32, ldb, k int) {
 			s0 += float32(a[l*as] * b[l*ldb+j])
 		}
 		t[j] = s0 + s1
+	}
+}
+
+// kern32rowsGo is kern32rows: for each row r < rows, t = kern32Go over
+// a[r·arow:] and b, then c[r·ldc+j] = c[r·ldc+j] + α·t[j] (load), or
+// 0 + α·t[j].
+func kern32rowsGo(c []float32, ldc int, a []float32, arow, as int, b []float32, ldb, k, rows int, alpha float32, load bool) {
+	var t [32]float32
+	for r := 0; r < rows; r++ {
+		kern32Go(t[:], a[r*arow:], as, b, ldb, k)
+		cr := c[r*ldc : r*ldc+32]
+		for j, v := range t {
+			p := float32(alpha * v)
+			if load {
+				cr[j] += p
+			} else {
+				cr[j] = 0 + p
+			}
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package blas
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -70,7 +71,8 @@ func exactProducts(rng *rand.Rand, n int, bits int) []float32 {
 	return v
 }
 
-// TestGoFMAKernelsMatchAsm: kern32, kern8 and the sparse-row kernels
+// TestGoFMAKernelsMatchAsm: kern32rows (one row, and three with α·t added
+// to C or to zero), kern8 and the sparse-row kernels
 // against their Go versions, which add the same terms in the same order but
 // round each product first: bit for bit where the products are exact,
 // within rounding on general inputs. Odd and even k (kern8's groups of four
@@ -108,9 +110,19 @@ func TestGoFMAKernelsMatchAsm(t *testing.T) {
 				as, ldb := st[0], st[1]
 				a, b := g.f((k-1)*as+1, 8), g.f((k-1)*ldb+32, 12)
 				got, want := make([]float32, 32), make([]float32, 32)
-				kern32(&got[0], &a[0], as, &b[0], ldb, k)
+				kern32rows(&got[0], 0, &a[0], 0, as, &b[0], ldb, k, 1, 1, 0)
 				kern32Go(want, a, as, b, ldb, k)
-				check(g.name+": kern32", got, want, g.exactly, k)
+				check(g.name+": kern32rows as one row's sum", got, want, g.exactly, k)
+				// Three rows (a's rows 1 apart), α·t added to C or to zero.
+				const rows, ldc = 3, 40
+				ar := g.f(rows-1+(k-1)*as+1, 8)
+				for _, load := range []int{0, 1} {
+					c0 := g.f(rows*ldc, 12)
+					got, want := append([]float32(nil), c0...), append([]float32(nil), c0...)
+					kern32rows(&got[0], ldc, &ar[0], 1, as, &b[0], ldb, k, rows, -0.75, load)
+					kern32rowsGo(want, ldc, ar, 1, as, b, ldb, k, rows, -0.75, load != 0)
+					check(fmt.Sprintf("%s: kern32rows, load %d", g.name, load), got, want, g.exactly, k)
+				}
 				got, want = got[:8], want[:8]
 				kern8(&got[0], &a[0], as, &b[0], ldb, k)
 				kern8Go(want, a, as, b, ldb, k)

@@ -11,8 +11,9 @@ const haveKernels = false
 // The kernels' names call their Go versions (generic.go) here: the code
 // that calls them does so behind haveKernels, so only the tests reach them.
 
-func kern32(t *float32, a *float32, astride int, b *float32, ldb int, k int) {
-	kern32Go(unsafe.Slice(t, 32), unsafe.Slice(a, span(k, astride, 1)), astride, unsafe.Slice(b, span(k, ldb, 32)), ldb, k)
+func kern32rows(c *float32, ldc int, a *float32, arow, astride int, b *float32, ldb, k, rows int, alpha float32, load int) {
+	kern32rowsGo(unsafe.Slice(c, span(rows, ldc, 32)), ldc, unsafe.Slice(a, span(rows, arow, 1)+span(k, astride, 1)-1), arow, astride,
+		unsafe.Slice(b, span(k, ldb, 32)), ldb, k, rows, alpha, load != 0)
 }
 
 func kern8(t *float32, a *float32, astride int, b *float32, ldb int, k int) {

@@ -76,6 +76,10 @@ func getScratch(n int) *[]float32 {
 // shapes; tests turn it off to compare them with the general path.
 var gemmNarrow = true
 
+// gemmFused enables kern32rows on the general path where C's width is a
+// multiple of 32; tests turn it off to compare with rowKernel's path.
+var gemmFused = true
+
 // Sgemm computes C = alpha·op(A)·op(B) + beta·C (row-major), as blas.Float32
 // defines it.
 func (impl Implementation) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
@@ -173,7 +177,7 @@ func rowKernel(t, a []float32, as int, b []float32, ldb, k, n int) {
 	_ = b[(k-1)*ldb+n-1]
 	j := 0
 	for ; j+32 <= n; j += 32 {
-		kern32(&t[j], &a[0], as, &b[j], ldb, k)
+		kern32rows(&t[j], 0, &a[0], 0, as, &b[j], ldb, k, 1, 1, 0) // t = +0 + 1·sum: the sum
 	}
 	for ; j+8 <= n; j += 8 {
 		kern8(&t[j], &a[0], as, &b[j], ldb, k)

@@ -2,69 +2,6 @@
 
 #include "textflag.h"
 
-// func kern32(t *float32, a *float32, astride int, b *float32, ldb int, k int)
-// t[0:32] = Σ_{l<k} a[l·astride] · b[l·ldb : l·ldb+32], in two interleaved
-// accumulator sets (even and odd l) added at the end: a fixed order.
-TEXT ·kern32(SB), NOSPLIT, $0-48
-	MOVQ t+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ astride+16(FP), R8
-	SHLQ $2, R8
-	MOVQ b+24(FP), DX
-	MOVQ ldb+32(FP), R9
-	SHLQ $2, R9
-	MOVQ k+40(FP), CX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
-	CMPQ CX, $2
-	JL   tail32
-
-loop32:
-	VBROADCASTSS (SI), Y8
-	VFMADD231PS  (DX), Y8, Y0
-	VFMADD231PS  32(DX), Y8, Y1
-	VFMADD231PS  64(DX), Y8, Y2
-	VFMADD231PS  96(DX), Y8, Y3
-	ADDQ         R8, SI
-	ADDQ         R9, DX
-	VBROADCASTSS (SI), Y9
-	VFMADD231PS  (DX), Y9, Y4
-	VFMADD231PS  32(DX), Y9, Y5
-	VFMADD231PS  64(DX), Y9, Y6
-	VFMADD231PS  96(DX), Y9, Y7
-	ADDQ         R8, SI
-	ADDQ         R9, DX
-	SUBQ         $2, CX
-	CMPQ         CX, $2
-	JGE          loop32
-
-tail32:
-	TESTQ        CX, CX
-	JZ           done32
-	VBROADCASTSS (SI), Y8
-	VFMADD231PS  (DX), Y8, Y0
-	VFMADD231PS  32(DX), Y8, Y1
-	VFMADD231PS  64(DX), Y8, Y2
-	VFMADD231PS  96(DX), Y8, Y3
-
-done32:
-	VADDPS  Y4, Y0, Y0
-	VADDPS  Y5, Y1, Y1
-	VADDPS  Y6, Y2, Y2
-	VADDPS  Y7, Y3, Y3
-	VMOVUPS Y0, (DI)
-	VMOVUPS Y1, 32(DI)
-	VMOVUPS Y2, 64(DI)
-	VMOVUPS Y3, 96(DI)
-	VZEROUPPER
-	RET
-
 // func kern8(t *float32, a *float32, astride int, b *float32, ldb int, k int)
 // t[0:8] = Σ_{l<k} a[l·astride] · b[l·ldb : l·ldb+8], four accumulators
 // (l mod 4) added at the end.
@@ -238,5 +175,111 @@ sptail8:
 spdone8:
 	VADDPS  Y4, Y0, Y0
 	VMOVUPS Y0, (DI)
+	VZEROUPPER
+	RET
+
+// func kern32rows(c *float32, ldc int, a *float32, arow, astride int, b *float32, ldb, k, rows int, alpha float32, load int)
+// For each of rows rows r: t[0:32] = Σ_{l<k} a[r·arow + l·astride] ·
+// b[l·ldb : l·ldb+32], in two interleaved accumulator sets (even and odd l)
+// added at the end (a fixed order), then c[r·ldc : r·ldc+32] = c + α·t when load is non-zero,
+// else +0 + α·t (a cleared C): the products rounded, then the sums — the
+// operations of rowKernel followed by Sgemm's `ci[j] += alpha * t[j]`, in
+// one call for a whole range of rows.
+TEXT ·kern32rows(SB), NOSPLIT, $0-88
+	MOVQ         c+0(FP), DI
+	MOVQ         ldc+8(FP), R11
+	SHLQ         $2, R11
+	MOVQ         a+16(FP), R13
+	MOVQ         arow+24(FP), R12
+	SHLQ         $2, R12
+	MOVQ         astride+32(FP), R8
+	SHLQ         $2, R8
+	MOVQ         b+40(FP), BX
+	MOVQ         ldb+48(FP), R9
+	SHLQ         $2, R9
+	MOVQ         rows+64(FP), R10
+	VBROADCASTSS alpha+72(FP), Y13
+	VXORPS       Y14, Y14, Y14
+	MOVQ         load+80(FP), AX
+	TESTQ        R10, R10
+	JZ           endrows
+
+row:
+	MOVQ   R13, SI
+	MOVQ   BX, DX
+	MOVQ   k+56(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	CMPQ   CX, $2
+	JL     tailrows
+
+looprows:
+	VBROADCASTSS (SI), Y8
+	VFMADD231PS  (DX), Y8, Y0
+	VFMADD231PS  32(DX), Y8, Y1
+	VFMADD231PS  64(DX), Y8, Y2
+	VFMADD231PS  96(DX), Y8, Y3
+	ADDQ         R8, SI
+	ADDQ         R9, DX
+	VBROADCASTSS (SI), Y9
+	VFMADD231PS  (DX), Y9, Y4
+	VFMADD231PS  32(DX), Y9, Y5
+	VFMADD231PS  64(DX), Y9, Y6
+	VFMADD231PS  96(DX), Y9, Y7
+	ADDQ         R8, SI
+	ADDQ         R9, DX
+	SUBQ         $2, CX
+	CMPQ         CX, $2
+	JGE          looprows
+
+tailrows:
+	TESTQ        CX, CX
+	JZ           donerow
+	VBROADCASTSS (SI), Y8
+	VFMADD231PS  (DX), Y8, Y0
+	VFMADD231PS  32(DX), Y8, Y1
+	VFMADD231PS  64(DX), Y8, Y2
+	VFMADD231PS  96(DX), Y8, Y3
+
+donerow:
+	VADDPS Y4, Y0, Y0
+	VADDPS Y5, Y1, Y1
+	VADDPS Y6, Y2, Y2
+	VADDPS Y7, Y3, Y3
+	VMULPS Y13, Y0, Y0
+	VMULPS Y13, Y1, Y1
+	VMULPS Y13, Y2, Y2
+	VMULPS Y13, Y3, Y3
+	TESTQ  AX, AX
+	JZ     zerorow
+	VADDPS (DI), Y0, Y0
+	VADDPS 32(DI), Y1, Y1
+	VADDPS 64(DI), Y2, Y2
+	VADDPS 96(DI), Y3, Y3
+	JMP    storerow
+
+zerorow:
+	VADDPS Y14, Y0, Y0
+	VADDPS Y14, Y1, Y1
+	VADDPS Y14, Y2, Y2
+	VADDPS Y14, Y3, Y3
+
+storerow:
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ    R11, DI
+	ADDQ    R12, R13
+	DECQ    R10
+	JNZ     row
+
+endrows:
 	VZEROUPPER
 	RET
