@@ -8,18 +8,26 @@ type gemmJob struct {
 	lda, ldb, aRow, aStride, n, k int
 	alpha, beta                   float32
 	// A parallel call's ranges (Run): C's rows into out (stride ldo), or,
-	// when split, k's ranges bd into m×n partials in out.
-	split bool
-	out   []float32
-	ldo   int
-	m     int
-	bd    [Chunks + 1]int
+	// when split, k's ranges bd into m×n partials in out, or, with panels,
+	// ranges of k-panels, each panel's m×n sums (α = 1, β = 0) into out.
+	split, panels bool
+	out           []float32
+	ldo           int
+	m             int
+	bd            [Chunks + 1]int
 }
 
 var gemmJobs = sync.Pool{New: func() any { return new(gemmJob) }}
 
 // Run computes one range of a parallel call (Ranger).
 func (g *gemmJob) Run(lo, hi int) {
+	if g.panels {
+		mn := g.m * g.n
+		for q := lo; q < hi; q++ {
+			g.rows(0, g.m, q*kPanel, min(g.k, (q+1)*kPanel), g.out[q*mn:(q+1)*mn], g.n, true)
+		}
+		return
+	}
 	if !g.split {
 		g.rows(lo, hi, 0, g.k, g.out, g.ldo, true)
 		return
@@ -119,8 +127,21 @@ func (g *gemmJob) rows(lo, hi int, kl, kh int, out []float32, ldo int, scale boo
 			if k0 == kl && scale && g.beta == 0 {
 				load = 0
 			}
+			rest := lo // rows from rest on: one at a time
+			if gemmTriples {
+				rest += (hi - lo) / 3 * 3
+			}
 			for j := 0; j < g.n; j += 32 {
-				kern32rows(&out[lo*ldo+j], ldo, &g.a[lo*g.aRow+k0*g.aStride], g.aRow, g.aStride, &g.b[k0*g.ldb+j], g.ldb, kk, hi-lo, g.alpha, load)
+				// Three rows on both halves, then the next three: the
+				// rows' entries of A are read while in L1.
+				for r := lo; r < rest; r += 3 {
+					for h := j; h < j+32; h += 16 {
+						kern16x3(&out[r*ldo+h], ldo, &g.a[r*g.aRow+k0*g.aStride], g.aRow, g.aStride, &g.b[k0*g.ldb+h], g.ldb, kk, 1, g.alpha, load)
+					}
+				}
+				if rest < hi {
+					kern32rows(&out[rest*ldo+j], ldo, &g.a[rest*g.aRow+k0*g.aStride], g.aRow, g.aStride, &g.b[k0*g.ldb+j], g.ldb, kk, hi-rest, g.alpha, load)
+				}
 			}
 		}
 		return

@@ -28,11 +28,29 @@ func kern32Go(t, a []float32, as int, b []float32, ldb, k int) {
 // a[r·arow:] and b, then c[r·ldc+j] = c[r·ldc+j] + α·t[j] (load), or
 // 0 + α·t[j].
 func kern32rowsGo(c []float32, ldc int, a []float32, arow, as int, b []float32, ldb, k, rows int, alpha float32, load bool) {
+	kernRowsGo(32, c, ldc, a, arow, as, b, ldb, k, rows, alpha, load)
+}
+
+// kern16x3Go is kern16x3 over rows rows (a multiple of three): kern32rowsGo
+// on 16 columns.
+func kern16x3Go(c []float32, ldc int, a []float32, arow, as int, b []float32, ldb, k, rows int, alpha float32, load bool) {
+	kernRowsGo(16, c, ldc, a, arow, as, b, ldb, k, rows, alpha, load)
+}
+
+// kernRowsGo is kern32rowsGo on w ≤ 32 columns.
+func kernRowsGo(w int, c []float32, ldc int, a []float32, arow, as int, b []float32, ldb, k, rows int, alpha float32, load bool) {
 	var t [32]float32
+	bw := b // kern32Go reads 32 columns: b's w, padded
+	if w < 32 && k > 0 {
+		bw = make([]float32, (k-1)*ldb+32)
+		for l := 0; l < k; l++ {
+			copy(bw[l*ldb:l*ldb+w], b[l*ldb:])
+		}
+	}
 	for r := 0; r < rows; r++ {
-		kern32Go(t[:], a[r*arow:], as, b, ldb, k)
-		cr := c[r*ldc : r*ldc+32]
-		for j, v := range t {
+		kern32Go(t[:], a[r*arow:], as, bw, ldb, k)
+		cr := c[r*ldc : r*ldc+w]
+		for j, v := range t[:w] {
 			p := float32(alpha * v)
 			if load {
 				cr[j] += p

@@ -72,7 +72,7 @@ func exactProducts(rng *rand.Rand, n int, bits int) []float32 {
 }
 
 // TestGoFMAKernelsMatchAsm: kern32rows (one row, and three with α·t added
-// to C or to zero), kern8 and the sparse-row kernels
+// to C or to zero), kern16x3 (two triples), kern8 and the sparse-row kernels
 // against their Go versions, which add the same terms in the same order but
 // round each product first: bit for bit where the products are exact,
 // within rounding on general inputs. Odd and even k (kern8's groups of four
@@ -122,6 +122,14 @@ func TestGoFMAKernelsMatchAsm(t *testing.T) {
 					kern32rows(&got[0], ldc, &ar[0], 1, as, &b[0], ldb, k, rows, -0.75, load)
 					kern32rowsGo(want, ldc, ar, 1, as, b, ldb, k, rows, -0.75, load != 0)
 					check(fmt.Sprintf("%s: kern32rows, load %d", g.name, load), got, want, g.exactly, k)
+					// Two triples of rows on 16 columns.
+					ar6 := g.f(5+(k-1)*as+1, 8)
+					got, want = make([]float32, 6*ldc), make([]float32, 6*ldc)
+					copy(got, c0)
+					copy(want, c0)
+					kern16x3(&got[0], ldc, &ar6[0], 1, as, &b[0], ldb, k, 2, -0.75, load)
+					kern16x3Go(want, ldc, ar6, 1, as, b, ldb, k, 6, -0.75, load != 0)
+					check(fmt.Sprintf("%s: kern16x3, load %d", g.name, load), got, want, g.exactly, k)
 				}
 				got, want = got[:8], want[:8]
 				kern8(&got[0], &a[0], as, &b[0], ldb, k)

@@ -12,6 +12,9 @@ var haveKernels = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 func kern32rows(c *float32, ldc int, a *float32, arow, astride int, b *float32, ldb, k, rows int, alpha float32, load int)
 
 //go:noescape
+func kern16x3(c *float32, ldc int, a *float32, arow, astride int, b *float32, ldb, k, triples int, alpha float32, load int)
+
+//go:noescape
 func kern8(t *float32, a *float32, astride int, b *float32, ldb int, k int)
 
 //go:noescape

@@ -16,6 +16,12 @@ func kern32rows(c *float32, ldc int, a *float32, arow, astride int, b *float32, 
 		unsafe.Slice(b, span(k, ldb, 32)), ldb, k, rows, alpha, load != 0)
 }
 
+func kern16x3(c *float32, ldc int, a *float32, arow, astride int, b *float32, ldb, k, triples int, alpha float32, load int) {
+	rows := 3 * triples
+	kern16x3Go(unsafe.Slice(c, span(rows, ldc, 16)), ldc, unsafe.Slice(a, span(rows, arow, 1)+span(k, astride, 1)-1), arow, astride,
+		unsafe.Slice(b, span(k, ldb, 16)), ldb, k, rows, alpha, load != 0)
+}
+
 func kern8(t *float32, a *float32, astride int, b *float32, ldb int, k int) {
 	kern8Go(unsafe.Slice(t, 8), unsafe.Slice(a, span(k, astride, 1)), astride, unsafe.Slice(b, span(k, ldb, 8)), ldb, k)
 }

@@ -59,6 +59,7 @@ func evenBounds(n int) (b [Chunks + 1]int) {
 const (
 	kPanel       = 256     // rows of op(B) per panel: 256×32 floats stay in L1
 	gemmParallel = 1 << 17 // m·n·k below which Sgemm stays on one goroutine
+	panelScratch = 1 << 23 // floats of panel sums a panel split may keep (32 MB)
 )
 
 var scratch32 = sync.Pool{New: func() any { return new([]float32) }}
@@ -79,6 +80,14 @@ var gemmNarrow = true
 // gemmFused enables kern32rows on the general path where C's width is a
 // multiple of 32; tests turn it off to compare with rowKernel's path.
 var gemmFused = true
+
+// gemmTriples: the fused path runs three rows at a time on 16 columns
+// (kern16x3) and kern32rows on the rows left; tests turn it off.
+var gemmTriples = true
+
+// gemmPanels: a transposed-A product over a long k splits its panels
+// rather than C's rows; tests turn it off.
+var gemmPanels = true
 
 // Sgemm computes C = alpha·op(A)·op(B) + beta·C (row-major), as blas.Float32
 // defines it.
@@ -117,6 +126,35 @@ func (impl Implementation) Sgemm(tA, tB blas.Transpose, m, n, k int, alpha float
 		g.rows(0, m, 0, k, c, ldc, true)
 	case work < gemmParallel:
 		g.rows(0, m, 0, k, c, ldc, true) // g stays on the stack
+	case gemmPanels && tA == blas.Trans && m >= 4*Chunks && k >= 2*Chunks*kPanel && (k+kPanel-1)/kPanel*m*n <= panelScratch:
+		// Aᵀ·B over a long k (a weight gradient Xᵀ·G over a batch's
+		// slots): split the panels, not C's rows — each range computes
+		// its panels' sums for every row of C (A and B read once, not once
+		// per row range), kept apart and added to C in panel order: what
+		// the row split adds, in its order.
+		np := (k + kPanel - 1) / kPanel
+		p := getScratch(np * m * n)
+		defer scratch32.Put(p)
+		parts := *p
+		gp := gemmJobs.Get().(*gemmJob)
+		*gp = g
+		gp.panels, gp.out, gp.m, gp.alpha, gp.beta = true, parts, m, 1, 0
+		impl.ranges(evenBounds(np), gp)
+		*gp = gemmJob{}
+		gemmJobs.Put(gp)
+		for i := 0; i < m; i++ {
+			ci := c[i*ldc : i*ldc+n]
+			scaleRow(ci, beta)
+			j := 0
+			for ; j+32 <= n; j += 32 { // ci[j] += α·v over the panels in order, 32 columns at a time
+				colAxpy32(&ci[j], &parts[i*n+j], m*n, &alpha, 0, np)
+			}
+			for ; j < n; j++ {
+				for q := 0; q < np; q++ {
+					ci[j] += alpha * parts[q*m*n+i*n+j]
+				}
+			}
+		}
 	case m >= 4*Chunks:
 		gp := gemmJobs.Get().(*gemmJob)
 		*gp = g

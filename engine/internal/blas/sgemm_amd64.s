@@ -283,3 +283,147 @@ storerow:
 endrows:
 	VZEROUPPER
 	RET
+
+// func kern16x3(c *float32, ldc int, a *float32, arow, astride int, b *float32, ldb, k, triples int, alpha float32, load int)
+// kern32rows on 16 columns, three rows at a time: for each row r < 3·triples,
+// t[0:16] = Σ_{l<k} a[r·arow + l·astride] · b[l·ldb : l·ldb+16] in the
+// same two accumulator sets (even and odd l) added at the end, then
+// c[r·ldc : r·ldc+16] = c + α·t (load) or +0 + α·t: each element's
+// operations those of kern32rows, while b's 16 columns are loaded once for
+// three rows (a panel of b over 16 columns stays in L1 across the rows).
+TEXT ·kern16x3(SB), NOSPLIT, $0-88
+	MOVQ c+0(FP), DI
+	MOVQ ldc+8(FP), R11
+	SHLQ $2, R11
+	MOVQ a+16(FP), R13
+	MOVQ arow+24(FP), R12
+	SHLQ $2, R12
+	MOVQ astride+32(FP), R8
+	SHLQ $2, R8
+	MOVQ b+40(FP), BX
+	MOVQ ldb+48(FP), R9
+	SHLQ $2, R9
+	MOVQ triples+64(FP), R10
+	MOVQ load+80(FP), AX
+	TESTQ R10, R10
+	JZ    end3
+
+triple:
+	MOVQ   R13, SI
+	MOVQ   BX, DX
+	MOVQ   k+56(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	CMPQ   CX, $2
+	JL     tail3
+
+loop3:
+	VMOVUPS      (DX), Y12
+	VMOVUPS      32(DX), Y13
+	VBROADCASTSS (SI), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS (SI)(R12*1), Y15
+	VFMADD231PS  Y12, Y15, Y4
+	VFMADD231PS  Y13, Y15, Y5
+	VBROADCASTSS (SI)(R12*2), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+	ADDQ         R8, SI
+	ADDQ         R9, DX
+	VMOVUPS      (DX), Y12
+	VMOVUPS      32(DX), Y13
+	VBROADCASTSS (SI), Y14
+	VFMADD231PS  Y12, Y14, Y2
+	VFMADD231PS  Y13, Y14, Y3
+	VBROADCASTSS (SI)(R12*1), Y15
+	VFMADD231PS  Y12, Y15, Y6
+	VFMADD231PS  Y13, Y15, Y7
+	VBROADCASTSS (SI)(R12*2), Y14
+	VFMADD231PS  Y12, Y14, Y10
+	VFMADD231PS  Y13, Y14, Y11
+	ADDQ         R8, SI
+	ADDQ         R9, DX
+	SUBQ         $2, CX
+	CMPQ         CX, $2
+	JGE          loop3
+
+tail3:
+	TESTQ        CX, CX
+	JZ           done3
+	VMOVUPS      (DX), Y12
+	VMOVUPS      32(DX), Y13
+	VBROADCASTSS (SI), Y14
+	VFMADD231PS  Y12, Y14, Y0
+	VFMADD231PS  Y13, Y14, Y1
+	VBROADCASTSS (SI)(R12*1), Y15
+	VFMADD231PS  Y12, Y15, Y4
+	VFMADD231PS  Y13, Y15, Y5
+	VBROADCASTSS (SI)(R12*2), Y14
+	VFMADD231PS  Y12, Y14, Y8
+	VFMADD231PS  Y13, Y14, Y9
+
+done3:
+	VADDPS       Y2, Y0, Y0
+	VADDPS       Y3, Y1, Y1
+	VADDPS       Y6, Y4, Y4
+	VADDPS       Y7, Y5, Y5
+	VADDPS       Y10, Y8, Y8
+	VADDPS       Y11, Y9, Y9
+	VBROADCASTSS alpha+72(FP), Y12
+	VMULPS       Y12, Y0, Y0
+	VMULPS       Y12, Y1, Y1
+	VMULPS       Y12, Y4, Y4
+	VMULPS       Y12, Y5, Y5
+	VMULPS       Y12, Y8, Y8
+	VMULPS       Y12, Y9, Y9
+	TESTQ        AX, AX
+	JZ           zero3
+	MOVQ         DI, DX
+	VADDPS       (DX), Y0, Y0
+	VADDPS       32(DX), Y1, Y1
+	ADDQ         R11, DX
+	VADDPS       (DX), Y4, Y4
+	VADDPS       32(DX), Y5, Y5
+	ADDQ         R11, DX
+	VADDPS       (DX), Y8, Y8
+	VADDPS       32(DX), Y9, Y9
+	JMP          store3
+
+zero3:
+	VXORPS Y13, Y13, Y13
+	VADDPS Y13, Y0, Y0
+	VADDPS Y13, Y1, Y1
+	VADDPS Y13, Y4, Y4
+	VADDPS Y13, Y5, Y5
+	VADDPS Y13, Y8, Y8
+	VADDPS Y13, Y9, Y9
+
+store3:
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	ADDQ    R11, DI
+	VMOVUPS Y4, (DI)
+	VMOVUPS Y5, 32(DI)
+	ADDQ    R11, DI
+	VMOVUPS Y8, (DI)
+	VMOVUPS Y9, 32(DI)
+	ADDQ    R11, DI
+	LEAQ    (R13)(R12*2), R13
+	ADDQ    R12, R13
+	DECQ    R10
+	JNZ     triple
+
+end3:
+	VZEROUPPER
+	RET

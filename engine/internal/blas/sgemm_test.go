@@ -226,23 +226,26 @@ func TestSgemmNarrowPaths(t *testing.T) {
 	}
 }
 
-// TestSgemmFused: the general path's kern32rows calls give exactly what
-// rowKernel and the Go loop adding α·t to C gave — C of width 32, 64 and
-// 96 (40 stays on the old path), every transpose, k within one panel, odd,
-// and over several panels, β of 0 (no clearing pass), 1 and other, α ≠ 1,
+// TestSgemmFused: the general path's kern32rows calls, with kern16x3 on
+// row triples, and the panel split of a long transposed-A product, alone
+// and together, give exactly what rowKernel, the Go loop adding α·t to C
+// and the row split gave — C of width 32, 64 and 96 (40 stays on the old
+// kernels), every transpose, k within one panel, odd, over several panels
+// and ending in a one-row panel, β of 0 (no clearing pass), 1 and other, α ≠ 1,
 // −0 products (α < 0 with β = 0: C = +0 + α·(+0), not −0), NaN left in C for β = 0, the serial, row-split and k-split
 // paths, and the k = 1 shapes with the narrow paths off.
 func TestSgemmFused(t *testing.T) {
 	if !haveKernels {
 		t.Skip("no AVX2+FMA")
 	}
-	run := func(fused, narrow bool, tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
-		gemmFused, gemmNarrow = fused, narrow
-		defer func() { gemmFused, gemmNarrow = true, true }()
+	// paths: fused, triples, panels; the reference is none of them.
+	run := func(paths [3]bool, narrow bool, tA, tB blas.Transpose, m, n, k int, alpha float32, a []float32, lda int, b []float32, ldb int, beta float32, c []float32, ldc int) {
+		gemmFused, gemmTriples, gemmPanels, gemmNarrow = paths[0], paths[1], paths[2], narrow
+		defer func() { gemmFused, gemmTriples, gemmPanels, gemmNarrow = true, true, true, true }()
 		Implementation{Parallel: goParallel}.Sgemm(tA, tB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc)
 	}
 	for _, sh := range [][3]int{{101, 32, 32}, {5000, 32, 65}, {37, 64, 600}, {20, 96, 7}, {9, 40, 33},
-		{32, 32, 20000}, {65, 32, 3001}, {3, 32, 1}, {4000, 64, 1}} {
+		{32, 32, 20000}, {65, 32, 3001}, {16, 64, 2305}, {17, 40, 2305}, {3, 32, 1}, {4000, 64, 1}} {
 		m, n, k := sh[0], sh[1], sh[2]
 		for _, tA := range []blas.Transpose{blas.NoTrans, blas.Trans} {
 			for _, tB := range []blas.Transpose{blas.NoTrans, blas.Trans} {
@@ -260,12 +263,16 @@ func TestSgemmFused(t *testing.T) {
 						if ab[1] == 0 {
 							c0[0] = float32(math.NaN()) // β = 0: C is not read
 						}
-						want, got := append([]float32(nil), c0...), append([]float32(nil), c0...)
-						run(false, narrow, tA, tB, m, n, k, ab[0], a, lda, b, ldb, ab[1], want, ldc)
-						run(true, narrow, tA, tB, m, n, k, ab[0], a, lda, b, ldb, ab[1], got, ldc)
-						for i := range want {
-							if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-								t.Fatalf("%v %c%c α,β=%v narrow=%v: C[%d] = %v, rowKernel's path %v", sh, tA, tB, ab, narrow, i, got[i], want[i])
+						want := append([]float32(nil), c0...)
+						run([3]bool{}, narrow, tA, tB, m, n, k, ab[0], a, lda, b, ldb, ab[1], want, ldc)
+						for _, paths := range [][3]bool{{true, false, false}, {true, true, false}, {false, false, true}, {true, true, true}} {
+							got := append([]float32(nil), c0...)
+							run(paths, narrow, tA, tB, m, n, k, ab[0], a, lda, b, ldb, ab[1], got, ldc)
+							for i := range want {
+								if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+									t.Fatalf("%v %c%c α,β=%v narrow=%v fused,triples,panels=%v: C[%d] = %v, rowKernel's path %v",
+										sh, tA, tB, ab, narrow, paths, i, got[i], want[i])
+								}
 							}
 						}
 					}
