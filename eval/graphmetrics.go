@@ -91,8 +91,9 @@ func (e *Evaluator) GraphMetrics(z []float64, d int, splits []*data.Split, u *da
 		}
 		val.add(aucOf(dot, u, g, s.Val, s.ValNeg))
 		sc, lb := pairScores(dot, u, g, s.Test, s.TestNeg)
-		test.add(AUC(sc, lb))
-		rk.add(sc, lb, len(s.Test))
+		r := rankScores(sc, lb) // sorted once for the AUC, AP and Hits
+		test.add(r.auc())
+		rk.add(r)
 		if len(e.dist) >= 2 {
 			tau.add(e.tau.KendallTauBInts(e.dist, e.cos))
 		}
@@ -133,12 +134,11 @@ func (e *Evaluator) SampleTauOf(dot func(i, j int) float64, ps *PairSample) floa
 // rankMeans averages AP and Hits@K over graphs.
 type rankMeans struct{ ap, h20, h50 mean }
 
-// add scores one graph's test pairs: scores sc with labels lb, the npos
-// positives first (pairScores).
-func (r *rankMeans) add(sc []float64, lb []bool, npos int) {
-	r.ap.add(AveragePrecision(sc, lb))
-	r.h20.add(HitsAtK(sc[:npos], sc[npos:], 20))
-	r.h50.add(HitsAtK(sc[:npos], sc[npos:], 50))
+// add scores one graph's test pairs, ranked.
+func (r *rankMeans) add(s ranked) {
+	r.ap.add(s.ap())
+	r.h20.add(s.hits(20))
+	r.h50.add(s.hits(50))
 }
 
 func (r *rankMeans) fill(s Scores) Scores {

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -10,39 +11,37 @@ import (
 // the distinct score thresholds t, descending (tied scores share one
 // threshold). O(P log P). NaN when there is no positive or a score is NaN.
 func AveragePrecision(scores []float64, labels []bool) float64 {
-	if hasNaN(scores) {
+	return rankScores(scores, labels).ap()
+}
+
+// ap is AveragePrecision over the distinct scores, highest first.
+func (r ranked) ap() float64 {
+	if r.nan || len(r.pos) == 0 {
 		return math.NaN()
 	}
-	idx := make([]int, len(scores))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.Slice(idx, func(a, b int) bool { return scores[idx[a]] > scores[idx[b]] })
-	npos := 0
-	for _, l := range labels {
-		if l {
-			npos++
-		}
-	}
-	if npos == 0 {
-		return math.NaN()
-	}
+	npos := len(r.pos)
 	var tp, fp int
 	var ap, prevRecall float64
-	for i := 0; i < len(idx); {
-		j := i
-		for j < len(idx) && scores[idx[j]] == scores[idx[i]] {
-			if labels[idx[j]] {
-				tp++
-			} else {
-				fp++
-			}
-			j++
+	p, q := len(r.pos), len(r.neg) // scores from p and q on are counted
+	for p > 0 || q > 0 {
+		var v float64 // the group's score: the higher of the two next ones
+		switch {
+		case q == 0 || (p > 0 && r.pos[p-1] > r.neg[q-1]):
+			v = r.pos[p-1]
+		default:
+			v = r.neg[q-1]
+		}
+		for p > 0 && r.pos[p-1] == v {
+			p--
+			tp++
+		}
+		for q > 0 && r.neg[q-1] == v {
+			q--
+			fp++
 		}
 		recall := float64(tp) / float64(npos)
 		ap += (recall - prevRecall) * float64(tp) / float64(tp+fp)
 		prevRecall = recall
-		i = j
 	}
 	return ap
 }
@@ -51,20 +50,21 @@ func AveragePrecision(scores []float64, labels []bool) float64 {
 // strictly above the K-th highest negative score (1 when there are fewer
 // than K negatives). NaN without positives or with a NaN score.
 func HitsAtK(pos, neg []float64, k int) float64 {
-	if len(pos) == 0 || hasNaN(pos) || hasNaN(neg) {
+	r := ranked{pos: slices.Clone(pos), neg: slices.Clone(neg), nan: hasNaN(pos) || hasNaN(neg)}
+	slices.Sort(r.pos)
+	slices.Sort(r.neg)
+	return r.hits(k)
+}
+
+// hits is HitsAtK of the sorted scores.
+func (r ranked) hits(k int) float64 {
+	if len(r.pos) == 0 || r.nan {
 		return math.NaN()
 	}
-	if len(neg) < k {
+	if len(r.neg) < k {
 		return 1
 	}
-	s := append([]float64(nil), neg...)
-	sort.Sort(sort.Reverse(sort.Float64Slice(s)))
-	kth := s[k-1]
-	hits := 0
-	for _, p := range pos {
-		if p > kth {
-			hits++
-		}
-	}
-	return float64(hits) / float64(len(pos))
+	kth := r.neg[len(r.neg)-k]
+	below := sort.Search(len(r.pos), func(i int) bool { return r.pos[i] > kth })
+	return float64(len(r.pos)-below) / float64(len(r.pos))
 }

@@ -60,8 +60,9 @@ func (e *Evaluator) SampledMetricsOf(dot func(i, j int) float64, splits []*data.
 		}
 		val.add(aucOf(dot, u, g, s.Val, s.ValNeg))
 		sc, lb := pairScores(dot, u, g, s.Test, s.TestNeg)
-		test.add(AUC(sc, lb))
-		rk.add(sc, lb, len(s.Test))
+		r := rankScores(sc, lb) // sorted once for the AUC, AP and Hits
+		test.add(r.auc())
+		rk.add(r)
 		if len(e.dist) < 2 {
 			continue
 		}
