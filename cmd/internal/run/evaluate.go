@@ -164,11 +164,14 @@ func evaluate[T engine.Float](c *Built, z []T, d int) (eval.Scores, []string, er
 			return eval.Scores{}, nil, divergedError(v)
 		}
 	}
-	c.lastVal = valScoresOf(c, engine.RowDot(z, d))
 	if !c.p.Exact() {
-		s, warns := c.scorer.SampledMetricsOf(engine.RowDot(z, d), c.p.Splits, c.p.Union, c.p.TauSample)
+		dot := tapeSimilarity(&c.tape, z, d) // the pairs recorded at the first evaluation, computed ahead at the others
+		c.lastVal = valScoresOf(c, dot)
+		s, warns := c.scorer.SampledMetricsOf(dot, c.p.Splits, c.p.Union, c.p.TauSample)
+		c.tape.done()
 		return s, warns, nil
 	}
+	c.lastVal = valScoresOf(c, engine.RowDot(z, d))
 	s, warns := c.scorer.GraphMetrics(widen(z), d, c.p.Splits, c.p.Union)
 	return s, warns, nil
 }

@@ -223,16 +223,24 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		// A float32 run's chunked inference keeps them in float32
 		// (Built.float32Embeddings; not with a Laplacian input's sign reset),
 		// or writes them to the spill file a row at a time.
-		if chunkedFloat32(cfg, int(n)) {
-			if !spills(cfg, int(n)).emb || cfg.spillDir() == "" {
-				add("evaluation embeddings (float32)", n*int64(mc.Out)*4, "")
-			} else { // the validation and test positives (a tenth of the edges each) and as many negatives, the validation ones again for the BCE, the τ sample and the validation sample's pairs and triples
-				inStep(PhaseTrain, "evaluate", func() {
-					add("evaluation pairs and products, scored a block of embedding rows at a time", pairDotsBytes(6*(e/10)+2*int64(cfg.TauPairs), n, mc.Out), "")
-				})
-			}
-		} else {
+		// The pairs an evaluation asks for: the validation and test
+		// positives (a tenth of the edges each) and as many negatives, the
+		// validation ones again for the BCE, the τ sample and the
+		// validation sample's pairs and triples (at most the τ sample's).
+		evalPairs := 6*(e/10) + 2*int64(cfg.TauPairs)
+		spilledEmb := chunkedFloat32(cfg, int(n)) && spills(cfg, int(n)).emb && cfg.spillDir() != ""
+		switch {
+		case spilledEmb:
+			inStep(PhaseTrain, "evaluate", func() {
+				add("evaluation pairs and products, scored a block of embedding rows at a time", pairDotsBytes(evalPairs, n, mc.Out), "")
+			})
+		case chunkedFloat32(cfg, int(n)):
+			add("evaluation embeddings (float32)", n*int64(mc.Out)*4, "")
+		default:
 			add("evaluation embeddings (float64)", n*int64(mc.Out)*8, "")
+		}
+		if cfg.Distances != DistExact && !spilledEmb { // held embeddings on the sampled path: the pair tape
+			add("evaluation pairs and products, computed ahead of the scorers", pairTapeBytes(evalPairs), "")
 		}
 	})
 	for _, t := range own.After {
