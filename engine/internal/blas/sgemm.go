@@ -8,9 +8,10 @@ import (
 )
 
 // Implementation is gonum's pure-Go BLAS with a faster float32 Gemm on CPUs
-// with AVX2 and FMA: register-blocked row kernels (32 and 8 columns,
-// sgemm_amd64.s) over k-panels of kPanel rows of op(B), rows of C split
-// over a fixed partition. Every element of C is summed in an order fixed by
+// with AVX2 and FMA: register-blocked row kernels (32 columns a row, 16
+// columns three rows at a time, 8 columns; sgemm_amd64.s) over k-panels of
+// kPanel rows of op(B), rows of C — or, for Aᵀ·B over a long k, the
+// panels — split over a fixed partition. Every element of C is summed in an order fixed by
 // the shapes alone, so results are bit-identical whatever GOMAXPROCS is and
 // whatever Parallel does (they differ from gonum's in the last bits: FMA and
 // a different summation order). Float64 and every other routine are
