@@ -25,7 +25,7 @@ type ranked struct {
 // rankScores splits scores by labels (true = positive) and sorts each part.
 func rankScores(scores []float64, labels []bool) ranked {
 	if len(scores) != len(labels) {
-		panic(fmt.Sprintf("eval: AUC: %d scores, %d labels", len(scores), len(labels)))
+		panic(fmt.Sprintf("eval: ranking %d scores by %d labels", len(scores), len(labels)))
 	}
 	if hasNaN(scores) {
 		return ranked{nan: true}
@@ -43,7 +43,7 @@ func rankScores(scores []float64, labels []bool) ranked {
 	return r
 }
 
-// group returns the ends of the run of values equal to v starting at i in
+// group returns the end of the run of values equal to v starting at i in
 // the ascending xs.
 func group(xs []float64, i int, v float64) int {
 	for i < len(xs) && xs[i] == v {

@@ -35,7 +35,7 @@ type pairTape struct {
 // tapeAhead is how many pairs ahead rowDots prefetches a pair's rows.
 const tapeAhead = 16
 
-// similarity returns the row product the current evaluation's scorers
+// tapeSimilarity returns the row product the current evaluation's scorers
 // call, for embeddings z of width d: engine.RowDot, recording each pair
 // while the tape is empty, else answered from the tape's products, computed
 // here ahead (rowDots). Call done after the scorers.
