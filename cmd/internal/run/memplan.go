@@ -39,6 +39,9 @@ const (
 	PhaseTrain   = "train"
 )
 
+// stepEvaluate is the train phase's step that scores spilled embeddings.
+const stepEvaluate = "evaluate"
+
 // MemoryPlan is a run's estimated peak memory, by part.
 type MemoryPlan struct {
 	Parts  []MemPart `json:"parts"`
@@ -47,6 +50,10 @@ type MemoryPlan struct {
 	// Spill is the directory --spill auto chose because the run would not
 	// fit --max-memory otherwise ("" when it spills nothing or was told where).
 	Spill string `json:"spill,omitempty"`
+	// DotBlock is how many bytes of spilled embeddings an evaluation
+	// holds at a time (fitDotBlock; 0 when it holds them all or spills none).
+	DotBlock int64 `json:"dot_block_bytes,omitempty"`
+	dots     *dotPlan
 }
 
 // Per-unit costs, calibrated against measured peak RSS (see
@@ -225,15 +232,22 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		// or writes them to the spill file a row at a time.
 		// The pairs an evaluation asks for: the validation and test
 		// positives (a tenth of the edges each) and as many negatives, the
-		// validation ones again for the BCE, the τ sample and the
-		// validation sample's pairs and triples (at most the τ sample's).
-		evalPairs := 6*(e/10) + 2*int64(cfg.TauPairs)
+		// validation ones again for the BCE, the τ sample, and the
+		// validation sample (at most an eighth of the τ sample's pairs:
+		// eval.ValSample) twice, for its τ and its MSE, and once more at
+		// most in its triples (two pairs each, at most one triple per two
+		// pairs). Recorded at the first evaluation of grid:300x300 and
+		// grid:1000x1000: 2,844,643 and 3,932,314 pairs; counted 2,857,640
+		// and 3,948,800 (before, with the τ sample counted twice: 4,107,640
+		// and 5,198,800).
+		evalPairs := 6*(e/10) + int64(cfg.TauPairs) + 3*(int64(cfg.TauPairs)/8)
 		spilledEmb := chunkedFloat32(cfg, int(n)) && spills(cfg, int(n)).emb && cfg.spillDir() != ""
 		switch {
 		case spilledEmb:
-			inStep(PhaseTrain, "evaluate", func() {
-				add("evaluation pairs and products, scored a block of embedding rows at a time", pairDotsBytes(evalPairs, n, mc.Out), "")
+			inStep(PhaseTrain, stepEvaluate, func() { // fitDotBlock may hold more of them, as the memory limit allows
+				add("evaluation pairs and products, scored a block of embedding rows at a time", pairDotsBytes(evalPairs, n, mc.Out, int64(DotBlockBytes)), "")
 			})
+			p.dots = &dotPlan{pairs: evalPairs, n: n, d: mc.Out}
 		case chunkedFloat32(cfg, int(n)):
 			add("evaluation embeddings (float32)", n*int64(mc.Out)*4, "")
 		default:
@@ -294,6 +308,9 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 	head := gcHeadroom
 	if p.total() > BigRun || cfg.spillDir() != "" { // a spilling run wants its memory low, whatever its size
 		head, p.BigRun = bigHeadroom, true
+	}
+	if p.dots != nil {
+		p.dots.head = head
 	}
 	for i := range p.Parts {
 		if p.Parts[i].What != "runtime" {
