@@ -126,7 +126,6 @@ type Config struct {
 	ScaleNote string          `json:"scale_note,omitempty"`
 	Explicit  map[string]bool `json:"-"`
 	scaled    bool            // applyScale ran (the large defaults may set BatchSize)
-	dotBlock  int64           // bytes of spilled embeddings an evaluation holds at a time (MemoryPlan.DotBlock; 0: DotBlockBytes)
 	Workers   int             `json:"-"` // BFS goroutines; never changes results
 	MaxMemory int64           `json:"-"` // refuse runs whose memory plan exceeds it (0 = no limit)
 	Save      string          `json:"-"` // checkpoint directory ("" = none)

@@ -48,7 +48,7 @@ func (c *Built) Evaluate() (eval.Scores, []string, error) {
 		}
 		var sc eval.Scores
 		var warns []string
-		spilledScores(e.spill, e.d, c.cfg.dotBlock, func(dot func(i, j int) float64) { // one recording: the file streams once
+		spilledScores(e.spill, e.d, func(dot func(i, j int) float64) { // one recording: the file streams once
 			c.lastVal = valScoresOf(c, dot)
 			sc, warns = c.scorer.SampledMetricsOf(dot, c.p.Splits, c.p.Union, c.p.TauSample)
 		})

@@ -39,9 +39,6 @@ const (
 	PhaseTrain   = "train"
 )
 
-// stepEvaluate is the train phase's step that scores spilled embeddings.
-const stepEvaluate = "evaluate"
-
 // MemoryPlan is a run's estimated peak memory, by part.
 type MemoryPlan struct {
 	Parts  []MemPart `json:"parts"`
@@ -50,10 +47,6 @@ type MemoryPlan struct {
 	// Spill is the directory --spill auto chose because the run would not
 	// fit --max-memory otherwise ("" when it spills nothing or was told where).
 	Spill string `json:"spill,omitempty"`
-	// DotBlock is how many bytes of spilled embeddings an evaluation
-	// holds at a time (fitDotBlock; 0 when it holds them all or spills none).
-	DotBlock int64 `json:"dot_block_bytes,omitempty"`
-	dots     *dotPlan
 }
 
 // Per-unit costs, calibrated against measured peak RSS (see
@@ -244,10 +237,9 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		spilledEmb := chunkedFloat32(cfg, int(n)) && spills(cfg, int(n)).emb && cfg.spillDir() != ""
 		switch {
 		case spilledEmb:
-			inStep(PhaseTrain, stepEvaluate, func() { // fitDotBlock may hold more of them, as the memory limit allows
-				add("evaluation pairs and products, scored a block of embedding rows at a time", pairDotsBytes(evalPairs, n, mc.Out, int64(DotBlockBytes)), "")
+			inStep(PhaseTrain, "evaluate", func() {
+				add("evaluation pairs and products, scored a block of embedding rows at a time", pairDotsBytes(evalPairs, n, mc.Out), "")
 			})
-			p.dots = &dotPlan{pairs: evalPairs, n: n, d: mc.Out}
 		case chunkedFloat32(cfg, int(n)):
 			add("evaluation embeddings (float32)", n*int64(mc.Out)*4, "")
 		default:
@@ -308,9 +300,6 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 	head := gcHeadroom
 	if p.total() > BigRun || cfg.spillDir() != "" { // a spilling run wants its memory low, whatever its size
 		head, p.BigRun = bigHeadroom, true
-	}
-	if p.dots != nil {
-		p.dots.head = head
 	}
 	for i := range p.Parts {
 		if p.Parts[i].What != "runtime" {

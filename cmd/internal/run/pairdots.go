@@ -2,7 +2,6 @@ package run
 
 import (
 	"slices"
-	"sort"
 
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
@@ -18,11 +17,9 @@ import (
 // streaming past each block — again with the products in the order
 // asked. The numbers are spilledDot's, bit for bit.
 
-// DotBlockBytes is the least of the embeddings blockDots holds at a time
+// DotBlockBytes is how much of the embeddings blockDots holds at a time
 // (the block the pairs' lower rows fall in); the file is read about
-// N/(2·block) times in all. A run holds more when its memory limit allows
-// (fitDotBlock): at 10⁸ nodes the 12.8 GB file outgrows the page cache,
-// and each pass is a pass over the disk.
+// N/block times in all.
 var DotBlockBytes = 512 << 20
 
 // dotStream is how many rows blockDots reads at a time as the file
@@ -46,16 +43,10 @@ func standIn(i, j int) float64 {
 
 // spilledScores runs score with the products of rows of the spilled
 // embeddings s (width d) as spilledDot gives them (BlockScores over the
-// file's blocks of blockBytes; DotBlockBytes when 0).
-func spilledScores(s *data.Spill[float32], d int, blockBytes int64, score func(dot func(i, j int) float64)) (direct int) {
-	if blockBytes <= 0 {
-		blockBytes = int64(DotBlockBytes)
-	}
-	return BlockScores(s.Block, s.Rows, d, spilledDot(s, d), score, int(min(blockBytes, int64(maxInt))))
+// file's blocks).
+func spilledScores(s *data.Spill[float32], d int, score func(dot func(i, j int) float64)) (direct int) {
+	return BlockScores(s.Block, s.Rows, d, spilledDot(s, d), score, DotBlockBytes)
 }
-
-// maxInt is the largest int.
-const maxInt = int(^uint(0) >> 1)
 
 // BlockScores runs score with the products engine.Dot64 of rows of an
 // n × d matrix that rows(lo, hi, buf) reads a block at a time (into buf,
@@ -148,70 +139,13 @@ func blockDots[T engine.Float](rows func(lo, hi int, buf []T) []T, n, d int, I, 
 }
 
 // pairDotsBytes is what spilledScores holds beyond the scorers for p
-// recorded pairs of embeddings of width d on n nodes in blocks of
-// blockBytes: the pairs and their products, the held block and stream,
-// and the sort keys of the block with the most pairs (8 B each): the
-// lowest, which holds the lower row of 1 − (1 − 1/blocks)² of random
-// pairs.
-func pairDotsBytes(p, n int64, d int, blockBytes int64) int64 {
-	block := max(1, blockBytes/(4*max(1, int64(d))))
+// recorded pairs of embeddings of width d on n nodes: the pairs and their
+// products, the held block and stream, and the sort keys of the block
+// with the most pairs (8 B each): the lowest, which holds the lower row of
+// 1 − (1 − 1/blocks)² of random pairs.
+func pairDotsBytes(p, n int64, d int) int64 {
+	block := int64(max(1, DotBlockBytes/(4*max(1, d))))
 	nb := float64(max(1, (n+block-1)/block))
 	share := 1 - (1-1/nb)*(1-1/nb)
 	return p*(4+4+8) + int64(8*float64(p)*share) + 4*int64(d)*(min(n, block)+dotStream)
-}
-
-// dotPlan is what a plan's block scoring part was sized from
-// (MemoryPlan.dots): its pairs, the embeddings' rows and width, and the
-// plan's headroom factor.
-type dotPlan struct {
-	pairs, n int64
-	d        int
-	head     float64
-}
-
-// dotBlockShare is the part of a run's memory limit that fitDotBlock lets
-// the plan reach: the plan errs large (1.00–1.19× the measured peaks) but
-// the limit is also the collector's, whose work grows as the heap nears it.
-const dotBlockShare = 0.9
-
-// fitDotBlock lets the evaluation of a plan that scores spilled embeddings
-// a block at a time hold as much of them as limit allows: the fewest
-// blocks (the whole file when it fits; never smaller than DotBlockBytes)
-// whose plan stays within dotBlockShare·limit. It sets DotBlock and the
-// part's bytes. The products are the same for every block size (each is
-// Dot64 of its two rows); only how often the file is read changes.
-func fitDotBlock(p MemoryPlan, limit int64) MemoryPlan {
-	if p.dots == nil {
-		return p
-	}
-	k := slices.IndexFunc(p.Parts, func(q MemPart) bool { return q.Phase == PhaseTrain && q.step == stepEvaluate })
-	x := *p.dots
-	row := 4 * int64(max(1, x.d))
-	least := max(row, int64(DotBlockBytes)/row*row)
-	file := x.n * row
-	size := func(blockBytes int64) int64 {
-		parts := slices.Clone(p.Parts)
-		parts[k].Bytes = int64(float64(pairDotsBytes(x.pairs, x.n, x.d, blockBytes)) * x.head)
-		return MemoryPlan{Parts: parts}.total()
-	}
-	p.DotBlock = least
-	if limit > 0 && k >= 0 && least < file {
-		target := int64(dotBlockShare * float64(limit))
-		for nb := int64(1); ; nb++ {
-			b := (x.n + nb - 1) / nb * row // nb blocks of equal rows
-			if b <= least {
-				break
-			}
-			if size(b) <= target {
-				p.DotBlock = b
-				break
-			}
-		}
-	}
-	if k >= 0 {
-		p.Parts[k].Bytes = int64(float64(pairDotsBytes(x.pairs, x.n, x.d, p.DotBlock)) * x.head)
-		p.Total = p.total()
-		sort.SliceStable(p.Parts, func(a, b int) bool { return p.Parts[a].Bytes > p.Parts[b].Bytes })
-	}
-	return p
 }

@@ -2,7 +2,6 @@ package run
 
 import (
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/ignn/ignn/data"
@@ -87,7 +86,7 @@ func TestSpilledScores(t *testing.T) {
 			}
 		}
 		runs := 0
-		direct := spilledScores(s, d, 0, func(dot func(i, j int) float64) { runs++; score(dot, &got) })
+		direct := spilledScores(s, d, func(dot func(i, j int) float64) { runs++; score(dot, &got) })
 		score(held, &want)
 		if runs != 2 || len(got) != len(want) {
 			t.Fatalf("adaptive %v: %d runs, %d products; want 2 runs, %d", adaptive, runs, len(got), len(want))
@@ -162,71 +161,5 @@ func BenchmarkBlockDots(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		blockDots(rows, n, d, I, J, out, block)
-	}
-}
-
-// TestFitDotBlock: the plan of a run that scores spilled embeddings holds
-// the fewest equal blocks of them whose plan stays within
-// dotBlockShare·limit — the whole file when the limit allows, never less
-// than DotBlockBytes, DotBlockBytes with no limit — and its total counts
-// the block it chose.
-func TestFitDotBlock(t *testing.T) {
-	defer func(v, c, b int) { ViewInputNodes, ChunkedInferenceNodes, DotBlockBytes = v, c, b }(ViewInputNodes, ChunkedInferenceNodes, DotBlockBytes)
-	ViewInputNodes, ChunkedInferenceNodes = 0, 0
-	cfg := shortRun("gcn")
-	cfg.Dataset, cfg.Variant, cfg.Explicit = "caveman:30x6", Both, map[string]bool{}
-	cfg.Distances, cfg.DistanceLoss, cfg.Spill = DistSampled, "rank", t.TempDir()
-	ds, err := LoadDataset(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg, err = cfg.Resolve(ds); err != nil {
-		t.Fatal(err)
-	}
-	ds = UseFeatures(ds, cfg)
-	n, row := int64(ds.NumNodes()), 4*int64(cfg.ModelConfig.Out)
-	file := n * row
-	DotBlockBytes = int(20 * row) // 20 rows: 9 blocks of the 180
-	base := planMemory(cfg, ds)
-	if base.dots == nil {
-		t.Fatal("the plan has no block scoring part: the run does not spill its embeddings")
-	}
-	blocks := func(p MemoryPlan) int64 { return (file + p.DotBlock - 1) / p.DotBlock }
-	with := func(block int64) int64 { // the plan's total holding block bytes at a time
-		p := base
-		p.Parts = slices.Clone(base.Parts)
-		q := MemoryPlan{Parts: p.Parts, dots: base.dots}
-		for k := range q.Parts {
-			if q.Parts[k].step == stepEvaluate {
-				q.Parts[k].Bytes = int64(float64(pairDotsBytes(base.dots.pairs, n, cfg.ModelConfig.Out, block)) * base.dots.head)
-			}
-		}
-		return q.total()
-	}
-	if p := fitDotBlock(base, 0); p.DotBlock != 20*row || p.Total != with(20*row) {
-		t.Fatalf("no limit: block %d B, total %d; want %d B, %d", p.DotBlock, p.Total, 20*row, with(20*row))
-	}
-	if p := fitDotBlock(base, 10*with(file)); p.DotBlock != file || p.Total != with(file) {
-		t.Fatalf("a limit above the whole file's plan: block %d B of %d, total %d", p.DotBlock, file, p.Total)
-	}
-	for _, limit := range []int64{with(20*row) / 2, int64(float64(with(20*row)-1) / dotBlockShare)} { // far below; just below, where a smaller block would fit
-		if p := fitDotBlock(base, limit); p.DotBlock != 20*row {
-			t.Fatalf("a limit below the least block's plan (%d): block %d B, want %d", limit, p.DotBlock, 20*row)
-		}
-	}
-	// A limit between: three blocks fit, two do not.
-	three, two := (n+2)/3*row, (n+1)/2*row
-	if with(three) >= with(two) || with(20*row) >= with(three) {
-		t.Fatalf("the plan does not grow with the block: %d, %d, %d", with(20*row), with(three), with(two))
-	}
-	limit := int64(float64(with(three)+with(two)) / 2 / dotBlockShare)
-	p := fitDotBlock(base, limit)
-	if p.DotBlock != three || blocks(p) != 3 || p.Total != with(three) || float64(p.Total) > dotBlockShare*float64(limit) {
-		t.Fatalf("limit %d: block %d B (%d blocks), total %d; want %d B (3 blocks), total %d", limit, p.DotBlock, blocks(p), p.Total, three, with(three))
-	}
-	for k := 1; k < len(p.Parts); k++ {
-		if p.Parts[k].Bytes > p.Parts[k-1].Bytes {
-			t.Fatal("the fitted plan's parts are not sorted largest first")
-		}
 	}
 }

@@ -76,7 +76,6 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	if cfg.Spill == SpillAuto {
 		cfg.Spill = plan.Spill
 	}
-	cfg.dotBlock = plan.DotBlock
 	if cfg.Spill != "" {
 		if err := checkSpill(cfg, ds.NumNodes()); err != nil {
 			return nil, err

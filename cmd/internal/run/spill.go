@@ -35,11 +35,10 @@ func AutoSpillDir() string {
 // of it is built (planMemory). With cfg.Spill auto, it is the plan of the
 // run as it will be made: in memory when that fits cfg.MaxMemory (or no
 // limit is set), else spilled into AutoSpillDir when that is smaller
-// (the plan's Spill then names the directory). A spilled evaluation holds
-// as much of its embeddings as the limit allows (fitDotBlock).
+// (the plan's Spill then names the directory).
 func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 	if cfg.Spill != SpillAuto {
-		return fitDotBlock(planMemory(cfg, ds), cfg.MaxMemory)
+		return planMemory(cfg, ds)
 	}
 	cfg.Spill = ""
 	p := planMemory(cfg, ds)
@@ -51,7 +50,7 @@ func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 	}
 	if s := planMemory(cfg, ds); s.Total < p.Total {
 		s.Spill = cfg.Spill
-		return fitDotBlock(s, cfg.MaxMemory)
+		return s
 	}
 	return p
 }
@@ -163,12 +162,5 @@ func spillNote(cfg Config, plan MemoryPlan, n int) string {
 	if _, tmpfs := freeBytes(cfg.Spill); tmpfs {
 		mem = "; it is a tmpfs, whose files are memory: the spill saves none"
 	}
-	held := ""
-	if file := int64(cfg.ModelConfig.Out) * int64(n) * 4; plan.DotBlock > 0 && spills(cfg, n).emb && file > 0 {
-		held = fmt.Sprintf("; an evaluation reads its %s of embeddings back whole to score them", FormatBytes(file))
-		if plan.DotBlock < file {
-			held = fmt.Sprintf("; an evaluation scores its %s of embeddings %s at a time (%d blocks: the most --max-memory allows)", FormatBytes(file), FormatBytes(plan.DotBlock), (file+plan.DotBlock-1)/plan.DotBlock)
-		}
-	}
-	return fmt.Sprintf("%s: %s go to unlinked files in %s (up to %s of disk, read back by pread; the same numbers)%s%s", why, strings.Join(what, " and "), cfg.Spill, FormatBytes(disk), held, mem)
+	return fmt.Sprintf("%s: %s go to unlinked files in %s (up to %s of disk, read back by pread; the same numbers)%s", why, strings.Join(what, " and "), cfg.Spill, FormatBytes(disk), mem)
 }
