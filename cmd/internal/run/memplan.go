@@ -223,17 +223,7 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		// A float32 run's chunked inference keeps them in float32
 		// (Built.float32Embeddings; not with a Laplacian input's sign reset),
 		// or writes them to the spill file a row at a time.
-		// The pairs an evaluation asks for: the validation and test
-		// positives (a tenth of the edges each) and as many negatives, the
-		// validation ones again for the BCE, the τ sample, and the
-		// validation sample (at most an eighth of the τ sample's pairs:
-		// eval.ValSample) twice, for its τ and its MSE, and once more at
-		// most in its triples (two pairs each, at most one triple per two
-		// pairs). Recorded at the first evaluation of grid:300x300 and
-		// grid:1000x1000: 2,844,643 and 3,932,314 pairs; counted 2,857,640
-		// and 3,948,800 (before, with the τ sample counted twice: 4,107,640
-		// and 5,198,800).
-		evalPairs := 6*(e/10) + int64(cfg.TauPairs) + 3*(int64(cfg.TauPairs)/8)
+		evalPairs := evalPairCount(cfg, e)
 		spilledEmb := chunkedFloat32(cfg, int(n)) && spills(cfg, int(n)).emb && cfg.spillDir() != ""
 		switch {
 		case spilledEmb:
@@ -356,6 +346,20 @@ func (p MemoryPlan) Check(limit int64) error {
 	}
 	return fmt.Errorf("the run needs an estimated %s, above --max-memory %s; largest parts: %s",
 		FormatBytes(p.Total), FormatBytes(limit), strings.Join(parts, "; "))
+}
+
+// evalPairCount is how many row pairs an evaluation on the sampled path
+// asks for, at most, on a graph of e edges: the validation and test
+// positives (a tenth of the edges each) and as many negatives, the
+// validation ones again for the BCE, the τ sample, and the validation
+// sample (at most an eighth of the τ sample's pairs: eval.ValSample)
+// twice, for its τ and its MSE, and once more at most in its triples (two
+// pairs each, at most one triple per two pairs). Recorded at the first
+// evaluation of grid:300x300 and grid:1000x1000: 2,844,643 and 3,932,314
+// pairs; counted 2,857,640 and 3,948,800 (before f5ef9b1, with the τ
+// sample counted twice: 4,107,640 and 5,198,800).
+func evalPairCount(cfg Config, e int64) int64 {
+	return 6*(e/10) + int64(cfg.TauPairs) + 3*(int64(cfg.TauPairs)/8)
 }
 
 // planSlots estimates a mini-batch's node slots as the batcher sizes them

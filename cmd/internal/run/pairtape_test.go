@@ -124,3 +124,30 @@ func BenchmarkRowDots(b *testing.B) {
 		}
 	})
 }
+
+// TestEvalPairCount: the memory plan's count of an evaluation's pairs
+// (evalPairCount) bounds what the first evaluation records on the
+// sampled path, and closely (the validation sample's triples are at most,
+// not exactly, one per two of its pairs).
+func TestEvalPairCount(t *testing.T) {
+	cfg := shortRun("gcn")
+	cfg.Dataset, cfg.Variant, cfg.Explicit = "grid:60x60", Both, map[string]bool{}
+	cfg.TauPairs, cfg.Distances = 20000, DistSampled // well below the graph's pairs: the τ sample holds as many as asked
+	rc, ds, p := prepared(t, cfg)
+	if p.Exact() {
+		t.Fatal("the test wants the sampled path")
+	}
+	c, err := Build(p, rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, _, err := c.Evaluate(); err != nil {
+		t.Fatal(err)
+	}
+	recorded, bound := int64(len(c.tape.i)), evalPairCount(rc, int64(ds.NumEdges()))
+	t.Logf("recorded %d pairs; the plan counts %d", recorded, bound)
+	if recorded > bound || float64(recorded) < 0.97*float64(bound) {
+		t.Fatalf("the first evaluation recorded %d pairs; the memory plan counts %d", recorded, bound)
+	}
+}
