@@ -22,15 +22,15 @@ var ChunkedInferenceNodes = 1 << 18
 // (every neighbour, whole-graph degrees), so each seed's embedding is the
 // one the whole-graph forward pass gives it (up to the order of the
 // neighbour sums), in a forward-only graph of a fixed number of node
-// slots. Chunks are consecutive nodes of a breadth-first order of the
-// graph (so that a chunk is a connected region whose neighbourhood adds a
-// thin rim, whatever order the node ids come in). The first pass sizes
-// the chunks: a chunk whose neighbourhood does not fit shrinks by a
-// quarter, and after one that fits the next is sized so that its
-// neighbourhood would fill 95% of the slots at the same rim ratio (every
-// forward pass computes all the slots); later passes reuse the chunks it
-// found, so every pass sums in the same order and the chunking depends
-// only on the graph: deterministic.
+// slots. Chunks are balls grown over the nodes no chunk holds yet (grower),
+// so that a chunk is a connected region whose neighbourhood adds a thin
+// rim, whatever order the node ids come in. The first pass sizes the
+// chunks: a chunk whose neighbourhood does not fit shrinks by a quarter,
+// and after one that fits the next is sized so that its neighbourhood
+// would fill 95% of the slots at the same rim ratio (every forward pass
+// computes all the slots); later passes reuse the chunks it found, so
+// every pass sums in the same order and the chunking depends only on the
+// graph: deterministic.
 type inferer struct {
 	p       *Prepared
 	layers  int
@@ -39,7 +39,7 @@ type inferer struct {
 	adj     *engine.Adjacency
 	x, skip *engine.Features
 	fwd     *engine.Forward
-	order   []int32 // the breadth-first order of the nodes
+	order   []int32 // the breadth-first order of the nodes; after the first pass, the chunks' nodes
 	bounds  []int   // chunk k is order[bounds[k]:bounds[k+1]], after the first pass
 	Chunks  int     // forward passes of the last Embeddings
 	passes  int     // whole-graph passes so far
@@ -183,8 +183,10 @@ func (f *inferer) chunks(rng *rand.Rand, k0, k1 int, alloc func(d int), put func
 	d := 0
 	f.Chunks = 0
 	sized := f.bounds != nil
+	var g *grower
 	if !sized {
 		f.bounds = []int{0}
+		g = newGrower(f.p.Input.Adj.Links(), f.order)
 	}
 	lo := 0
 	if sized {
@@ -192,24 +194,27 @@ func (f *inferer) chunks(rng *rand.Rand, k0, k1 int, alloc func(d int), put func
 	}
 	for k := k0; lo < n && k != k1; k++ {
 		var hi int
+		order := f.order
 		if sized {
 			hi = f.bounds[k+1]
 		} else {
-			hi = min(n, lo+f.chunk)
+			hi = g.grow(f.chunk)
+			order = g.chunks
 		}
-		seeds := f.order[lo:hi]
+		seeds := order[lo:hi]
 		cut, err := f.sub.Build(seeds, f.layers, 0, nil)
 		if err == nil && cut > 0 {
 			f.sub.Clear()
 		}
 		if err != nil || cut > 0 {
-			if sized || f.chunk == 1 {
+			if sized || hi-lo == 1 {
 				if !sized {
 					f.bounds = nil // a later pass sizes again, not from a partial list
 				}
-				return 0, fmt.Errorf("inference: the %d-hop neighbourhood of %d nodes from node %d has more than %d nodes, the inference's node slots", f.layers, hi-lo, f.order[lo], f.sub.Slots)
+				return 0, fmt.Errorf("inference: the %d-hop neighbourhood of %d nodes from node %d has more than %d nodes, the inference's node slots", f.layers, hi-lo, order[lo], f.sub.Slots)
 			}
-			f.chunk = f.chunk * 3 / 4
+			g.undo(lo)
+			f.chunk = min(f.chunk, hi-lo) * 3 / 4
 			k--
 			continue
 		}
@@ -242,7 +247,75 @@ func (f *inferer) chunks(rng *rand.Rand, k0, k1 int, alloc func(d int), put func
 		}
 		lo = hi
 	}
+	if !sized {
+		f.order = g.chunks // the roots are no longer needed
+	}
 	return d, nil
+}
+
+// grower grows the inference's chunks as balls: a chunk is the first nodes
+// a breadth-first search over the nodes no chunk holds yet reaches from the
+// earliest such node of the graph's breadth-first order (roots), then from
+// the next one when that region is used up. A ball of c nodes has a thin
+// rim for its size (its L-hop neighbourhood adds ≈ L·perimeter nodes): on
+// a 10⁴ × 10⁴ grid, consecutive nodes of the breadth-first order are a band
+// of anti-diagonals, whose 3-hop rim is ≈ 6·10⁴ nodes whatever the chunk's
+// size, so that 10⁵ node slots held chunks of ≈ 4·10⁴ nodes.
+type grower struct {
+	a      engine.Links
+	roots  []int32 // the graph's breadth-first order
+	next   int     // roots before next are in chunks
+	next0  int     // next when the last chunk began (undo)
+	chunks []int32 // the chunks' nodes, chunk after chunk (a permutation of the nodes once grown)
+	held   []bool  // in a chunk
+	head   int     // chunks[head:] are the grown nodes whose neighbours are not yet searched
+}
+
+func newGrower(a engine.Links, roots []int32) *grower {
+	return &grower{a: a, roots: roots, chunks: make([]int32, 0, len(roots)), held: make([]bool, len(roots))}
+}
+
+// grow adds a chunk of at most c nodes (fewer only at the graph's end) and
+// returns its end in chunks.
+func (g *grower) grow(c int) int {
+	lo := len(g.chunks)
+	g.head, g.next0 = lo, g.next
+	for len(g.chunks)-lo < c {
+		if g.head == len(g.chunks) { // the region is used up: the next root
+			for g.next < len(g.roots) && g.held[g.roots[g.next]] {
+				g.next++
+			}
+			if g.next == len(g.roots) {
+				break
+			}
+			g.add(g.roots[g.next])
+			continue
+		}
+		v := g.chunks[g.head]
+		g.head++
+		for _, u := range g.a.Row(int(v)) {
+			if !g.held[u] {
+				g.add(int32(u))
+				if len(g.chunks)-lo == c {
+					break
+				}
+			}
+		}
+	}
+	return len(g.chunks)
+}
+
+func (g *grower) add(v int32) {
+	g.held[v] = true
+	g.chunks = append(g.chunks, v)
+}
+
+// undo takes back the last chunk, which began at lo.
+func (g *grower) undo(lo int) {
+	for _, v := range g.chunks[lo:] {
+		g.held[v] = false
+	}
+	g.chunks, g.next = g.chunks[:lo], g.next0
 }
 
 // Shard computes the embeddings of shard i of n: the nodes of chunks
