@@ -74,7 +74,7 @@ func bfsOrder(a engine.Links) []int32 {
 // on the parameters in ps.
 func newInferer(p *Prepared, model models.Model, ps *engine.ParamStore, layers, slots int) (*inferer, error) {
 	slots = min(slots, p.Union.N)
-	f := &inferer{p: p, layers: layers, chunk: max(1, slots/2), order: bfsOrder(p.Input.Adj.Links())}
+	f := &inferer{p: p, layers: layers, chunk: firstChunk(slots, p.Union.N), order: bfsOrder(p.Input.Adj.Links())}
 	f.sub = engine.NewSubgraph(p.Input.Adj, slots)
 	f.adj = engine.NewBatchAdjacency(slots)
 	f.x = engine.NewBatchFeatures(p.Input.X, slots)
@@ -91,6 +91,17 @@ func newInferer(p *Prepared, model models.Model, ps *engine.ParamStore, layers, 
 		return nil, err
 	}
 	return f, nil
+}
+
+// firstChunk is the size of the first chunk tried in slots node slots on
+// n nodes: half the slots, or every node when the slots hold the graph (a
+// small-world graph's batches often do): one forward pass, where half
+// would have run two or three over all the slots.
+func firstChunk(slots, n int) int {
+	if slots >= n {
+		return n
+	}
+	return max(1, slots/2)
 }
 
 // Embeddings returns the N × D embeddings, row-major.

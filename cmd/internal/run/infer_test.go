@@ -93,12 +93,13 @@ func TestChunkedInference(t *testing.T) {
 // random geometric graph, 3-hop chunks in 4,000 and 6,000 node slots run
 // forward passes over at most 1.4 × N slots in all (consecutive nodes of
 // the breadth-first order, anti-diagonal bands, took 2.62 × N and 3.14 ×
-// N), and every node is in exactly one chunk.
+// N), and every node is in exactly one chunk; slots that hold the graph
+// run one chunk.
 func TestInferenceChunkShapes(t *testing.T) {
 	for _, c := range []struct {
 		spec  string
 		slots int
-	}{{"grid:500x500", 4000}, {"rgg:250000:8", 6000}} {
+	}{{"grid:500x500", 4000}, {"rgg:250000:8", 6000}, {"grid:60x60", 3600}} {
 		ds, err := data.Generate(c.spec, engine.Stream(1, "graph"))
 		if err != nil {
 			t.Fatal(err)
@@ -106,7 +107,7 @@ func TestInferenceChunkShapes(t *testing.T) {
 		n := ds.Graphs[0].N
 		adj := engine.NewAdjacency(n, ds.Graphs[0].Edges)
 		f := &inferer{p: &Prepared{Union: &data.Union{N: n}, Input: &engine.GraphInput{Adj: adj}},
-			layers: 3, chunk: c.slots / 2, order: bfsOrder(adj.Links()), sub: engine.NewSubgraph(adj, c.slots)}
+			layers: 3, chunk: firstChunk(c.slots, n), order: bfsOrder(adj.Links()), sub: engine.NewSubgraph(adj, c.slots)}
 		if err := f.sizeChunks(); err != nil {
 			t.Fatal(err)
 		}
@@ -120,6 +121,9 @@ func TestInferenceChunkShapes(t *testing.T) {
 		chunks := len(f.bounds) - 1
 		if len(f.order) != n || f.bounds[chunks] != n {
 			t.Fatalf("%s: %d nodes in chunks ending at %d, want %d", c.spec, len(f.order), f.bounds[chunks], n)
+		}
+		if c.slots >= n && chunks != 1 {
+			t.Errorf("%s: %d chunks in slots that hold the graph", c.spec, chunks)
 		}
 		if r := float64(chunks*c.slots) / float64(n); r > 1.4 {
 			t.Errorf("%s: %d chunks of %d slots = %.2f × N", c.spec, chunks, c.slots, r)
