@@ -2,6 +2,22 @@
 
 #include "textflag.h"
 
+// GEMMARGS loads the arguments kern32rows and kern16x3 share (their frames
+// are laid out alike): c → DI, ldc → R11, a → R13, arow → R12, astride →
+// R8 (the strides in bytes), b → BX, ldb → R9 (in bytes).
+#define GEMMARGS \
+	MOVQ c+0(FP), DI; \
+	MOVQ ldc+8(FP), R11; \
+	SHLQ $2, R11; \
+	MOVQ a+16(FP), R13; \
+	MOVQ arow+24(FP), R12; \
+	SHLQ $2, R12; \
+	MOVQ astride+32(FP), R8; \
+	SHLQ $2, R8; \
+	MOVQ b+40(FP), BX; \
+	MOVQ ldb+48(FP), R9; \
+	SHLQ $2, R9
+
 // func kern8(t *float32, a *float32, astride int, b *float32, ldb int, k int)
 // t[0:8] = Σ_{l<k} a[l·astride] · b[l·ldb : l·ldb+8], four accumulators
 // (l mod 4) added at the end.
@@ -186,17 +202,7 @@ spdone8:
 // operations of rowKernel followed by Sgemm's `ci[j] += alpha * t[j]`, in
 // one call for a whole range of rows.
 TEXT ·kern32rows(SB), NOSPLIT, $0-88
-	MOVQ         c+0(FP), DI
-	MOVQ         ldc+8(FP), R11
-	SHLQ         $2, R11
-	MOVQ         a+16(FP), R13
-	MOVQ         arow+24(FP), R12
-	SHLQ         $2, R12
-	MOVQ         astride+32(FP), R8
-	SHLQ         $2, R8
-	MOVQ         b+40(FP), BX
-	MOVQ         ldb+48(FP), R9
-	SHLQ         $2, R9
+	GEMMARGS
 	MOVQ         rows+64(FP), R10
 	VBROADCASTSS alpha+72(FP), Y13
 	VXORPS       Y14, Y14, Y14
@@ -292,17 +298,7 @@ endrows:
 // operations those of kern32rows, while b's 16 columns are loaded once for
 // three rows (a panel of b over 16 columns stays in L1 across the rows).
 TEXT ·kern16x3(SB), NOSPLIT, $0-88
-	MOVQ c+0(FP), DI
-	MOVQ ldc+8(FP), R11
-	SHLQ $2, R11
-	MOVQ a+16(FP), R13
-	MOVQ arow+24(FP), R12
-	SHLQ $2, R12
-	MOVQ astride+32(FP), R8
-	SHLQ $2, R8
-	MOVQ b+40(FP), BX
-	MOVQ ldb+48(FP), R9
-	SHLQ $2, R9
+	GEMMARGS
 	MOVQ triples+64(FP), R10
 	MOVQ load+80(FP), AX
 	TESTQ R10, R10
