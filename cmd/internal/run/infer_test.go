@@ -93,19 +93,26 @@ func TestChunkedInference(t *testing.T) {
 // random geometric graph, 3-hop chunks in 4,000 and 6,000 node slots run
 // forward passes over at most 1.4 × N slots in all (consecutive nodes of
 // the breadth-first order, anti-diagonal bands, took 2.62 × N and 3.14 ×
-// N), and every node is in exactly one chunk; slots that hold the graph
-// run one chunk.
+// N), and every node is in exactly one chunk, also when the graph is
+// many small components; slots that hold the graph run one chunk.
 func TestInferenceChunkShapes(t *testing.T) {
+	var parts [][2]int32 // 500 triangles and 100 lone nodes: balls run out, chunks gather components
+	for k := int32(0); k < 500; k++ {
+		parts = append(parts, [2]int32{3 * k, 3*k + 1}, [2]int32{3*k + 1, 3*k + 2}, [2]int32{3 * k, 3*k + 2})
+	}
 	for _, c := range []struct {
 		spec  string
 		slots int
-	}{{"grid:500x500", 4000}, {"rgg:250000:8", 6000}, {"grid:60x60", 3600}} {
-		ds, err := data.Generate(c.spec, engine.Stream(1, "graph"))
-		if err != nil {
-			t.Fatal(err)
+	}{{"grid:500x500", 4000}, {"rgg:250000:8", 6000}, {"grid:60x60", 3600}, {"", 100}} {
+		n, edges := 1600, parts
+		if c.spec != "" {
+			ds, err := data.Generate(c.spec, engine.Stream(1, "graph"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			n, edges = ds.Graphs[0].N, ds.Graphs[0].Edges
 		}
-		n := ds.Graphs[0].N
-		adj := engine.NewAdjacency(n, ds.Graphs[0].Edges)
+		adj := engine.NewAdjacency(n, edges)
 		f := &inferer{p: &Prepared{Union: &data.Union{N: n}, Input: &engine.GraphInput{Adj: adj}},
 			layers: 3, chunk: firstChunk(c.slots, n), order: bfsOrder(adj.Links()), sub: engine.NewSubgraph(adj, c.slots)}
 		if err := f.sizeChunks(); err != nil {
