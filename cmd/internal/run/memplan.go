@@ -209,13 +209,13 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 			slots := planSlots(cfg, ds)
 			// The input rows' (dense+skipCols)·bt·3: the two copies counted
 			// before, and the next step's, staged while a step trains (Built.Batch).
-			add("mini-batch activations and gradients (slots × hidden × layers)", slots*(h*bt*(batchActPerLayer*layers+batchActFixed)*max(1, own.ActivationScale)+(dense+skipCols)*bt*3), "--batch-size")
+			add("mini-batch activations and gradients (slots × hidden × layers, and N × 4 B of global → slot map)", slots*(h*bt*(batchActPerLayer*layers+batchActFixed)*max(1, own.ActivationScale)+(dense+skipCols)*bt*3)+4*n, "--batch-size")
 			infer := n // the forward-only pass of the evaluations: the whole graph, or chunks of nodes over slots
-			what := "whole-graph inference (N × hidden × layers)"
-			if n >= int64(ChunkedInferenceNodes) {
-				infer, what = slots, "chunked inference (slots × hidden × layers)"
+			what, index := "whole-graph inference (N × hidden × layers)", int64(0)
+			if n >= int64(ChunkedInferenceNodes) { // and its chunks' node order and global → slot map, 4 B a node each
+				infer, what, index = slots, "chunked inference (slots × hidden × layers, and N × 8 B of node order and slot map)", 8*n
 			}
-			add(what, infer*(h*bt*(inferPerLayer*layers+inferFixed)*max(1, own.ActivationScale)+(dense+skipCols)*bt), actFlag)
+			add(what, infer*(h*bt*(inferPerLayer*layers+inferFixed)*max(1, own.ActivationScale)+(dense+skipCols)*bt)+index, actFlag)
 		} else {
 			act := n * h * bt * (actPerLayer*layers + actFixed) * max(1, own.ActivationScale)
 			add("activations and gradients (N × hidden × layers)", act, actFlag)
