@@ -216,6 +216,9 @@ func (f *inferer) chunks(rng *rand.Rand, k0, k1 int, alloc func(d int), put func
 		if put != nil {
 			z, shape, err := f.fwd.Run(rng)
 			if err != nil {
+				if !sized {
+					f.bounds = nil // partial, and over the grower's order, not f.order: a later pass sizes again
+				}
 				return 0, err
 			}
 			if d == 0 {
