@@ -292,7 +292,7 @@ func TestRGG(t *testing.T) {
 // TestGeneratedNodes: the node count read from a specification is the
 // generated graph's, and a malformed one is an error.
 func TestGeneratedNodes(t *testing.T) {
-	for _, spec := range []string{"grid:3x7", "caveman:6x5", "caveman:6x5:0.1", "rgg:300:6"} {
+	for _, spec := range []string{"grid:3x7", "caveman:6x5", "caveman:6x5:0.1", "rgg:300:6", "ba:300:2"} {
 		ds, err := Generate(spec, rand.New(rand.NewPCG(1, 1)))
 		if err != nil {
 			t.Fatal(err)
@@ -363,5 +363,53 @@ func TestImplicitIDsAndSharedRow(t *testing.T) {
 	g.X[0] = -1e39
 	if err := g.CheckFloat32(); err == nil || !strings.Contains(err.Error(), "node 0 attribute 1") {
 		t.Fatalf("CheckFloat32 on the shared row: %v", err)
+	}
+}
+
+// TestBA: ba:N:M joins each node after the first M+1 to M distinct earlier
+// nodes (the star 0–1…M before them), is deterministic for a seed, grows
+// hubs (preferential attachment: a uniform choice would give the first
+// nodes a degree of about M·ln N, not ≈ M·√N), and refuses bad specs.
+func TestBA(t *testing.T) {
+	rng := func() *rand.Rand { return rand.New(rand.NewPCG(1, 1)) }
+	const n, m = 20000, 3
+	g, err := Generate("ba:20000:3", rng())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.NumNodes() != n || g.NumEdges() != m+(n-m-1)*m || !g.Identity {
+		t.Fatalf("ba:20000:3: %d nodes, %d edges, identity %v", g.NumNodes(), g.NumEdges(), g.Identity)
+	}
+	earlier := make([][]int32, n) // each node's neighbours with smaller ids
+	deg := make([]int, n)
+	for _, e := range g.Graphs[0].Edges {
+		u, v := min(e[0], e[1]), max(e[0], e[1])
+		earlier[v] = append(earlier[v], u)
+		deg[u]++
+		deg[v]++
+	}
+	for v := 1; v < n; v++ {
+		want := m
+		if v <= m {
+			want = 1
+		}
+		if len(earlier[v]) != want {
+			t.Fatalf("node %d has %d earlier neighbours, want %d", v, len(earlier[v]), want)
+		}
+	}
+	if deg[0] < 100 || slices.Max(deg) < 200 {
+		t.Errorf("node 0 has degree %d, the largest is %d: no hubs", deg[0], slices.Max(deg))
+	}
+	if g.Graphs[0].Labels[0] != 0 || g.Graphs[0].Labels[n-1] != 9 {
+		t.Errorf("labels %d … %d, want arrival deciles 0 … 9", g.Graphs[0].Labels[0], g.Graphs[0].Labels[n-1])
+	}
+	again, _ := Generate("ba:20000:3", rng())
+	if !slices.Equal(again.Graphs[0].Edges, g.Graphs[0].Edges) {
+		t.Fatal("the same seed gave another graph")
+	}
+	for _, bad := range []string{"ba:1:1", "ba:100", "ba:100:0", "ba:100:100", "ba:x:2", "ba:2147483647:4"} {
+		if _, err := Generate(bad, rng()); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
 	}
 }

@@ -10,12 +10,12 @@ import (
 )
 
 // Generators lists the generated-graph specifications Generate accepts.
-var Generators = []string{"caveman:CLIQUESxSIZE[:REWIRE]", "grid:ROWSxCOLS", "rgg:NODES:DEGREE"}
+var Generators = []string{"caveman:CLIQUESxSIZE[:REWIRE]", "grid:ROWSxCOLS", "rgg:NODES:DEGREE", "ba:NODES:EDGES_PER_NODE"}
 
 // IsGenerated reports whether name is a generator specification
-// ("caveman:…", "grid:…" or "rgg:…"), valid or not.
+// ("caveman:…", "grid:…", "rgg:…" or "ba:…"), valid or not.
 func IsGenerated(name string) bool {
-	return strings.HasPrefix(name, "caveman:") || strings.HasPrefix(name, "grid:") || strings.HasPrefix(name, "rgg:")
+	return strings.HasPrefix(name, "caveman:") || strings.HasPrefix(name, "grid:") || strings.HasPrefix(name, "rgg:") || strings.HasPrefix(name, "ba:")
 }
 
 // Generate builds a seeded synthetic graph for tests, benchmarks and scale
@@ -32,13 +32,19 @@ func IsGenerated(name string) bool {
 //     grid of r × r cells (ids with spatial locality, as many real
 //     networks' are not: ignn orders by breadth-first search where it
 //     needs locality); labels are the cells of a 10 × 10 partition.
+//   - ba:N:M — a Barabási–Albert graph, each node after the first M+1
+//     joined to M earlier ones by preferential attachment (see ba): a
+//     small world with hubs; labels are arrival deciles.
 //
 // Cost O(E log E).
 func Generate(spec string, rng *rand.Rand) (*Dataset, error) {
 	kind, args, _ := strings.Cut(spec, ":")
 	parts := strings.Split(args, ":")
-	if kind == "rgg" {
+	switch kind {
+	case "rgg":
 		return rgg(spec, parts, rng)
+	case "ba":
+		return ba(spec, parts, rng)
 	}
 	a, b, err := dims(parts[0])
 	if err != nil {
@@ -69,7 +75,7 @@ func Generate(spec string, rng *rand.Rand) (*Dataset, error) {
 func GeneratedNodes(spec string) (int, error) {
 	kind, args, _ := strings.Cut(spec, ":")
 	parts := strings.Split(args, ":")
-	if kind == "rgg" {
+	if kind == "rgg" || kind == "ba" {
 		n, err := strconv.Atoi(parts[0])
 		if err != nil || n < 2 {
 			return 0, fmt.Errorf("data: %s: %q is not a node count", spec, parts[0])

@@ -199,6 +199,47 @@ func Lookup(name string) (Entry, error) {
 	return e, nil
 }
 
+// Staged is a model whose forward pass is a chain of stages, each reading
+// the previous stage's rows of a node and of its one-hop neighbours (stage
+// 0: the input features), the last giving Forward's embeddings: a
+// message-passing layer a stage. Layer-wise inference runs them one at a
+// time over the whole graph, in chunks of nodes with their one-hop rim,
+// where a node's whole L-hop neighbourhood would not fit in memory (a
+// small world's reaches most of the graph in three hops; issue 37).
+// Forward must be forwardStages, so both paths compute the same thing.
+type Staged interface {
+	Model
+	Stages() int
+	// Stage adds stage s to b's graph on in and returns its N × width
+	// rows; h is stage s−1's rows (nil for s = 0), an input node when the
+	// stages run apart. A stage other than the last reads in.X only if
+	// it is stage 0 (in.Skip is the last stage's).
+	Stage(b *engine.Builder, in *engine.GraphInput, s int, h *G.Node) *G.Node
+}
+
+// forwardStages is a staged model's Forward: its stages chained in one graph.
+func forwardStages(m Staged, b *engine.Builder, in *engine.GraphInput) *G.Node {
+	var h *G.Node
+	for s := range m.Stages() {
+		h = m.Stage(b, in, s, h)
+	}
+	return h
+}
+
+// BuildStage is Build for stage s of a staged model.
+func BuildStage(m Staged, b *engine.Builder, in *engine.GraphInput, s int, h *G.Node) (z *G.Node, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("models: building stage %d: %v", s, r)
+		}
+	}()
+	z = m.Stage(b, in, s, h)
+	if z.Dims() != 2 || z.Shape()[0] != in.Adj.N {
+		return nil, fmt.Errorf("models: stage %d has shape %v, want %d rows", s, z.Shape(), in.Adj.N)
+	}
+	return z, nil
+}
+
 // Build runs m.Forward, turning a panic into an error, and checks the output
 // shape is N×anything with N the input's node count.
 func Build(m Model, b *engine.Builder, in *engine.GraphInput) (z *G.Node, err error) {
@@ -235,28 +276,34 @@ type Biased struct {
 }
 
 func (s stack) Forward(b *engine.Builder, gi *engine.GraphInput) *G.Node {
-	var h *G.Node
-	in := gi.X.Dim()
-	if s.cfg.Pre {
-		h = b.InputLinear(s.name+".pre", gi.X, s.cfg.Hidden, true)
-		in = s.cfg.Hidden
-	}
-	for l := 0; l < s.cfg.Layers; l++ {
-		out := s.cfg.Hidden
-		if l == s.cfg.Layers-1 {
-			out = s.cfg.Out
+	return forwardStages(s, b, gi)
+}
+
+// Stages is one a layer: the pre-layer rides with the first, Output with
+// the last.
+func (s stack) Stages() int { return s.cfg.Layers }
+
+// Stage adds layer l (with the pre-layer when l = 0, with Output when l is
+// the last): h is layer l−1's output, ReLU'd and dropped out.
+func (s stack) Stage(b *engine.Builder, gi *engine.GraphInput, l int, h *G.Node) *G.Node {
+	in := s.cfg.Hidden
+	if l == 0 {
+		h, in = nil, gi.X.Dim()
+		if s.cfg.Pre {
+			h, in = b.InputLinear(s.name+".pre", gi.X, s.cfg.Hidden, true), s.cfg.Hidden
 		}
-		name := fmt.Sprintf("%s.%d", s.name, l)
-		o := s.layer(b, name, h, gi.X, gi.Adj, in, out)
-		engine.AssertShape(name, o.Y, gi.Adj.N, out)
-		if l < s.cfg.Layers-1 {
-			h = b.BiasReLUDropout(o.Name, o.Y, o.Init, name+".dropout", s.cfg.Dropout)
-		} else {
-			h = b.AddBias(o.Name, o.Y, o.Init)
-		}
-		in = out
 	}
-	return Output(b, s.name, s.cfg, h, gi)
+	out := s.cfg.Hidden
+	if l == s.cfg.Layers-1 {
+		out = s.cfg.Out
+	}
+	name := fmt.Sprintf("%s.%d", s.name, l)
+	o := s.layer(b, name, h, gi.X, gi.Adj, in, out)
+	engine.AssertShape(name, o.Y, gi.Adj.N, out)
+	if l < s.cfg.Layers-1 {
+		return b.BiasReLUDropout(o.Name, o.Y, o.Init, name+".dropout", s.cfg.Dropout)
+	}
+	return Output(b, s.name, s.cfg, b.AddBias(o.Name, o.Y, o.Init), gi)
 }
 
 // Output ends a model: h (N × c.Out, the message-passing result) plus, when

@@ -30,9 +30,20 @@ func NewSGC(c Config) Model { return sgc{cfg: c} }
 type sgc struct{ cfg Config }
 
 func (m sgc) Forward(b *engine.Builder, in *engine.GraphInput) *G.Node {
-	h := b.InputLinear("sgc.W", in.X, m.cfg.Out, false)
-	for k := 0; k < m.cfg.Layers; k++ {
-		h = engine.SpMM(in.Adj.GCNNorm(), h)
+	return forwardStages(m, b, in)
+}
+
+// Stages is one a propagation step: the linear map rides with the first,
+// the bias and Output with the last.
+func (m sgc) Stages() int { return m.cfg.Layers }
+
+func (m sgc) Stage(b *engine.Builder, in *engine.GraphInput, k int, h *G.Node) *G.Node {
+	if k == 0 {
+		h = b.InputLinear("sgc.W", in.X, m.cfg.Out, false)
+	}
+	h = engine.SpMM(in.Adj.GCNNorm(), h)
+	if k < m.cfg.Layers-1 {
+		return h
 	}
 	h = b.AddBias("sgc.b", h, engine.Zeros)
 	engine.AssertShape("sgc", h, in.Adj.N, m.cfg.Out)

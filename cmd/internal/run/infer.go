@@ -1,7 +1,6 @@
 package run
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -30,10 +29,12 @@ var ChunkedInferenceNodes = 1 << 18
 // would fill 95% of the slots at the same rim ratio (every forward pass
 // computes all the slots); later passes reuse the chunks it found, so
 // every pass sums in the same order and the chunking depends only on the
-// graph: deterministic.
+// graph: deterministic. Where a single node's neighbourhood does not fit,
+// a staged model switches to layer-wise inference (layerwise.go).
 type inferer struct {
 	p       *Prepared
 	layers  int
+	hops    int // a chunk's neighbourhood: layers, or 1 layer-wise
 	chunk   int
 	sub     engine.Subgraph
 	adj     *engine.Adjacency
@@ -43,13 +44,24 @@ type inferer struct {
 	bounds  []int   // chunk k is order[bounds[k]:bounds[k+1]], after the first pass
 	Chunks  int     // forward passes of the last Embeddings
 	passes  int     // whole-graph passes so far
+	// Layer-wise inference (layerwise.go): the model and what its stage
+	// graphs are built on (staged nil: the model has no stages), the
+	// stages once switched, the stage a pass runs and the rows of every
+	// node the stage before it gave.
+	staged models.Staged
+	ps     *engine.ParamStore
+	in     *engine.GraphInput
+	stages []stageGraph
+	stage  int
+	prev   *nodeRows
 }
 
 // newInferer builds the forward-only graph of model over slots node slots
 // on the parameters in ps.
 func newInferer(p *Prepared, model models.Model, ps *engine.ParamStore, layers, slots int) (*inferer, error) {
 	slots = min(slots, p.Union.N)
-	f := &inferer{p: p, layers: layers, chunk: firstChunk(slots, p.Union.N), order: bfsOrder(p.Input.Adj.Links())}
+	f := &inferer{p: p, layers: layers, hops: layers, chunk: firstChunk(slots, p.Union.N), order: bfsOrder(p.Input.Adj.Links()), ps: ps}
+	f.staged, _ = model.(models.Staged)
 	f.sub = engine.NewSubgraph(p.Input.Adj, slots)
 	f.adj = engine.NewBatchAdjacency(slots)
 	f.x = engine.NewBatchFeatures(p.Input.X, slots)
@@ -57,6 +69,7 @@ func newInferer(p *Prepared, model models.Model, ps *engine.ParamStore, layers, 
 		f.skip = engine.NewBatchFeatures(p.Input.Skip, slots)
 	}
 	in := &engine.GraphInput{Adj: f.adj, X: f.x, Skip: f.skip, SkipInit: p.Input.SkipInit}
+	f.in = in
 	b := engine.NewBuilder(ps, false)
 	z, err := models.Build(model, b, in)
 	if err != nil {
@@ -147,7 +160,7 @@ func (f *inferer) EmbeddingsSpilled(rng *rand.Rand, dir string) (*data.Spill[flo
 // known, then put(v, row) for every node v's row of d values.
 func (f *inferer) pass(rng *rand.Rand, alloc func(d int), put func(v int, row []float64)) (int, error) {
 	f.passes++
-	return f.chunks(rng, 0, -1, alloc, put)
+	return f.run(rng, 0, -1, alloc, put)
 }
 
 // sizeChunks finds the chunks the first pass would (without running the
@@ -157,7 +170,7 @@ func (f *inferer) sizeChunks() error {
 	if f.bounds != nil {
 		return nil
 	}
-	_, err := f.chunks(nil, 0, -1, nil, nil)
+	_, err := f.run(nil, 0, -1, nil, nil)
 	return err
 }
 
@@ -188,7 +201,7 @@ func (f *inferer) chunks(rng *rand.Rand, k0, k1 int, alloc func(d int), put func
 			order = g.chunks
 		}
 		seeds := order[lo:hi]
-		cut, err := f.sub.Build(seeds, f.layers, 0, nil)
+		cut, err := f.sub.Build(seeds, f.hops, 0, nil)
 		if err == nil && cut > 0 {
 			f.sub.Clear()
 		}
@@ -197,7 +210,7 @@ func (f *inferer) chunks(rng *rand.Rand, k0, k1 int, alloc func(d int), put func
 				if !sized {
 					f.bounds = nil // a later pass sizes again, not from a partial list
 				}
-				return 0, fmt.Errorf("inference: the %d-hop neighbourhood of %d nodes from node %d has more than %d nodes, the inference's node slots", f.layers, hi-lo, order[lo], f.sub.Slots)
+				return 0, &noFitError{f.hops, hi - lo, int(order[lo]), f.sub.Slots}
 			}
 			g.undo(lo)
 			f.chunk = min(f.chunk, hi-lo) * 3 / 4
@@ -207,14 +220,23 @@ func (f *inferer) chunks(rng *rand.Rand, k0, k1 int, alloc func(d int), put func
 		used := len(f.sub.Nodes)
 		if put != nil {
 			f.sub.Load(f.adj, true)
-			f.x.LoadRows(f.p.Input.X, f.sub.Nodes)
-			if f.skip != nil {
+			last := f.stages == nil || f.stage == len(f.stages)-1
+			if f.stage == 0 {
+				f.x.LoadRows(f.p.Input.X, f.sub.Nodes)
+			} else {
+				f.prev.gather(f.stages[f.stage].h, f.sub.Nodes)
+			}
+			if f.skip != nil && last {
 				f.skip.LoadRows(f.p.Input.Skip, f.sub.Nodes)
 			}
 		}
 		f.sub.Clear()
 		if put != nil {
-			z, shape, err := f.fwd.Run(rng)
+			fwd := f.fwd
+			if f.stages != nil {
+				fwd = f.stages[f.stage].fwd
+			}
+			z, shape, err := fwd.Run(rng)
 			if err != nil {
 				if !sized {
 					f.bounds = nil // partial, and over the grower's order, not f.order: a later pass sizes again
@@ -256,7 +278,7 @@ func (f *inferer) Shard(rng *rand.Rand, i, n int) (rows []int, z []float32, d in
 	if k0 == k1 {
 		return nil, nil, 0, nil
 	}
-	d, err = f.chunks(rng, k0, k1, func(d int) {}, func(v int, row []float64) {
+	d, err = f.run(rng, k0, k1, func(d int) {}, func(v int, row []float64) {
 		rows = append(rows, v)
 		for _, x := range row {
 			z = append(z, float32(x))
@@ -265,5 +287,12 @@ func (f *inferer) Shard(rng *rand.Rand, i, n int) (rows []int, z []float32, d in
 	return rows, z, d, err
 }
 
-// Close releases the machine.
-func (f *inferer) Close() { f.fwd.Close() }
+// Close releases the machines.
+func (f *inferer) Close() {
+	if f.fwd != nil {
+		f.fwd.Close()
+	}
+	for _, st := range f.stages {
+		st.fwd.Close()
+	}
+}

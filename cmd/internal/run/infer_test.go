@@ -17,54 +17,13 @@ import (
 // gives the same numbers bit for bit.
 func TestChunkedInference(t *testing.T) {
 	for _, m := range []string{"gcn", "sage", "gin"} {
-		cfg := shortRun(m)
-		cfg.Dataset, cfg.Variant, cfg.Explicit = "caveman:30x6", Both, map[string]bool{}
-		rc, _, p := prepared(t, cfg)
-		c, err := Build(p, rc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c.infer != nil || c.batch == nil {
-			t.Fatalf("%s: a %d-node graph evaluated in chunks (or without mini-batches)", m, p.Union.N)
-		}
-		for step := range 3 { // trained parameters, not the initial ones
-			if err := c.Batch(0, step); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := c.tr.Step(); err != nil {
-				t.Fatal(err)
-			}
-		}
-		want, d, err := c.Embeddings()
-		if err != nil {
-			t.Fatal(err)
-		}
-		entry, _ := models.Lookup(m)
-		f, err := newInferer(p, entry.New(rc.ModelConfig), c.ps, rc.ModelConfig.Layers, 40)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, gd, err := f.Embeddings(c.evalRN.Rand)
-		if err != nil || gd != d || len(got) != len(want) {
-			t.Fatalf("%s: %v, width %d of %d, %d values of %d", m, err, gd, d, len(got), len(want))
-		}
+		c, p, _, f, got, d := chunkedAgainstWhole(t, m, "caveman:30x6", 40)
 		small := 20
 		for k := 1; k < len(f.bounds); k++ {
 			small = min(small, f.bounds[k]-f.bounds[k-1])
 		}
-		if f.Chunks < 2 || small >= 20 || f.bounds[len(f.bounds)-1] != p.Union.N {
-			t.Errorf("%s: %d chunks (the smallest %d nodes) in 40 slots, bounds %v: the shrinking was not exercised", m, f.Chunks, small, f.bounds)
-		}
-		for i := range want {
-			if math.Abs(got[i]-want[i]) > 1e-5 {
-				t.Fatalf("%s: value %d (node %d) = %v, whole graph %v", m, i, i/d, got[i], want[i])
-			}
-		}
-		again, _, _ := f.Embeddings(c.evalRN.Rand)
-		for i := range got {
-			if again[i] != got[i] {
-				t.Fatalf("%s: a second pass changed value %d: %v → %v", m, i, got[i], again[i])
-			}
+		if f.Chunks < 2 || small >= 20 || f.bounds[len(f.bounds)-1] != p.Union.N || f.stages != nil {
+			t.Errorf("%s: %d chunks (the smallest %d nodes) in 40 slots, bounds %v, layer-wise %v: the shrinking was not exercised", m, f.Chunks, small, f.bounds, f.stages != nil)
 		}
 		// Kept in float32, the embeddings are the same values, and every
 		// score of an evaluation is the same.
@@ -86,6 +45,63 @@ func TestChunkedInference(t *testing.T) {
 		f.Close()
 		c.Close()
 	}
+}
+
+// chunkedAgainstWhole builds model m's mini-batch run of Both on the
+// generated graph spec (small: evaluated on the whole graph), trains it
+// three steps (trained parameters, not the initial ones), and computes the
+// embeddings with an inferer of slots node slots: every value within 1e-5
+// of the whole-graph forward pass's (float32 rounding: the batch sums a
+// node's neighbours in slot order), and a second pass equal bit for bit.
+func chunkedAgainstWhole(t *testing.T, m, spec string, slots int) (c *Built, p *Prepared, newInf func() *inferer, f *inferer, got []float64, d int) {
+	t.Helper()
+	cfg := shortRun(m)
+	cfg.Dataset, cfg.Variant, cfg.Explicit = spec, Both, map[string]bool{}
+	rc, _, p := prepared(t, cfg)
+	c, err := Build(p, rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.infer != nil || c.batch == nil {
+		t.Fatalf("%s: a %d-node graph evaluated in chunks (or without mini-batches)", m, p.Union.N)
+	}
+	for step := range 3 {
+		if err := c.Batch(0, step); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.tr.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, d, err := c.Embeddings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry, _ := models.Lookup(m)
+	newInf = func() *inferer {
+		f, err := newInferer(p, entry.New(rc.ModelConfig), c.ps, rc.ModelConfig.Layers, slots)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	f = newInf()
+	got, gd, err := f.Embeddings(c.evalRN.Rand)
+	if err != nil || gd != d || len(got) != len(want) {
+		t.Fatalf("%s: %v, width %d of %d, %d values of %d", m, err, gd, d, len(got), len(want))
+	}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-5 {
+			t.Fatalf("%s: value %d (node %d) = %v, whole graph %v", m, i, i/d, got[i], want[i])
+		}
+	}
+	again, _, _ := f.Embeddings(c.evalRN.Rand)
+	for i := range got {
+		if again[i] != got[i] {
+			t.Fatalf("%s: a second pass changed value %d: %v → %v", m, i, got[i], again[i])
+		}
+	}
+	return c, p, newInf, f, got, d
 }
 
 // TestInferenceChunkShapes: the chunks are grown as balls, so that their
@@ -114,7 +130,7 @@ func TestInferenceChunkShapes(t *testing.T) {
 		}
 		adj := engine.NewAdjacency(n, edges)
 		f := &inferer{p: &Prepared{Union: &data.Union{N: n}, Input: &engine.GraphInput{Adj: adj}},
-			layers: 3, chunk: firstChunk(c.slots, n), order: bfsOrder(adj.Links()), sub: engine.NewSubgraph(adj, c.slots)}
+			layers: 3, hops: 3, chunk: firstChunk(c.slots, n), order: bfsOrder(adj.Links()), sub: engine.NewSubgraph(adj, c.slots)}
 		if err := f.sizeChunks(); err != nil {
 			t.Fatal(err)
 		}
@@ -135,5 +151,43 @@ func TestInferenceChunkShapes(t *testing.T) {
 		if r := float64(chunks*c.slots) / float64(n); r > 1.4 {
 			t.Errorf("%s: %d chunks of %d slots = %.2f × N", c.spec, chunks, c.slots, r)
 		}
+	}
+}
+
+// TestLayerwiseInference: on a small world (a Barabási–Albert graph, whose
+// nodes' 3-hop neighbourhoods are larger than the 120 node slots), the
+// inference runs layer-wise, and every node still gets the embedding the
+// whole-graph forward pass gives it (up to float32 rounding), for each
+// staged model that batches; a second pass and the shards of `embed
+// --shard` give the same numbers bit for bit.
+func TestLayerwiseInference(t *testing.T) {
+	for _, m := range []string{"gcn", "sage", "gin", "sgc"} {
+		c, p, newInf, f, got, d := chunkedAgainstWhole(t, m, "ba:600:3", 120)
+		if len(f.stages) != f.layers || f.hops != 1 || f.Chunks < 2 {
+			t.Fatalf("%s: %d stages, %d-hop chunks, %d chunks: not layer-wise", m, len(f.stages), f.hops, f.Chunks)
+		}
+		// Shards, each on a fresh inferer as `embed --shard` makes them.
+		seen := 0
+		for i := range 3 {
+			fs := newInf()
+			rows, z, sd, err := fs.Shard(c.evalRN.Rand, i, 3)
+			if err != nil || (len(rows) > 0 && sd != d) {
+				t.Fatalf("%s: shard %d: %v (width %d)", m, i, err, sd)
+			}
+			for k, v := range rows {
+				for j := range d {
+					if float64(z[k*d+j]) != float64(float32(got[v*d+j])) {
+						t.Fatalf("%s: shard %d, node %d: %v, one process %v", m, i, v, z[k*d+j], got[v*d+j])
+					}
+				}
+			}
+			seen += len(rows)
+			fs.Close()
+		}
+		if seen != p.Union.N {
+			t.Errorf("%s: the shards gave %d rows of %d", m, seen, p.Union.N)
+		}
+		f.Close()
+		c.Close()
 	}
 }
