@@ -238,3 +238,46 @@ func TestBatchPrefetchSameNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestSmallWorldBatches: on a small world (a Barabási–Albert graph, whose
+// batches' 3-hop neighbourhoods are the whole graph) a probed batch is
+// capped at BatchSlotCap slots, the plan says so and counts the layer-wise
+// inference it leads to, the run's inference goes layer-wise, and the run
+// says how much its steps cut instead of warning (the cut is the cap's
+// design, not a setting to mend).
+func TestSmallWorldBatches(t *testing.T) {
+	defer func(c, k int) { BatchSlotCap, ChunkedInferenceNodes = c, k }(BatchSlotCap, ChunkedInferenceNodes)
+	BatchSlotCap, ChunkedInferenceNodes = 1536, 0
+	cfg := shortRun("gcn")
+	cfg.Dataset, cfg.Variant, cfg.Epochs, cfg.EvalEvery, cfg.BatchSize = "ba:2000:3", Both, 2, 2, 64
+	cfg.Explicit = map[string]bool{"epochs": true, "eval-every": true, "batch-size": true}
+	rc, ds, p := prepared(t, cfg)
+	if got := planSlots(rc, ds); got != 1536 {
+		t.Errorf("planned %d slots, want the cap 1536", got)
+	}
+	layerwise := false
+	for _, part := range planMemory(rc, ds).Parts {
+		layerwise = layerwise || strings.HasPrefix(part.What, "layer-wise inference")
+	}
+	if !layerwise {
+		t.Error("the plan has no layer-wise inference")
+	}
+	c, err := Build(p, rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := c.Embeddings(); err != nil || c.batch.sub.Slots != 1536 || !c.batch.capped || c.infer.stages == nil {
+		t.Errorf("%v: %d slots, capped %v, layer-wise %v", err, c.batch.sub.Slots, c.batch.capped, c.infer.stages != nil)
+	}
+	c.Close()
+	res, err := Run(context.Background(), cfg, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Batches, "in 1536 node slots (capped") || !strings.Contains(res.Batches, "neighbourhood nodes each on average") || len(res.Warnings) > 0 {
+		t.Errorf("batches %q, warnings %q", res.Batches, res.Warnings)
+	}
+	if !(res.Final.TestAUC > 0.5) {
+		t.Errorf("test AUC %v", res.Final.TestAUC)
+	}
+}

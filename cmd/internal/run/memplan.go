@@ -206,7 +206,7 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		if cfg.BatchSize > 0 {
 			// Training runs on a batch of slots nodes; the whole graph only
 			// goes through the forward-only graph at each evaluation.
-			slots := planSlots(cfg, ds)
+			slots, widest := planSlotsWidest(cfg, ds)
 			// The input rows' (dense+skipCols)·bt·3: the two copies counted
 			// before, and the next step's, staged while a step trains (Built.Batch).
 			add("mini-batch activations and gradients (slots × hidden × layers, and N × 4 B of global → slot map)", slots*(h*bt*(batchActPerLayer*layers+batchActFixed)*max(1, own.ActivationScale)+(dense+skipCols)*bt*3)+4*n, "--batch-size")
@@ -216,6 +216,9 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 				infer, what, index = slots, "chunked inference (slots × hidden × layers, and N × 8 B of node order and slot map)", 8*n
 			}
 			add(what, infer*(h*bt*(inferPerLayer*layers+inferFixed)*max(1, own.ActivationScale)+(dense+skipCols)*bt)+index, actFlag)
+			if infer < n && widest > slots && staged(cfg) { // layer-wise (layerwise.go): two stages' rows of every node
+				add("layer-wise inference (2 × N × hidden: a small world's neighbourhoods exceed the slots)", 2*n*h*bt, "--hidden")
+			}
 		} else {
 			act := n * h * bt * (actPerLayer*layers + actFixed) * max(1, own.ActivationScale)
 			add("activations and gradients (N × hidden × layers)", act, actFlag)
@@ -364,15 +367,23 @@ func evalPairCount(cfg Config, e int64) int64 {
 
 // planSlots estimates a mini-batch's node slots as the batcher sizes them
 // (allocate: a step's seed nodes × the mean L-hop neighbourhood of
-// probeNodes nodes, +25%, at least 1024, at most N; --batch-nodes when
+// probeNodes nodes, +25%, at least 1024, at most N and slotLimit; --batch-nodes when
 // given), probing each graph's whole edge set with BFS (the training
 // edges are a subset: the estimate errs large). No fan-out: every
 // neighbour (with --batch-fanout the mean is fanout-bounded; the estimate
 // stays the every-neighbour one, an upper bound).
 func planSlots(cfg Config, ds *data.Dataset) int64 {
+	slots, _ := planSlotsWidest(cfg, ds)
+	return slots
+}
+
+// planSlotsWidest is planSlots and the largest L-hop neighbourhood its
+// probe met (0 when --batch-nodes gives the slots): where it exceeds the
+// slots, the chunked inference of a staged model runs layer-wise.
+func planSlotsWidest(cfg Config, ds *data.Dataset) (slots, widest int64) {
 	n := ds.NumNodes()
 	if cfg.BatchNodes > 0 {
-		return int64(min(cfg.BatchNodes, n))
+		return int64(min(cfg.BatchNodes, n)), 0
 	}
 	triples := 0
 	if cfg.DistanceLoss == objective.DistanceRank && cfg.Variant.MSE() {
@@ -408,7 +419,31 @@ func planSlots(cfg Config, ds *data.Dataset) int64 {
 		}
 		queue = a.BFS(v, max(1, cfg.ModelConfig.Layers), row[:a.N], queue)
 		total += len(queue)
+		widest = max(widest, int64(len(queue)))
 	}
-	slots := max(int(1.25*float64(seeds)*float64(total)/probeNodes), 1024)
-	return int64(min(slots, n))
+	// The widest neighbourhood is a hub's: the inference meets it (its
+	// breadth-first order starts at the lowest node id, a Barabási–Albert
+	// graph's first hub) where 64 random nodes may not.
+	for g, a := range adjs {
+		hub := 0
+		for v := range a.N {
+			if a.Off[v+1]-a.Off[v] > a.Off[hub+1]-a.Off[hub] {
+				hub = v
+			}
+		}
+		queue = a.BFS(hub, max(1, cfg.ModelConfig.Layers), row[:ds.Graphs[g].N], queue)
+		widest = max(widest, int64(len(queue)))
+	}
+	s := max(min(int(1.25*float64(seeds)*float64(total)/probeNodes), slotLimit(seeds)), 1024)
+	return int64(min(s, n)), widest
+}
+
+// staged reports whether cfg's model runs its stages apart (models.Staged).
+func staged(cfg Config) bool {
+	e, err := models.Lookup(cfg.Model)
+	if err != nil {
+		return false
+	}
+	_, ok := e.New(cfg.ModelConfig).(models.Staged)
+	return ok
 }
