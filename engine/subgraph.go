@@ -37,8 +37,8 @@ func NewSubgraph(adj *Adjacency, slots int) Subgraph {
 
 // Build collects the seeds and their layers-hop neighbourhood (all
 // neighbours, or fanout drawn from rng per node and hop) into the slots and
-// returns how many neighbourhood nodes did not fit. Seeds that do not fit
-// are an error.
+// returns how many links reached nodes that did not fit (a node counted
+// once per link to it). Seeds that do not fit are an error.
 func (s *Subgraph) Build(seeds []int32, layers, fanout int, rng *rand.Rand) (cut int, err error) {
 	s.Nodes, s.es = s.Nodes[:0], s.es[:0]
 	add := func(v int) int32 {

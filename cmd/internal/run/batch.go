@@ -44,7 +44,7 @@ type batcher struct {
 	sub             engine.Subgraph
 	adj             *engine.Adjacency
 	x, skip         *engine.Features
-	Cut, CutBatches int  // neighbourhood slots cut, and the steps that cut some
+	Cut, CutBatches int  // links to nodes beyond the slots, and the steps that cut some
 	capped          bool // the probe's slots were capped at BatchSlotCap
 }
 
@@ -86,7 +86,7 @@ const probeNodes = 64
 // need fewer (10⁵–1.8·10⁵ slots measured up to 10⁸ nodes): their batches
 // are unchanged; graphs of fewer nodes than the cap are never capped. A
 // capped step keeps its seeds and their nearest hops and cuts the rest
-// (on ba:100000:4, GCN, 16,384 slots cut 112,588 nodes a step and gave
+// (on ba:100000:4, GCN, 16,384 slots cut 112,588 links a step and gave
 // test AUC 0.570 and τ 0.543 against the whole graph's 0.571 and 0.544, in
 // 35 ms a step instead of 247; docs/large-graphs.md).
 var BatchSlotCap = 1 << 18 // a variable for tests

@@ -274,7 +274,7 @@ func TestSmallWorldBatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(res.Batches, "in 1536 node slots (capped") || !strings.Contains(res.Batches, "neighbourhood nodes each on average") || len(res.Warnings) > 0 {
+	if !strings.Contains(res.Batches, "in 1536 node slots (capped") || !strings.Contains(res.Batches, "links to nodes beyond the slots each on average") || len(res.Warnings) > 0 {
 		t.Errorf("batches %q, warnings %q", res.Batches, res.Warnings)
 	}
 	if !(res.Final.TestAUC > 0.5) {
