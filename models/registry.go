@@ -200,20 +200,24 @@ func Lookup(name string) (Entry, error) {
 }
 
 // Staged is a model whose forward pass is a chain of stages, each reading
-// the previous stage's rows of a node and of its one-hop neighbours (stage
-// 0: the input features), the last giving Forward's embeddings: a
-// message-passing layer a stage. Layer-wise inference runs them one at a
-// time over the whole graph, in chunks of nodes with their one-hop rim,
-// where a node's whole L-hop neighbourhood would not fit in memory (a
-// small world's reaches most of the graph in three hops; issue 37).
+// the previous stage's rows (stage 0: the input features) of a node alone
+// (a row-wise stage: a pre-layer, the output map) or of the node and its
+// one-hop neighbours (a message-passing layer), the last giving Forward's
+// embeddings. Layer-wise inference runs them one at a time over the whole
+// graph, in chunks of nodes — with their one-hop rim for a message-passing
+// stage — where a node's whole L-hop neighbourhood would not fit in memory
+// (a small world's reaches most of the graph in three hops; issue 37).
 // Forward must be forwardStages, so both paths compute the same thing.
 type Staged interface {
 	Model
 	Stages() int
+	// StageHops is 0 when stage s computes a node's row from the node's
+	// own row alone, 1 when from its neighbours' too.
+	StageHops(s int) int
 	// Stage adds stage s to b's graph on in and returns its N × width
 	// rows; h is stage s−1's rows (nil for s = 0), an input node when the
-	// stages run apart. A stage other than the last reads in.X only if
-	// it is stage 0 (in.Skip is the last stage's).
+	// stages run apart. Only stage 0 reads in.X and only the last reads
+	// in.Skip; a row-wise stage reads no adjacency.
 	Stage(b *engine.Builder, in *engine.GraphInput, s int, h *G.Node) *G.Node
 }
 
@@ -279,31 +283,49 @@ func (s stack) Forward(b *engine.Builder, gi *engine.GraphInput) *G.Node {
 	return forwardStages(s, b, gi)
 }
 
-// Stages is one a layer: the pre-layer rides with the first, Output with
-// the last.
-func (s stack) Stages() int { return s.cfg.Layers }
+// Stages: the pre-layer (row-wise, when Pre), one a message-passing layer,
+// and Output (row-wise).
+func (s stack) Stages() int { return s.pre() + s.cfg.Layers + 1 }
 
-// Stage adds layer l (with the pre-layer when l = 0, with Output when l is
-// the last): h is layer l−1's output, ReLU'd and dropped out.
-func (s stack) Stage(b *engine.Builder, gi *engine.GraphInput, l int, h *G.Node) *G.Node {
-	in := s.cfg.Hidden
-	if l == 0 {
-		h, in = nil, gi.X.Dim()
-		if s.cfg.Pre {
-			h, in = b.InputLinear(s.name+".pre", gi.X, s.cfg.Hidden, true), s.cfg.Hidden
+func (s stack) pre() int {
+	if s.cfg.Pre {
+		return 1
+	}
+	return 0
+}
+
+func (s stack) StageHops(st int) int {
+	if st < s.pre() || st == s.Stages()-1 {
+		return 0
+	}
+	return 1
+}
+
+// Stage adds the pre-layer, layer l = st − pre (h is layer l−1's output,
+// ReLU'd and dropped out, or the pre-layer's) or Output.
+func (s stack) Stage(b *engine.Builder, gi *engine.GraphInput, st int, h *G.Node) *G.Node {
+	switch l := st - s.pre(); {
+	case l < 0:
+		return b.InputLinear(s.name+".pre", gi.X, s.cfg.Hidden, true)
+	case l == s.cfg.Layers:
+		return Output(b, s.name, s.cfg, h, gi)
+	default:
+		in := s.cfg.Hidden
+		if l == 0 && !s.cfg.Pre {
+			in = gi.X.Dim()
 		}
+		out := s.cfg.Hidden
+		if l == s.cfg.Layers-1 {
+			out = s.cfg.Out
+		}
+		name := fmt.Sprintf("%s.%d", s.name, l)
+		o := s.layer(b, name, h, gi.X, gi.Adj, in, out)
+		engine.AssertShape(name, o.Y, gi.Adj.N, out)
+		if l < s.cfg.Layers-1 {
+			return b.BiasReLUDropout(o.Name, o.Y, o.Init, name+".dropout", s.cfg.Dropout)
+		}
+		return b.AddBias(o.Name, o.Y, o.Init)
 	}
-	out := s.cfg.Hidden
-	if l == s.cfg.Layers-1 {
-		out = s.cfg.Out
-	}
-	name := fmt.Sprintf("%s.%d", s.name, l)
-	o := s.layer(b, name, h, gi.X, gi.Adj, in, out)
-	engine.AssertShape(name, o.Y, gi.Adj.N, out)
-	if l < s.cfg.Layers-1 {
-		return b.BiasReLUDropout(o.Name, o.Y, o.Init, name+".dropout", s.cfg.Dropout)
-	}
-	return Output(b, s.name, s.cfg, b.AddBias(o.Name, o.Y, o.Init), gi)
 }
 
 // Output ends a model: h (N × c.Out, the message-passing result) plus, when

@@ -33,19 +33,25 @@ func (m sgc) Forward(b *engine.Builder, in *engine.GraphInput) *G.Node {
 	return forwardStages(m, b, in)
 }
 
-// Stages is one a propagation step: the linear map rides with the first,
-// the bias and Output with the last.
-func (m sgc) Stages() int { return m.cfg.Layers }
+// Stages: the linear map (row-wise), one a propagation step, and the
+// bias with Output (row-wise).
+func (m sgc) Stages() int { return m.cfg.Layers + 2 }
 
-func (m sgc) Stage(b *engine.Builder, in *engine.GraphInput, k int, h *G.Node) *G.Node {
-	if k == 0 {
-		h = b.InputLinear("sgc.W", in.X, m.cfg.Out, false)
+func (m sgc) StageHops(s int) int {
+	if s == 0 || s == m.Stages()-1 {
+		return 0
 	}
-	h = engine.SpMM(in.Adj.GCNNorm(), h)
-	if k < m.cfg.Layers-1 {
-		return h
+	return 1
+}
+
+func (m sgc) Stage(b *engine.Builder, in *engine.GraphInput, s int, h *G.Node) *G.Node {
+	switch s {
+	case 0:
+		return b.InputLinear("sgc.W", in.X, m.cfg.Out, false)
+	case m.Stages() - 1:
+		h = b.AddBias("sgc.b", h, engine.Zeros)
+		engine.AssertShape("sgc", h, in.Adj.N, m.cfg.Out)
+		return Output(b, "sgc", m.cfg, h, in)
 	}
-	h = b.AddBias("sgc.b", h, engine.Zeros)
-	engine.AssertShape("sgc", h, in.Adj.N, m.cfg.Out)
-	return Output(b, "sgc", m.cfg, h, in)
+	return engine.SpMM(in.Adj.GCNNorm(), h)
 }

@@ -13,7 +13,8 @@ import (
 
 // TestStagesEqualForward: a staged model's stages, each run as a graph of
 // its own on the previous stage's rows bound to an input node (what
-// layer-wise inference does), give Forward's embeddings bit for bit, with
+// layer-wise inference does), give Forward's embeddings bit for bit (and a
+// stage declared row-wise the same rows on a graph without edges), with
 // a skip path and the gate, in float32 and float64; every model that
 // trains on mini-batches is staged (the layer-wise inference serves them).
 func TestStagesEqualForward(t *testing.T) {
@@ -63,7 +64,25 @@ func TestStagesEqualForward(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				prev, width = run(t, b, z), z.Shape()[1]
+				rows := run(t, b, z)
+				if m.StageHops(s) == 0 { // row-wise: the same rows without a single edge
+					alone := *in
+					alone.Adj = engine.NewAdjacency(6, nil)
+					b := engine.NewBuilder(ps, false)
+					var h *G.Node
+					if s > 0 {
+						h = b.Input(fmt.Sprintf("stage%d.in", s), 6, width)
+						G.Must(h, G.Let(h, engine.FromFloat64(dt, prev, 6, width)))
+					}
+					z, err := BuildStage(m, b, &alone, s, h)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := run(t, b, z); !slices.Equal(got, rows) {
+						t.Errorf("%s %v: stage %d is declared row-wise, but its rows change without the edges", name, dt, s)
+					}
+				}
+				prev, width = rows, z.Shape()[1]
 			}
 			if !slices.Equal(prev, want) {
 				t.Errorf("%s %v: the stages give\n%v\nForward\n%v", name, dt, prev, want)

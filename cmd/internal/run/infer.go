@@ -218,39 +218,17 @@ func (f *inferer) chunks(rng *rand.Rand, k0, k1 int, alloc func(d int), put func
 			continue
 		}
 		used := len(f.sub.Nodes)
-		if put != nil {
-			f.sub.Load(f.adj, true)
-			last := f.stages == nil || f.stage == len(f.stages)-1
-			if f.stage == 0 {
-				f.x.LoadRows(f.p.Input.X, f.sub.Nodes)
-			} else {
-				f.prev.gather(f.stages[f.stage].h, f.sub.Nodes)
-			}
-			if f.skip != nil && last {
-				f.skip.LoadRows(f.p.Input.Skip, f.sub.Nodes)
-			}
-		}
-		f.sub.Clear()
-		if put != nil {
-			fwd := f.fwd
-			if f.stages != nil {
-				fwd = f.stages[f.stage].fwd
-			}
-			z, shape, err := fwd.Run(rng)
+		if put == nil {
+			f.sub.Clear()
+		} else {
+			dd, err := f.forward(rng, seeds, alloc, put)
 			if err != nil {
 				if !sized {
 					f.bounds = nil // partial, and over the grower's order, not f.order: a later pass sizes again
 				}
 				return 0, err
 			}
-			if d == 0 {
-				d = shape[1]
-				alloc(d)
-			}
-			for r, v := range seeds { // seeds hold slots 0 … hi−lo−1, in order
-				put(int(v), z[r*d:(r+1)*d])
-			}
-			f.Chunks++
+			d = dd
 		}
 		if !sized { // aim the next chunk's neighbourhood at 95% of the slots: every forward pass runs on all of them
 			f.bounds = append(f.bounds, hi)
@@ -264,6 +242,40 @@ func (f *inferer) chunks(rng *rand.Rand, k0, k1 int, alloc func(d int), put func
 	return d, nil
 }
 
+// forward runs the forward graph (the stage's, layer-wise) on the subgraph
+// just built around seeds (f.sub, cleared here) and puts the seeds' rows
+// (seeds hold slots 0 … len(seeds)−1, in order); alloc(d) runs on the
+// first call (Chunks 0).
+func (f *inferer) forward(rng *rand.Rand, seeds []int32, alloc func(d int), put func(v int, row []float64)) (int, error) {
+	f.sub.Load(f.adj, true)
+	fwd := f.fwd
+	if f.stages != nil {
+		fwd = f.stages[f.stage].fwd
+	}
+	if f.stage == 0 {
+		f.x.LoadRows(f.p.Input.X, f.sub.Nodes)
+	} else {
+		f.prev.gather(f.stages[f.stage].h, f.sub.Nodes)
+	}
+	if f.skip != nil && (f.stages == nil || f.stage == len(f.stages)-1) {
+		f.skip.LoadRows(f.p.Input.Skip, f.sub.Nodes)
+	}
+	f.sub.Clear()
+	z, shape, err := fwd.Run(rng)
+	if err != nil {
+		return 0, err
+	}
+	d := shape[1]
+	if f.Chunks == 0 {
+		alloc(d)
+	}
+	for r, v := range seeds {
+		put(int(v), z[r*d:(r+1)*d])
+	}
+	f.Chunks++
+	return d, nil
+}
+
 // Shard computes the embeddings of shard i of n: the nodes of chunks
 // [i·C/n, (i+1)·C/n) of the C chunks one process runs (sized first), each
 // run as one process runs it, so every row is that process's bit for bit.
@@ -273,7 +285,7 @@ func (f *inferer) Shard(rng *rand.Rand, i, n int) (rows []int, z []float32, d in
 	if err := f.sizeChunks(); err != nil {
 		return nil, nil, 0, err
 	}
-	c := len(f.bounds) - 1
+	c := f.lastChunks()
 	k0, k1 := i*c/n, (i+1)*c/n
 	if k0 == k1 {
 		return nil, nil, 0, nil

@@ -149,14 +149,56 @@ func (f *inferer) run(rng *rand.Rand, k0, k1 int, alloc func(d int), put func(v 
 	defer func() { f.prev, f.stage = nil, 0 }()
 	for s := range f.stages {
 		f.stage = s
+		runStage := f.chunks
+		if f.staged.StageHops(s) == 0 {
+			runStage = f.rowChunks
+		}
 		if s == len(f.stages)-1 {
-			return f.chunks(rng, k0, k1, alloc, put)
+			return runStage(rng, k0, k1, alloc, put)
 		}
 		var next *nodeRows
-		if _, err := f.chunks(rng, 0, -1, func(d int) { next = newNodeRows(f.ps.DT, f.p.Union.N, d) }, func(v int, row []float64) { next.set(v, row) }); err != nil {
+		if _, err := runStage(rng, 0, -1, func(d int) { next = newNodeRows(f.ps.DT, f.p.Union.N, d) }, func(v int, row []float64) { next.set(v, row) }); err != nil {
 			return 0, err
 		}
 		f.prev = next
 	}
 	return 0, nil
+}
+
+// rowChunks is chunks for a row-wise stage (StageHops 0): chunk k is the
+// nodes k·S … (k+1)·S − 1 of the S slots, no rim, every slot used.
+func (f *inferer) rowChunks(rng *rand.Rand, k0, k1 int, alloc func(d int), put func(v int, row []float64)) (int, error) {
+	n, slots := f.p.Union.N, f.sub.Slots
+	if k1 < 0 {
+		k1 = f.rowChunkCount()
+	}
+	f.Chunks = 0
+	d := 0
+	seeds := make([]int32, 0, slots)
+	for k := k0; k < k1; k++ {
+		seeds = seeds[:0]
+		for v := k * slots; v < min(n, (k+1)*slots); v++ {
+			seeds = append(seeds, int32(v))
+		}
+		if _, err := f.sub.Build(seeds, 0, 0, nil); err != nil {
+			return 0, err
+		}
+		var err error
+		if d, err = f.forward(rng, seeds, alloc, put); err != nil {
+			return 0, err
+		}
+	}
+	return d, nil
+}
+
+func (f *inferer) rowChunkCount() int { return (f.p.Union.N + f.sub.Slots - 1) / f.sub.Slots }
+
+// lastChunks is how many chunks the embeddings' last pass runs, the
+// chunks a shard takes its share of: the sized chunks, or layer-wise the
+// last stage's.
+func (f *inferer) lastChunks() int {
+	if f.stages != nil && f.staged.StageHops(len(f.stages)-1) == 0 {
+		return f.rowChunkCount()
+	}
+	return len(f.bounds) - 1
 }
