@@ -18,7 +18,11 @@
 //	evaluate.go    Embeddings, Evaluate with the validation yardsticks,
 //	               Faithfulness, EmbeddingShard (sharded embedding)
 //	infer.go       chunked inference from 2¹⁸ nodes; a shard's chunks
-//	batch.go       the mini-batch scheme: positives per pass, one step's inputs
+//	chunkgrow.go   the chunks' geometry: breadth-first order, balls
+//	layerwise.go   layer-wise inference where one node's neighbourhood
+//	               outgrows the slots (a small world's): stage by stage
+//	batch.go       the mini-batch scheme: positives per pass, one step's
+//	               inputs, the slots (capped for small worlds)
 //	run.go         Run/Resume: resolve → plan → prepare → build → fit → result
 //	fit.go         the fit loop, its metric names, checkpoints on the way
 //	selection.go   --select: the rules that pick the reported epoch
