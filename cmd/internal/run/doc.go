@@ -10,6 +10,8 @@
 //	scale.go       --scale: the large-graph defaults, decided once by size; Settings
 //	datasets.go    LoadDataset: built-in or user graph
 //	memplan.go     PlanMemory: a run's peak memory, before it is built
+//	planslots.go   the plan's probe of a batch's node slots (and layer-wise
+//	               inference)
 //	prepare.go     Prepare: union, splits, data.Hops, input features, the τ
 //	               sample
 //	encode.go      the positional encoding, hop-count views of large

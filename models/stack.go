@@ -1,0 +1,157 @@
+package models
+
+import (
+	"fmt"
+
+	"github.com/ignn/ignn/engine"
+	G "gorgonia.org/gorgonia"
+)
+
+// The structure models share: stages (what layer-wise inference runs one
+// at a time), the stack of message-passing layers GCN, SAGE, GAT, GIN and
+// GraphConv are, and Output, with which every model ends.
+
+// Staged is a model whose forward pass is a chain of stages, each reading
+// the previous stage's rows (stage 0: the input features) of a node alone
+// (a row-wise stage: a pre-layer, the output map) or of the node and its
+// one-hop neighbours (a message-passing layer), the last giving Forward's
+// embeddings. Layer-wise inference runs them one at a time over the whole
+// graph, in chunks of nodes — with their one-hop rim for a message-passing
+// stage — where a node's whole L-hop neighbourhood would not fit in memory
+// (a small world's reaches most of the graph in three hops; issue 37).
+// Forward must be forwardStages, so both paths compute the same thing.
+type Staged interface {
+	Model
+	Stages() int
+	// StageHops is 0 when stage s computes a node's row from the node's
+	// own row alone, 1 when from its neighbours' too.
+	StageHops(s int) int
+	// Stage adds stage s to b's graph on in and returns its N × width
+	// rows; h is stage s−1's rows (nil for s = 0), an input node when the
+	// stages run apart. Only stage 0 reads in.X and only the last reads
+	// in.Skip; a row-wise stage reads no adjacency.
+	Stage(b *engine.Builder, in *engine.GraphInput, s int, h *G.Node) *G.Node
+}
+
+// forwardStages is a staged model's Forward: its stages chained in one graph.
+func forwardStages(m Staged, b *engine.Builder, in *engine.GraphInput) *G.Node {
+	var h *G.Node
+	for s := range m.Stages() {
+		h = m.Stage(b, in, s, h)
+	}
+	return h
+}
+
+// BuildStage is Build for stage s of a staged model.
+func BuildStage(m Staged, b *engine.Builder, in *engine.GraphInput, s int, h *G.Node) (z *G.Node, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("models: building stage %d: %v", s, r)
+		}
+	}()
+	z = m.Stage(b, in, s, h)
+	if z.Dims() != 2 || z.Shape()[0] != in.Adj.N {
+		return nil, fmt.Errorf("models: stage %d has shape %v, want %d rows", s, z.Shape(), in.Adj.N)
+	}
+	return z, nil
+}
+
+// stack is the structure shared by GCN, SAGE, GAT and GIN: optional linear
+// pre-layer, Layers message-passing layers with ReLU and dropout between
+// them, and L2-normalised output. layer(b, name, h, in, out) builds one
+// layer up to its bias; on the first layer without a pre-layer h is nil and
+// the layer must read the features itself (see transform).
+type stack struct {
+	name  string
+	cfg   Config
+	layer func(b *engine.Builder, name string, h *G.Node, x *engine.Features, adj *engine.Adjacency, in, out int) Biased
+}
+
+// Biased is a layer's output before its bias: the stack adds the bias
+// parameter Name (initialised by Init), fused with the ReLU and dropout
+// between layers (engine.Builder.BiasReLUDropout), plain on the last layer.
+type Biased struct {
+	Y    *G.Node
+	Name string
+	Init engine.Init
+}
+
+func (s stack) Forward(b *engine.Builder, gi *engine.GraphInput) *G.Node {
+	return forwardStages(s, b, gi)
+}
+
+// Stages: the pre-layer (row-wise, when Pre), one a message-passing layer,
+// and Output (row-wise).
+func (s stack) Stages() int { return s.pre() + s.cfg.Layers + 1 }
+
+func (s stack) pre() int {
+	if s.cfg.Pre {
+		return 1
+	}
+	return 0
+}
+
+func (s stack) StageHops(st int) int {
+	if st < s.pre() || st == s.Stages()-1 {
+		return 0
+	}
+	return 1
+}
+
+// Stage adds the pre-layer, layer l = st − pre (h is layer l−1's output,
+// ReLU'd and dropped out, or the pre-layer's) or Output.
+func (s stack) Stage(b *engine.Builder, gi *engine.GraphInput, st int, h *G.Node) *G.Node {
+	switch l := st - s.pre(); {
+	case l < 0:
+		return b.InputLinear(s.name+".pre", gi.X, s.cfg.Hidden, true)
+	case l == s.cfg.Layers:
+		return Output(b, s.name, s.cfg, h, gi)
+	default:
+		in := s.cfg.Hidden
+		if l == 0 && !s.cfg.Pre {
+			in = gi.X.Dim()
+		}
+		out := s.cfg.Hidden
+		if l == s.cfg.Layers-1 {
+			out = s.cfg.Out
+		}
+		name := fmt.Sprintf("%s.%d", s.name, l)
+		o := s.layer(b, name, h, gi.X, gi.Adj, in, out)
+		engine.AssertShape(name, o.Y, gi.Adj.N, out)
+		if l < s.cfg.Layers-1 {
+			return b.BiasReLUDropout(o.Name, o.Y, o.Init, name+".dropout", s.cfg.Dropout)
+		}
+		return b.AddBias(o.Name, o.Y, o.Init)
+	}
+}
+
+// Output ends a model: h (N × c.Out, the message-passing result) plus, when
+// the input has a skip block (gi.Skip), its linear map (parameter
+// NAME.skip), with c.SkipGate first passing h, normalised, through an
+// Out×Out map started at 0 (NAME.gate); then rows L2-normalised. The skip
+// map starts at gi.SkipInit when it is set (run's --skip-principal), at
+// random otherwise. Every
+// model that declares Entry.Skip ends with it.
+func Output(b *engine.Builder, name string, c Config, h *G.Node, gi *engine.GraphInput) *G.Node {
+	if gi.Skip != nil {
+		if c.SkipGate { // the message-passing branch, normalised, through an Out×Out map that starts at 0
+			h = engine.MatMul(engine.RowNormalize(h), b.Param(name+".gate", engine.Zeros, c.Out, c.Out))
+		}
+		var init engine.Init
+		if gi.SkipInit != nil {
+			init = engine.Values(gi.SkipInit)
+		}
+		h = engine.Add(h, b.InputLinearInit(name+".skip", gi.Skip, c.Out, false, init))
+	}
+	return engine.RowNormalize(h)
+}
+
+// transform returns h·W (no bias) for a layer, or X·W through the sparse-aware
+// input map when h is nil (first layer without a pre-layer).
+func transform(b *engine.Builder, name string, h *G.Node, x *engine.Features, in, out int) *G.Node {
+	if h == nil {
+		return b.InputLinear(name, x, out, false)
+	}
+	w := b.Param(name+".W", engine.Glorot(1), in, out)
+	return engine.MatMul(h, w)
+}
