@@ -255,12 +255,16 @@ func TestSmallWorldBatches(t *testing.T) {
 	if got := planSlots(rc, ds); got != 1536 {
 		t.Errorf("planned %d slots, want the cap 1536", got)
 	}
-	layerwise := false
-	for _, part := range planMemory(rc, ds).Parts {
-		layerwise = layerwise || strings.HasPrefix(part.What, "layer-wise inference")
-	}
-	if !layerwise {
-		t.Error("the plan has no layer-wise inference")
+	set := rc
+	set.BatchNodes = 1536 // the user's slots: no probe, the hub's reach alone
+	for _, c := range []Config{rc, set} {
+		layerwise := false
+		for _, part := range planMemory(c, ds).Parts {
+			layerwise = layerwise || strings.HasPrefix(part.What, "layer-wise inference")
+		}
+		if !layerwise {
+			t.Errorf("--batch-nodes %d: the plan has no layer-wise inference", c.BatchNodes)
+		}
 	}
 	c, err := Build(p, rc)
 	if err != nil {

@@ -23,12 +23,20 @@ func planSlots(cfg Config, ds *data.Dataset) int64 {
 }
 
 // planSlotsWidest is planSlots and the largest L-hop neighbourhood its
-// probe met (0 when --batch-nodes gives the slots): where it exceeds the
-// slots, the chunked inference of a staged model runs layer-wise.
+// probe met, a hub's included (with --batch-nodes, no probe: the largest
+// graph's hub): where it exceeds the slots, the chunked inference of a
+// staged model runs layer-wise.
 func planSlotsWidest(cfg Config, ds *data.Dataset) (slots, widest int64) {
 	n := ds.NumNodes()
-	if cfg.BatchNodes > 0 {
-		return int64(min(cfg.BatchNodes, n)), 0
+	layers := max(1, cfg.ModelConfig.Layers)
+	if cfg.BatchNodes > 0 { // no probe: the largest graph's hub alone
+		g := 0
+		for k, gr := range ds.Graphs {
+			if gr.N > ds.Graphs[g].N {
+				g = k
+			}
+		}
+		return int64(min(cfg.BatchNodes, n)), hubReach(data.NewAdj(ds.Graphs[g].N, ds.Graphs[g].Edges), layers, nil)
 	}
 	triples := 0
 	if cfg.DistanceLoss == objective.DistanceRank && cfg.Variant.MSE() {
@@ -62,25 +70,33 @@ func planSlotsWidest(cfg Config, ds *data.Dataset) (slots, widest int64) {
 		if len(row) < a.N {
 			row = make([]uint16, a.N)
 		}
-		queue = a.BFS(v, max(1, cfg.ModelConfig.Layers), row[:a.N], queue)
+		queue = a.BFS(v, layers, row[:a.N], queue)
 		total += len(queue)
 		widest = max(widest, int64(len(queue)))
 	}
-	// The widest neighbourhood is a hub's: the inference meets it (its
-	// breadth-first order starts at the lowest node id, a Barabási–Albert
-	// graph's first hub) where 64 random nodes may not.
-	for g, a := range adjs {
-		hub := 0
-		for v := range a.N {
-			if a.Off[v+1]-a.Off[v] > a.Off[hub+1]-a.Off[hub] {
-				hub = v
-			}
-		}
-		queue = a.BFS(hub, max(1, cfg.ModelConfig.Layers), row[:ds.Graphs[g].N], queue)
-		widest = max(widest, int64(len(queue)))
+	for _, a := range adjs {
+		widest = max(widest, hubReach(a, layers, row))
 	}
 	s := max(min(int(1.25*float64(seeds)*float64(total)/probeNodes), slotLimit(seeds)), 1024)
 	return int64(min(s, n)), widest
+}
+
+// hubReach is the size of the layers-hop neighbourhood of a's node of
+// highest degree: the widest is a hub's, and the inference meets it (its
+// breadth-first order starts at the lowest node id, a Barabási–Albert
+// graph's first hub) where random probes may not. row, when it holds a.N
+// entries, is the BFS's scratch.
+func hubReach(a *data.Adj, layers int, row []uint16) int64 {
+	hub := 0
+	for v := range a.N {
+		if a.Off[v+1]-a.Off[v] > a.Off[hub+1]-a.Off[hub] {
+			hub = v
+		}
+	}
+	if len(row) < a.N {
+		row = make([]uint16, a.N)
+	}
+	return int64(len(a.BFS(hub, layers, row[:a.N], nil)))
 }
 
 // staged reports whether cfg's model runs its stages apart (models.Staged).
