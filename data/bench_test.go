@@ -38,7 +38,7 @@ func BenchmarkScaleBFS64(b *testing.B) {
 // encoding, τ sample, ranking sources). IGNN_BFS10M=1 adds the 10⁷-node
 // grid (minutes of setup, 1 GB).
 func BenchmarkScaleBFSOne(b *testing.B) {
-	specs := []string{"grid:1000x1000", "rgg:1000000:8"}
+	specs := []string{"grid:1000x1000", "rgg:1000000:8", "ba:1000000:4"}
 	if os.Getenv("IGNN_BFS10M") != "" {
 		specs = append(specs, "grid:3163x3163")
 	}
