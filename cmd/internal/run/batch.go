@@ -45,7 +45,7 @@ type batcher struct {
 	adj             *engine.Adjacency
 	x, skip         *engine.Features
 	Cut, CutBatches int  // links to nodes beyond the slots, and the steps that cut some
-	capped          bool // the probe's slots were capped at BatchSlotCap
+	capped          bool // the probe's estimate exceeded BatchSlotCap: the slots are BatchCutSlots
 }
 
 // newBatcher trains on size positives per step, steps steps per epoch (0:
@@ -83,18 +83,44 @@ const probeNodes = 64
 // graph, a social network) the seeds' 3-hop neighbourhoods reach most of
 // the graph, so that without a cap every step computes every node (10⁶
 // nodes: 1.3 s a step, 10⁷: refused at 47 GB). Grids and geometric graphs
-// need fewer (10⁵–1.8·10⁵ slots measured up to 10⁸ nodes): their batches
-// are unchanged; graphs of fewer nodes than the cap are never capped. A
-// capped step keeps its seeds and their nearest hops and cuts the rest
-// (on ba:100000:4, GCN, 16,384 slots cut 112,588 links a step and gave
-// test AUC 0.570 and τ 0.543 against the whole graph's 0.571 and 0.544, in
-// 35 ms a step instead of 247; docs/large-graphs.md).
+// need fewer (10⁵–1.9·10⁵ slots measured up to 10⁸ nodes): their batches
+// are unchanged. A probe whose estimate exceeds the cap gets
+// BatchCutSlots instead (cutSlots): such a graph's batches are cut anyway,
+// and how deep did not show in the results measured. A cut step keeps its
+// seeds and their nearest hops and cuts the rest (on ba:100000:4, GCN,
+// 16,384 slots cut 112,588 links a step and gave test AUC 0.570 and τ
+// 0.543 against the whole graph's 0.571 and 0.544, in 35 ms a step instead
+// of 247; docs/large-graphs.md).
 var BatchSlotCap = 1 << 18 // a variable for tests
+
+// BatchCutSlots are the slots of a small world's batches: where the probe
+// finds a step's neighbourhoods larger than BatchSlotCap. Measured with
+// --batch-nodes 65536 against the cap (GCN, no other flag, 2026-11-27):
+// ba:1000000:4 test AUC 0.5743 and τ 0.5487 against 0.5741 and 0.5493 (262,144
+// slots), the command 609 → 268 s and 2.80 → 1.56 GiB; and, cut as deep,
+// the graphs the cap leaves alone lost nothing either: rgg:1000000:8 0.9972
+// and 0.8800 against 0.9972 and 0.8807 (191,280 slots), grid:1000x1000
+// 0.9845 and 0.9292 against 0.9846 and 0.9287 (101,600 slots).
+var BatchCutSlots = 1 << 16 // a variable for tests
 
 // slotLimit is the most slots a probe gives a batch of seeds seed nodes
 // (listed, with repeats): BatchSlotCap, or twice the seeds where they
 // would not leave room for their first hop (a --batch-size of 10⁵).
 func slotLimit(seeds int) int { return max(BatchSlotCap, 2*seeds) }
+
+// probedSlots are the slots of a batch of seeds seed nodes whose probe
+// estimated estimate (a quarter more than the seeds × the mean
+// neighbourhood), at least 1024, at most n: the estimate up to slotLimit,
+// and beyond it BatchCutSlots (or twice the seeds), cut reporting whether
+// that happened with fewer slots than n.
+func probedSlots(estimate, seeds, n int) (slots int, cut bool) {
+	slots = estimate
+	if estimate > slotLimit(seeds) {
+		slots = max(BatchCutSlots, 2*seeds)
+	}
+	slots = min(max(slots, 1024), n)
+	return slots, estimate > slotLimit(seeds) && slots < n
+}
 
 // allocate makes the batch inputs: slots node slots, or when slots is 0,
 // enough for seeds seed nodes with neighbourhoods the size of the mean
@@ -112,10 +138,7 @@ func (b *batcher) allocate(slots, seeds int) {
 			total += len(probe.Nodes)
 			probe.Clear()
 		}
-		slots = int(1.25 * float64(seeds) * float64(total) / probeNodes)
-		limit := slotLimit(seeds)
-		slots = max(min(slots, limit), 1024)
-		b.capped = slots == limit && slots < n
+		slots, b.capped = probedSlots(int(1.25*float64(seeds)*float64(total)/probeNodes), seeds, n)
 	}
 	slots = min(slots, n)
 	b.sub = engine.NewSubgraph(b.p.Input.Adj, slots)
