@@ -85,7 +85,7 @@ const probeNodes = 64
 // nodes: 1.3 s a step, 10⁷: refused at 47 GB). Grids and geometric graphs
 // need fewer (10⁵–1.9·10⁵ slots measured up to 10⁸ nodes): their batches
 // are unchanged. A probe whose estimate exceeds the cap gets
-// BatchCutSlots instead (cutSlots): such a graph's batches are cut anyway,
+// BatchCutSlots instead (probedSlots): such a graph's batches are cut anyway,
 // and how deep did not show in the results measured. A cut step keeps its
 // seeds and their nearest hops and cuts the rest (on ba:100000:4, GCN,
 // 16,384 slots cut 112,588 links a step and gave test AUC 0.570 and τ
