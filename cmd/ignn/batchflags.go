@@ -23,7 +23,7 @@ func batchFlags() []cli.Flag {
 		&cli.IntFlag{Name: "batch-size", Value: 0, Usage: "mini-batches: training positives per optimisation step, each step on the subgraph of their nodes' neighbourhoods with as many negatives and the distance term's triples or pairs (0 = whole-graph steps; the models whose 'mini-batches' ignn models says yes)"},
 		&cli.IntFlag{Name: "batch-steps", Value: 0, Usage: "mini-batches: steps per epoch (0 = a full pass over the training positives)"},
 		&cli.IntFlag{Name: "batch-fanout", Value: 0, Usage: "mini-batches: neighbours drawn per node and hop (0 = every neighbour: seeds see exactly what the whole graph gives them)"},
-		&cli.IntFlag{Name: "batch-nodes", Value: 0, Usage: "mini-batches: node slots of a batch, the training graph's size (0 = sized from the mean neighbourhood of 64 probed nodes × a step's seed nodes, +25%; where that exceeds 262144, a small world's, 65536); a neighbourhood beyond it is cut (the nearest hops kept), with a warning when the slots were set"},
+		&cli.IntFlag{Name: "batch-nodes", Value: 0, Usage: "mini-batches: node slots of a batch, the training graph's size (0 = sized from the mean neighbourhood of 64 probed nodes × a step's seed nodes, +25%, at most 65536); a neighbourhood beyond it is cut (the nearest hops kept), with a warning when the slots were set"},
 	}
 }
 

@@ -45,7 +45,7 @@ type batcher struct {
 	adj             *engine.Adjacency
 	x, skip         *engine.Features
 	Cut, CutBatches int  // links to nodes beyond the slots, and the steps that cut some
-	capped          bool // the probe's estimate exceeded BatchSlotCap: the slots are BatchCutSlots
+	capped          bool // the probe's estimate exceeded BatchSlotCap: the slots are the cap
 }
 
 // newBatcher trains on size positives per step, steps steps per epoch (0:
@@ -79,29 +79,21 @@ func newBatcher(p *Prepared, seed uint64, size, steps, fanout, layers int) (*bat
 const probeNodes = 64
 
 // BatchSlotCap bounds the node slots a probe sizes (allocate, planSlots):
-// a step's cost follows its slots, and on a small world (a Barabási–Albert
+// a step's cost follows its slots. On a small world (a Barabási–Albert
 // graph, a social network) the seeds' 3-hop neighbourhoods reach most of
 // the graph, so that without a cap every step computes every node (10⁶
-// nodes: 1.3 s a step, 10⁷: refused at 47 GB). Grids and geometric graphs
-// need fewer (10⁵–1.9·10⁵ slots measured up to 10⁸ nodes): their batches
-// are unchanged. A probe whose estimate exceeds the cap gets
-// BatchCutSlots instead (probedSlots): such a graph's batches are cut anyway,
-// and how deep did not show in the results measured. A cut step keeps its
-// seeds and their nearest hops and cuts the rest (on ba:100000:4, GCN,
-// 16,384 slots cut 112,588 links a step and gave test AUC 0.570 and τ
-// 0.543 against the whole graph's 0.571 and 0.544, in 35 ms a step instead
-// of 247; docs/large-graphs.md).
-var BatchSlotCap = 1 << 18 // a variable for tests
-
-// BatchCutSlots are the slots of a small world's batches: where the probe
-// finds a step's neighbourhoods larger than BatchSlotCap. Measured with
-// --batch-nodes 65536 against the cap (GCN, no other flag, 2026-11-27):
-// ba:1000000:4 test AUC 0.5743 and τ 0.5487 against 0.5741 and 0.5493 (262,144
-// slots), the command 609 → 268 s and 2.80 → 1.56 GiB; and, cut as deep,
-// the graphs the cap leaves alone lost nothing either: rgg:1000000:8 0.9972
-// and 0.8800 against 0.9972 and 0.8807 (191,280 slots), grid:1000x1000
-// 0.9845 and 0.9292 against 0.9846 and 0.9287 (101,600 slots).
-var BatchCutSlots = 1 << 16 // a variable for tests
+// nodes: 1.3 s a step, 10⁷: refused at 47 GB); grids and geometric graphs
+// probe 10⁵–1.9·10⁵ slots at every size measured up to 10⁸ nodes. A step
+// whose neighbourhoods exceed the slots keeps its seeds and their nearest
+// hops and cuts the rest, and how deep did not show in any result measured
+// (GCN, one seed, Intel machine, 2026-11-27; docs/large-graphs.md):
+// ba:1000000:4 test AUC 0.5743 and τ 0.5487 at 65,536 slots against 0.5741
+// and 0.5493 at 262,144, the command 609 → 286 s and 2.80 → 1.55 GiB;
+// rgg:1000000:8 0.9972 and 0.8800 against 0.9972 and 0.8807 at its probed
+// 191,280 slots (340 → 189 s); grid:1000x1000 0.9845 and 0.9292 against
+// 0.9846 and 0.9287 at 101,600 (205 → 157 s); on ba:100000:4 16,384 slots
+// cost τ 0.0014.
+var BatchSlotCap = 1 << 16 // a variable for tests
 
 // slotLimit is the most slots a probe gives a batch of seeds seed nodes
 // (listed, with repeats): BatchSlotCap, or twice the seeds where they
@@ -110,16 +102,12 @@ func slotLimit(seeds int) int { return max(BatchSlotCap, 2*seeds) }
 
 // probedSlots are the slots of a batch of seeds seed nodes whose probe
 // estimated estimate (a quarter more than the seeds × the mean
-// neighbourhood), at least 1024, at most n: the estimate up to slotLimit,
-// and beyond it BatchCutSlots (or twice the seeds), cut reporting whether
-// that happened with fewer slots than n.
+// neighbourhood): the estimate up to slotLimit, at least 1024, at most n;
+// cut reports whether the limit bound it below n.
 func probedSlots(estimate, seeds, n int) (slots int, cut bool) {
-	slots = estimate
-	if estimate > slotLimit(seeds) {
-		slots = max(BatchCutSlots, 2*seeds)
-	}
-	slots = min(max(slots, 1024), n)
-	return slots, estimate > slotLimit(seeds) && slots < n
+	limit := slotLimit(seeds)
+	slots = min(max(min(estimate, limit), 1024), n)
+	return slots, estimate > limit && slots < n
 }
 
 // allocate makes the batch inputs: slots node slots, or when slots is 0,
@@ -162,7 +150,7 @@ func (b *batcher) Mode() string {
 	}
 	capped := ""
 	if b.capped {
-		capped = " (capped: the neighbourhoods are larger, a small world's; the nearest hops are kept)"
+		capped = " (capped: the neighbourhoods are larger; the nearest hops are kept)"
 	}
 	return fmt.Sprintf("mini-batches: %d steps per epoch, each on %d training positives (a seeded permutation per pass over all %d) with as many negatives and the distance term's own draw, over the %d-hop neighbourhood of their nodes (%s) in %d node slots%s",
 		b.steps, b.size, len(b.pos), b.layers, nb, b.sub.Slots, capped)

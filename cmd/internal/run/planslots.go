@@ -12,7 +12,7 @@ import (
 
 // planSlots estimates a mini-batch's node slots as the batcher sizes them
 // (allocate: a step's seed nodes × the mean L-hop neighbourhood of
-// probeNodes nodes, +25%, at least 1024, at most N, BatchCutSlots beyond slotLimit; --batch-nodes when
+// probeNodes nodes, +25%, at least 1024, at most N and slotLimit; --batch-nodes when
 // given), probing each graph's whole edge set with BFS (the training
 // edges are a subset: the estimate errs large). No fan-out: every
 // neighbour (with --batch-fanout the mean is fanout-bounded; the estimate
