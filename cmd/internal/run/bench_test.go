@@ -186,3 +186,43 @@ func BenchmarkViewInputStep(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkScaleInference: one evaluation's embeddings (Built.embeddings32,
+// the chunked inference of the defaults from 2¹⁸ nodes) of the untrained
+// default run, after a first pass has sized the chunks: on a grid
+// (chunks of 3-hop balls) and a Barabási–Albert graph (layer-wise: its
+// neighbourhoods exceed the slots). Each graph's run is built once per
+// process (its setup is most of a minute) and shared by -count and -cpu.
+func BenchmarkScaleInference(b *testing.B) {
+	for _, g := range []string{"grid:548x548", "ba:300000:4"} {
+		b.Run(g, func(b *testing.B) {
+			v, _ := inferCells.LoadOrStore(g, &inferCell{})
+			cell := v.(*inferCell)
+			cell.Do(func() {
+				cfg := Default()
+				cfg.Dataset, cfg.Explicit = g, map[string]bool{}
+				cell.c = benchCellOf(b, cfg)
+				if _, err := cell.c.embeddings32(); err != nil { // sizes the chunks
+					b.Fatal(err)
+				}
+			})
+			if cell.c == nil || cell.c.infer == nil {
+				b.Fatal("no chunked inference")
+			}
+			b.ResetTimer()
+			for range b.N {
+				if _, err := cell.c.embeddings32(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(cell.c.infer.Chunks), "chunks")
+		})
+	}
+}
+
+var inferCells sync.Map // dataset → *inferCell
+
+type inferCell struct {
+	sync.Once
+	c *Built
+}

@@ -43,6 +43,7 @@ type inferer struct {
 	order   []int32 // the breadth-first order of the nodes; after the first pass, the chunks' nodes
 	bounds  []int   // chunk k is order[bounds[k]:bounds[k+1]], after the first pass
 	Chunks  int     // forward passes of the last Embeddings
+	ahead   int     // chunks prepared while the chunk before ran (runChunks), in all passes
 	passes  int     // whole-graph passes so far
 	// Layer-wise inference (layerwise.go): the model and what its stage
 	// graphs are built on (staged nil: the model has no stages), the
@@ -176,8 +177,16 @@ func (f *inferer) sizeChunks() error {
 
 // chunks runs chunks k0 … k1−1 of the sized chunks (k1 < 0: every chunk,
 // sizing them first if no pass has), handing rows to put as pass does;
-// put == nil only sizes the chunks.
+// put == nil only sizes the chunks. Sized chunks run pipelined
+// (runChunks); the sizing pass runs one chunk at a time, each sized from
+// the one before.
 func (f *inferer) chunks(rng *rand.Rand, k0, k1 int, alloc func(d int), put func(v int, row []float64)) (int, error) {
+	if f.bounds != nil && put != nil {
+		if k1 < 0 {
+			k1 = len(f.bounds) - 1
+		}
+		return f.runChunks(rng, k0, k1, f.hops, func(k int) []int32 { return f.order[f.bounds[k]:f.bounds[k+1]] }, alloc, put)
+	}
 	n := f.p.Union.N
 	d := 0
 	f.Chunks = 0
@@ -221,6 +230,8 @@ func (f *inferer) chunks(rng *rand.Rand, k0, k1 int, alloc func(d int), put func
 		if put == nil {
 			f.sub.Clear()
 		} else {
+			f.stageChunk()
+			f.useChunk()
 			dd, err := f.forward(rng, seeds, alloc, put)
 			if err != nil {
 				if !sized {
@@ -242,25 +253,110 @@ func (f *inferer) chunks(rng *rand.Rand, k0, k1 int, alloc func(d int), put func
 	return d, nil
 }
 
-// forward runs the forward graph (the stage's, layer-wise) on the subgraph
-// just built around seeds (f.sub, cleared here) and puts the seeds' rows
-// (seeds hold slots 0 … len(seeds)−1, in order); alloc(d) runs on the
-// first call (Chunks 0).
+// runChunks runs the forward pass on chunks k0 … k1−1, chunk k the seeds
+// seedsOf(k) (a slice that stays as it is while the chunk runs) with their
+// hops-hop neighbourhood, and with
+// PrefetchBatches prepares chunk k+1 — its subgraph and input rows, the
+// mostly serial part of a chunk — on another goroutine while chunk k runs:
+// the same inputs in the same order, so the same numbers.
+func (f *inferer) runChunks(rng *rand.Rand, k0, k1, hops int, seedsOf func(k int) []int32, alloc func(d int), put func(v int, row []float64)) (int, error) {
+	f.Chunks = 0
+	prepare := func(k int) ([]int32, error) {
+		seeds := seedsOf(k)
+		cut, err := f.sub.Build(seeds, hops, 0, nil)
+		if err == nil && cut > 0 {
+			f.sub.Clear()
+			err = &noFitError{hops, len(seeds), int(seeds[0]), f.sub.Slots}
+		}
+		if err != nil {
+			return nil, err
+		}
+		f.stageChunk()
+		return seeds, nil
+	}
+	d := 0
+	seeds, err := prepare(k0)
+	for k := k0; k < k1; k++ {
+		if err != nil {
+			return 0, err
+		}
+		f.useChunk()
+		var next []int32
+		var nerr error
+		done := make(chan struct{})
+		if PrefetchBatches && k+1 < k1 {
+			f.ahead++
+			go func() {
+				defer close(done)
+				next, nerr = prepare(k + 1)
+			}()
+		} else {
+			close(done)
+		}
+		dd, ferr := f.forward(rng, seeds, alloc, put)
+		<-done
+		if ferr != nil {
+			return 0, ferr
+		}
+		d = dd
+		if !PrefetchBatches && k+1 < k1 {
+			next, nerr = prepare(k + 1)
+		}
+		seeds, err = next, nerr
+	}
+	return d, nil
+}
+
+// stageChunk stages the input of the subgraph just built around a chunk's
+// seeds (f.sub, cleared here) — its adjacency, and its input and skip rows
+// or the stage's rows of the stage before — apart from what a running
+// forward pass reads; useChunk binds them.
+func (f *inferer) stageChunk() {
+	f.sub.Stage(f.adj, true)
+	if f.stage == 0 {
+		f.x.StageRows(f.p.Input.X, f.sub.Nodes)
+	} else {
+		f.prev.gather(f.stages[f.stage].next, f.sub.Nodes)
+	}
+	if f.skipped() {
+		f.skip.StageRows(f.p.Input.Skip, f.sub.Nodes)
+	}
+	f.sub.Clear()
+}
+
+// useChunk binds the chunk stageChunk staged to the forward graph.
+func (f *inferer) useChunk() {
+	f.adj.UseStaged()
+	if f.stage == 0 {
+		f.x.UseStaged()
+	} else {
+		st := f.stages[f.stage]
+		switch h := st.h.Data().(type) {
+		case []float32:
+			copy(h, st.next.Data().([]float32))
+		case []float64:
+			copy(h, st.next.Data().([]float64))
+		}
+	}
+	if f.skipped() {
+		f.skip.UseStaged()
+	}
+}
+
+// skipped reports whether the forward graph f runs reads the skip rows:
+// the whole model's, or the last stage's.
+func (f *inferer) skipped() bool {
+	return f.skip != nil && (f.stages == nil || f.stage == len(f.stages)-1)
+}
+
+// forward runs the forward graph (the stage's, layer-wise) on the chunk
+// useChunk bound and puts the seeds' rows (seeds hold slots 0 …
+// len(seeds)−1, in order); alloc(d) runs on the first call (Chunks 0).
 func (f *inferer) forward(rng *rand.Rand, seeds []int32, alloc func(d int), put func(v int, row []float64)) (int, error) {
-	f.sub.Load(f.adj, true)
 	fwd := f.fwd
 	if f.stages != nil {
 		fwd = f.stages[f.stage].fwd
 	}
-	if f.stage == 0 {
-		f.x.LoadRows(f.p.Input.X, f.sub.Nodes)
-	} else {
-		f.prev.gather(f.stages[f.stage].h, f.sub.Nodes)
-	}
-	if f.skip != nil && (f.stages == nil || f.stage == len(f.stages)-1) {
-		f.skip.LoadRows(f.p.Input.Skip, f.sub.Nodes)
-	}
-	f.sub.Clear()
 	z, shape, err := fwd.Run(rng)
 	if err != nil {
 		return 0, err

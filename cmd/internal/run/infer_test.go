@@ -104,6 +104,45 @@ func chunkedAgainstWhole(t *testing.T, m, spec string, slots int) (c *Built, p *
 	return c, p, newInf, f, got, d
 }
 
+// TestPipelinedInference: chunks prepared while the chunk before runs
+// (PrefetchBatches) give every embedding bit for bit as chunks prepared
+// one after the other, chunked (caveman:30x6 in 40 slots) and layer-wise
+// (ba:600:3 in 120 slots).
+func TestPipelinedInference(t *testing.T) {
+	defer func(p bool) { PrefetchBatches = p }(PrefetchBatches)
+	for _, g := range []struct {
+		spec  string
+		slots int
+	}{{"caveman:30x6", 40}, {"ba:600:3", 120}} {
+		PrefetchBatches = true
+		c, _, newInf, f, want, _ := chunkedAgainstWhole(t, "gcn", g.spec, g.slots)
+		if f.ahead == 0 {
+			t.Errorf("%s: no chunk was prepared ahead", g.spec)
+		}
+		f.Close()
+		PrefetchBatches = false
+		for pass := range 2 { // the sizing pass, then the sized chunks
+			f = newInf()
+			for range pass + 1 {
+				got, _, err := f.Embeddings(c.evalRN.Rand)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := range want {
+					if got[i] != want[i] {
+						t.Fatalf("%s, pass %d: value %d = %v one chunk after the other, %v pipelined", g.spec, pass, i, got[i], want[i])
+					}
+				}
+			}
+			if f.ahead != 0 {
+				t.Errorf("%s: %d chunks prepared ahead with PrefetchBatches off", g.spec, f.ahead)
+			}
+			f.Close()
+		}
+		c.Close()
+	}
+}
+
 // TestInferenceChunkShapes: the chunks are grown as balls, so that their
 // neighbourhoods add a thin rim: on a 500 × 500 grid and a 250,000-node
 // random geometric graph, 3-hop chunks in 4,000 and 6,000 node slots run

@@ -23,8 +23,9 @@ import (
 
 // stageGraph is one stage's forward-only graph over the inference's slots.
 type stageGraph struct {
-	fwd *engine.Forward
-	h   *tensor.Dense // the previous stage's rows of the slots (nil for stage 0): bound to the graph's input
+	fwd  *engine.Forward
+	h    *tensor.Dense // the previous stage's rows of the slots (nil for stage 0): bound to the graph's input
+	next *tensor.Dense // the next chunk's, staged while a chunk runs (inferer.stageChunk)
 }
 
 // nodeRows is one stage's rows of every node: N × d values in the graph's
@@ -88,6 +89,7 @@ func (f *inferer) layerwise() error {
 			d := h.Shape()[1]
 			h = b.Input(fmt.Sprintf("stage%d.in", s), f.sub.Slots, d)
 			st.h = tensor.New(tensor.WithShape(f.sub.Slots, d), tensor.Of(ps.DT))
+			st.next = tensor.New(tensor.WithShape(f.sub.Slots, d), tensor.Of(ps.DT))
 			if err := G.Let(h, st.h); err != nil {
 				return err
 			}
@@ -172,23 +174,15 @@ func (f *inferer) rowChunks(rng *rand.Rand, k0, k1 int, alloc func(d int), put f
 	if k1 < 0 {
 		k1 = f.rowChunkCount()
 	}
-	f.Chunks = 0
-	d := 0
-	seeds := make([]int32, 0, slots)
-	for k := k0; k < k1; k++ {
-		seeds = seeds[:0]
+	var bufs [2][]int32 // chunk k's seeds in bufs[k%2]: the next chunk's are listed while a chunk runs
+	return f.runChunks(rng, k0, k1, 0, func(k int) []int32 {
+		b := bufs[k%2][:0]
 		for v := k * slots; v < min(n, (k+1)*slots); v++ {
-			seeds = append(seeds, int32(v))
+			b = append(b, int32(v))
 		}
-		if _, err := f.sub.Build(seeds, 0, 0, nil); err != nil {
-			return 0, err
-		}
-		var err error
-		if d, err = f.forward(rng, seeds, alloc, put); err != nil {
-			return 0, err
-		}
-	}
-	return d, nil
+		bufs[k%2] = b
+		return b
+	}, alloc, put)
 }
 
 func (f *inferer) rowChunkCount() int { return (f.p.Union.N + f.sub.Slots - 1) / f.sub.Slots }

@@ -222,7 +222,11 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 			if n >= int64(ChunkedInferenceNodes) { // and its chunks' node order and global → slot map, 4 B a node each
 				infer, what, index = slots, "chunked inference (slots × hidden × layers, and N × 8 B of node order and slot map)", 8*n
 			}
-			add(what, infer*(h*bt*(inferPerLayer*layers+inferFixed)*max(1, own.ActivationScale)+(dense+skipCols)*bt)+index, actFlag)
+			rows := (dense + skipCols) * bt // a chunk's input rows
+			if infer < n {                  // and the next chunk's, staged while one runs, with a stage's rows layer-wise
+				rows = 2*rows + h*bt
+			}
+			add(what, infer*(h*bt*(inferPerLayer*layers+inferFixed)*max(1, own.ActivationScale)+rows)+index, actFlag)
 			if infer < n && widest > slots && staged(cfg) { // layer-wise (layerwise.go): two stages' rows of every node
 				add("layer-wise inference (2 × N × hidden: a small world's neighbourhoods exceed the slots)", 2*n*h*bt, "--hidden")
 			}

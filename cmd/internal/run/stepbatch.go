@@ -14,7 +14,8 @@ import (
 // subgraph and input rows) on another goroutine while the current step
 // trains: the same draws in the same order, so the same numbers, with the
 // batch's mostly serial work off the step's path on two cores (issue 37).
-// Tests turn it off to compare.
+// The evaluations' inference does the same with its sized chunks
+// (inferer.runChunks). Tests turn it off to compare.
 var PrefetchBatches = true
 
 // nextBatch is a batch being prepared ahead (Batch).
