@@ -296,6 +296,9 @@ func (f *inferer) runChunks(rng *rand.Rand, k0, k1, hops int, seedsOf func(k int
 		dd, ferr := f.forward(rng, seeds, alloc, put)
 		<-done
 		if ferr != nil {
+			if next != nil && nerr == nil {
+				f.useChunk() // take the staged chunk, so that a later pass may stage its own
+			}
 			return 0, ferr
 		}
 		d = dd
