@@ -64,7 +64,7 @@ const (
 	// so a collection costs little). From 1 GiB down to 256 MiB
 	// (2026-11-27, Intel machine, GOGC=10 against 100, the same numbers):
 	// the threshold had made a smaller run the larger one — grid:1000x1000
-	// at 65,536 batch slots planned 0.95 GB live, collected at 100 and
+	// at 65,536 batch slots planned 0.95 GiB live, collected at 100 and
 	// peaked at 2.00 GiB against 1.29 GiB at 101,600 slots; at 10 it
 	// peaks at 1.14 GiB in 157 s against 165. grid:316x316 133 → 130 s and
 	// 1.08 → 0.64 GiB, grid:100x100 32.6 → 32.2 s and 0.49 → 0.30 GiB,

@@ -1,0 +1,130 @@
+package run
+
+import "math/rand/v2"
+
+// Running an inferer's chunks: each chunk's subgraph and input rows are
+// staged (stageChunk), bound (useChunk) and run (forward); chunks whose
+// bounds are known run pipelined, the next one staged while one runs
+// (runChunks).
+
+// runChunks runs the forward pass on chunks k0 … k1−1, chunk k the seeds
+// seedsOf(k) (a slice that stays as it is while the chunk runs) with their
+// hops-hop neighbourhood, and with
+// PrefetchBatches prepares chunk k+1 — its subgraph and input rows, the
+// mostly serial part of a chunk — on another goroutine while chunk k runs:
+// the same inputs in the same order, so the same numbers.
+func (f *inferer) runChunks(rng *rand.Rand, k0, k1, hops int, seedsOf func(k int) []int32, alloc func(d int), put func(v int, row []float64)) (int, error) {
+	f.Chunks = 0
+	prepare := func(k int) ([]int32, error) {
+		seeds := seedsOf(k)
+		cut, err := f.sub.Build(seeds, hops, 0, nil)
+		if err == nil && cut > 0 {
+			f.sub.Clear()
+			err = &noFitError{hops, len(seeds), int(seeds[0]), f.sub.Slots}
+		}
+		if err != nil {
+			return nil, err
+		}
+		f.stageChunk()
+		return seeds, nil
+	}
+	d := 0
+	seeds, err := prepare(k0)
+	for k := k0; k < k1; k++ {
+		if err != nil {
+			return 0, err
+		}
+		f.useChunk()
+		var next []int32
+		var nerr error
+		done := make(chan struct{})
+		if PrefetchBatches && k+1 < k1 {
+			f.ahead++
+			go func() {
+				defer close(done)
+				next, nerr = prepare(k + 1)
+			}()
+		} else {
+			close(done)
+		}
+		dd, ferr := f.forward(rng, seeds, alloc, put)
+		<-done
+		if ferr != nil {
+			if next != nil && nerr == nil {
+				f.useChunk() // take the staged chunk, so that a later pass may stage its own
+			}
+			return 0, ferr
+		}
+		d = dd
+		if !PrefetchBatches && k+1 < k1 {
+			next, nerr = prepare(k + 1)
+		}
+		seeds, err = next, nerr
+	}
+	return d, nil
+}
+
+// stageChunk stages the input of the subgraph just built around a chunk's
+// seeds (f.sub, cleared here) — its adjacency, and its input and skip rows
+// or the stage's rows of the stage before — apart from what a running
+// forward pass reads; useChunk binds them.
+func (f *inferer) stageChunk() {
+	f.sub.Stage(f.adj, true)
+	if f.stage == 0 {
+		f.x.StageRows(f.p.Input.X, f.sub.Nodes)
+	} else {
+		f.prev.gather(f.stages[f.stage].next, f.sub.Nodes)
+	}
+	if f.skipped() {
+		f.skip.StageRows(f.p.Input.Skip, f.sub.Nodes)
+	}
+	f.sub.Clear()
+}
+
+// useChunk binds the chunk stageChunk staged to the forward graph.
+func (f *inferer) useChunk() {
+	f.adj.UseStaged()
+	if f.stage == 0 {
+		f.x.UseStaged()
+	} else {
+		st := f.stages[f.stage]
+		switch h := st.h.Data().(type) {
+		case []float32:
+			copy(h, st.next.Data().([]float32))
+		case []float64:
+			copy(h, st.next.Data().([]float64))
+		}
+	}
+	if f.skipped() {
+		f.skip.UseStaged()
+	}
+}
+
+// skipped reports whether the forward graph f runs reads the skip rows:
+// the whole model's, or the last stage's.
+func (f *inferer) skipped() bool {
+	return f.skip != nil && (f.stages == nil || f.stage == len(f.stages)-1)
+}
+
+// forward runs the forward graph (the stage's, layer-wise) on the chunk
+// useChunk bound and puts the seeds' rows (seeds hold slots 0 …
+// len(seeds)−1, in order); alloc(d) runs on the first call (Chunks 0).
+func (f *inferer) forward(rng *rand.Rand, seeds []int32, alloc func(d int), put func(v int, row []float64)) (int, error) {
+	fwd := f.fwd
+	if f.stages != nil {
+		fwd = f.stages[f.stage].fwd
+	}
+	z, shape, err := fwd.Run(rng)
+	if err != nil {
+		return 0, err
+	}
+	d := shape[1]
+	if f.Chunks == 0 {
+		alloc(d)
+	}
+	for r, v := range seeds {
+		put(int(v), z[r*d:(r+1)*d])
+	}
+	f.Chunks++
+	return d, nil
+}
