@@ -45,7 +45,7 @@ type batcher struct {
 	adj             *engine.Adjacency
 	x, skip         *engine.Features
 	Cut, CutBatches int  // links to nodes beyond the slots, and the steps that cut some
-	capped          bool // the probe's estimate exceeded BatchSlotCap: the slots are the cap
+	capped          bool // the probe's estimate exceeded BatchSlotCap: the slots are the cap (cut only where a step's neighbourhood exceeds them)
 }
 
 // newBatcher trains on size positives per step, steps steps per epoch (0:
@@ -150,7 +150,7 @@ func (b *batcher) Mode() string {
 	}
 	capped := ""
 	if b.capped {
-		capped = " (capped: the neighbourhoods are larger; the nearest hops are kept)"
+		capped = " (capped: the probe estimated more; a neighbourhood beyond the slots keeps its nearest hops)"
 	}
 	return fmt.Sprintf("mini-batches: %d steps per epoch, each on %d training positives (a seeded permutation per pass over all %d) with as many negatives and the distance term's own draw, over the %d-hop neighbourhood of their nodes (%s) in %d node slots%s",
 		b.steps, b.size, len(b.pos), b.layers, nb, b.sub.Slots, capped)
