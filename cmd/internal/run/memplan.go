@@ -61,15 +61,10 @@ const (
 	// peak RSS from 2.26 to 1.46 GB and the run got faster (fewer fresh
 	// pages); at 10⁶ nodes (issue 37), 25 → 10 took it from 3.1 to 2.7 GiB
 	// in the same time (163 and 161 s; the large arrays hold no pointers,
-	// so a collection costs little). From 1 GiB down to 256 MiB
-	// (2026-11-27, Intel machine, GOGC=10 against 100, the same numbers):
-	// the threshold had made a smaller run the larger one — grid:1000x1000
-	// at 65,536 batch slots planned 0.95 GiB live, collected at 100 and
-	// peaked at 2.00 GiB against 1.29 GiB at 101,600 slots; at 10 it
-	// peaks at 1.14 GiB in 157 s against 165. grid:316x316 133 → 130 s and
-	// 1.08 → 0.64 GiB, grid:100x100 32.6 → 32.2 s and 0.49 → 0.30 GiB,
-	// caveman:1000x20 (full batch, both) 64 → 66 s and 0.73 → 0.47 GiB;
-	// Email (34 MB live) 3.4 → 4.3 s, which the threshold leaves at 100.
+	// so a collection costs little). 256 MiB, not 1 GiB, since a run planned
+	// just under 1 GiB peaked above a larger one (grid:1000x1000 at 65,536
+	// slots: 2.00 against 1.29 GiB); at 10 the runs below cost no time
+	// (docs/large-graphs.md, "One cap for every graph"); Email's 34 MB does.
 	BigRun          = 256 << 20
 	BigRunGCPercent = 10
 	bytesPerEdge    = 260 // edge lists, BFS adjacency, normalised CSR + transpose, split maps
