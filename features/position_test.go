@@ -195,8 +195,23 @@ func checkLap(t *testing.T, a *data.Adj, k int) {
 func TestLapPELanczosAgainstDense(t *testing.T) {
 	checkLap(t, testGraph(t, 12, 8), 8)   // 100 nodes, 3 components
 	checkLap(t, testGraph(t, 50, 20), 16) // 1,004 nodes
-	if !testing.Short() {
-		checkLap(t, testGraph(t, 99, 20), 16) // 1,984 nodes
+}
+
+// TestLapPEAboveDenseLimit: a component past LapDenseLimit (1,504 nodes)
+// takes Lanczos by default and its vectors are eigenvectors. (Checking it
+// against the dense solver as well costs 29 s; TestLapPELanczosAgainstDense
+// does that at 1,004 nodes.)
+func TestLapPEAboveDenseLimit(t *testing.T) {
+	a := testGraph(t, 75, 20)
+	if a.N-4 <= LapDenseLimit {
+		t.Fatalf("the test component (%d nodes) is not above LapDenseLimit %d", a.N-4, LapDenseLimit)
+	}
+	_, info, err := LapPE(a, 16, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Method != "lanczos" || info.MaxResidual > 1e-6 || len(info.Eigenvalues) != 16 {
+		t.Fatalf("method %q, residual %g, %d eigenvalues", info.Method, info.MaxResidual, len(info.Eigenvalues))
 	}
 }
 
