@@ -168,12 +168,22 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 			}
 		}
 	}
+	principal := p.Input.Skip != nil && cfg.SkipPrincipal
 	if cfg.SkipPolar == features.SkipPolarAuto && polar != nil {
+		// Each stage is announced before its work: the validation sample's
+		// BFS and the two blocks' τ are timed apart from the τ sample's.
+		stage("--skip-polar auto: the validation sample and the untrained τ of both skip blocks")
 		p.chooseSkip(cfg, p.Input.Skip, polar)
 		c := p.SkipChoice
-		stage(fmt.Sprintf("--skip-polar auto: the %s skip block (untrained τ on the validation pairs: polar %.3f, standardised %.3f)", c.Block, c.ValTauPolar, c.ValTauStandardised))
+		msg := fmt.Sprintf("--skip-polar auto chose the %s skip block (untrained τ on the validation pairs: polar %.3f, standardised %.3f)", c.Block, c.ValTauPolar, c.ValTauStandardised)
+		if principal {
+			msg += "; its principal directions"
+		}
+		stage(msg)
+	} else if principal {
+		stage("the skip block's principal directions")
 	}
-	if sk := p.Input.Skip; sk != nil && cfg.SkipPrincipal { // the block's values as stored (float32 in a float32 run)
+	if sk := p.Input.Skip; principal { // the block's values as stored (float32 in a float32 run)
 		p.Input.SkipInit = features.PrincipalRows(sk.Rows(), sk.N, sk.DenseDim, cfg.ModelConfig.Out)
 	}
 	for g, s := range p.Splits {
