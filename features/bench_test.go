@@ -62,3 +62,26 @@ func BenchmarkLandmarkTranspose(b *testing.B) {
 		transposeHops(hops, rows, n, m)
 	}
 }
+
+// BenchmarkPrincipalRowsView: the skip block's principal directions
+// (PrincipalRows) over a landmark:64 view of the 10⁵-node grid, whose rows
+// are computed as they are read.
+func BenchmarkPrincipalRowsView(b *testing.B) {
+	ds, err := data.Generate("grid:316x316", rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	g := ds.Graphs[0]
+	e, _ := LandmarkPE(data.NewAdj(g.N, g.Edges), 64, rand.New(rand.NewPCG(1, 1)), 0)
+	x, err := Build(ds, Options{Float32: true, Encodings: []*Encoding{e}, EncodingDim: 64, View: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if x.View == nil {
+		b.Fatal("not a view")
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		PrincipalRows(x.Rows(), x.N, x.DenseDim, 32)
+	}
+}

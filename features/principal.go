@@ -1,6 +1,8 @@
 package features
 
 import (
+	"sync"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -28,25 +30,7 @@ func PrincipalRows(read RowReader, n, k, out int) []float64 {
 		}
 		return w
 	}
-	g := make([]float64, k*k)
-	row := make([]float64, k)
-	for r := 0; r < n; r++ {
-		read(r, row)
-		for a, va := range row {
-			if va == 0 {
-				continue
-			}
-			ga := g[a*k : (a+1)*k]
-			for b := a; b < k; b++ {
-				ga[b] += va * row[b]
-			}
-		}
-	}
-	for a := 0; a < k; a++ {
-		for b := 0; b < a; b++ {
-			g[a*k+b] = g[b*k+a]
-		}
-	}
+	g := gramRows(read, n, k)
 	var es mat.EigenSym
 	if !es.Factorize(mat.NewSymDense(k, g), true) {
 		for i := 0; i < out; i++ {
@@ -73,4 +57,94 @@ func PrincipalRows(read RowReader, n, k, out int) []float64 {
 		}
 	}
 	return w
+}
+
+// gramRows is XᵀX of the n rows read (k values each), every entry summed
+// over the rows in row order (rows whose entry a is 0 skipped for row a),
+// the lower triangle mirrored from the upper.
+func gramRows(read RowReader, n, k int) []float64 {
+	g := make([]float64, k*k)
+	// The triangle's rows a < split and a ≥ split hold about as many entries
+	// each: two goroutines add a block's products to their own entries, each
+	// entry still summed over the rows in row order.
+	split := 0
+	for tri := 0; split < k && 2*(tri+k-split) <= k*(k+1)/2; split++ {
+		tri += k - split
+	}
+	gram := func(rows []float64) {
+		var wg sync.WaitGroup
+		if len(rows) >= 64*k && split > 0 && split < k {
+			wg.Add(1)
+			go func() { defer wg.Done(); gramTriangle(g, rows, k, split, k) }()
+			gramTriangle(g, rows, k, 0, split)
+		} else {
+			gramTriangle(g, rows, k, 0, k)
+		}
+		wg.Wait()
+	}
+	readRows(read, n, k, gram)
+	for a := 0; a < k; a++ {
+		for b := 0; b < a; b++ {
+			g[a*k+b] = g[b*k+a]
+		}
+	}
+	return g
+}
+
+// gramTriangle adds the products of rows (k values each), row after row,
+// to g's upper-triangle rows a ∈ [from, to): g[a][b] += x_a·x_b for b ≥ a,
+// skipping the rows whose x_a is 0.
+func gramTriangle(g, rows []float64, k, from, to int) {
+	for lo := 0; lo < len(rows); lo += k {
+		row := rows[lo : lo+k]
+		for a := from; a < to; a++ {
+			va := row[a]
+			if va == 0 {
+				continue
+			}
+			ga := g[a*k : (a+1)*k]
+			for b := a; b < k; b++ {
+				ga[b] += va * row[b]
+			}
+		}
+	}
+}
+
+// principalBlock is how many rows readRows reads into one block.
+const principalBlock = 1024
+
+// readRows reads rows 0…n−1 (k values each) in blocks of principalBlock
+// rows and hands each block to use, in row order. With more than two
+// blocks, one goroutine reads the next block (a view computes its rows)
+// while use takes the current one; read is only ever called from that one
+// goroutine and use from the caller's, so read need not be safe for
+// concurrent use, and use sees the same rows in the same order.
+func readRows(read RowReader, n, k int, use func(rows []float64)) {
+	fill := func(buf []float64, lo int) []float64 {
+		hi := min(lo+principalBlock, n)
+		for r := lo; r < hi; r++ {
+			read(r, buf[(r-lo)*k:(r-lo+1)*k])
+		}
+		return buf[:(hi-lo)*k]
+	}
+	if n <= 2*principalBlock {
+		buf := make([]float64, principalBlock*k)
+		for lo := 0; lo < n; lo += principalBlock {
+			use(fill(buf, lo))
+		}
+		return
+	}
+	full, free := make(chan []float64, 1), make(chan []float64, 2)
+	free <- make([]float64, principalBlock*k)
+	free <- make([]float64, principalBlock*k)
+	go func() {
+		for lo := 0; lo < n; lo += principalBlock {
+			full <- fill(<-free, lo)
+		}
+		close(full)
+	}()
+	for rows := range full {
+		use(rows)
+		free <- rows[:cap(rows)]
+	}
 }

@@ -111,3 +111,54 @@ func TestPrincipalMap(t *testing.T) {
 		}
 	}
 }
+
+// TestGramRowsPipelined: the Gram sums of rows read a block ahead on
+// another goroutine (more rows than two blocks, a last block cut short)
+// equal a plain row-by-row loop's bit for bit, the rows are read once
+// each in order, and rows with zero entries skip them the same way.
+func TestGramRowsPipelined(t *testing.T) {
+	for _, n := range []int{principalBlock + 7, 5*principalBlock + 3} {
+		const k = 6
+		rng := rand.New(rand.NewPCG(uint64(n), 2))
+		x := make([]float64, n*k)
+		for i := range x {
+			if rng.IntN(4) > 0 {
+				x[i] = rng.NormFloat64() * 1e3
+			}
+		}
+		next := 0
+		read := func(r int, dst []float64) {
+			if r != next {
+				t.Errorf("row %d read when %d was next", r, next)
+			}
+			next++
+			copy(dst, x[r*k:(r+1)*k])
+		}
+		got := gramRows(read, n, k)
+		if next != n {
+			t.Fatalf("n = %d: %d rows read", n, next)
+		}
+		want := make([]float64, k*k)
+		for r := 0; r < n; r++ {
+			row := x[r*k : (r+1)*k]
+			for a := 0; a < k; a++ {
+				if row[a] == 0 {
+					continue
+				}
+				for b := a; b < k; b++ {
+					want[a*k+b] += row[a] * row[b]
+				}
+			}
+		}
+		for a := 0; a < k; a++ {
+			for b := 0; b < a; b++ {
+				want[a*k+b] = want[b*k+a]
+			}
+		}
+		for i := range want {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("n = %d: entry %d = %v, want %v", n, i, got[i], want[i])
+			}
+		}
+	}
+}
