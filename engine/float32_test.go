@@ -77,3 +77,43 @@ func TestFloat32Features(t *testing.T) {
 		t.Fatalf("float32 batch gives %v, want %v", got, want)
 	}
 }
+
+// RunRows hands out the first n rows of Run's output, the same float64
+// values in row order, in float32 and float64 graphs, run after run; it
+// refuses more rows than the output has.
+func TestForwardRunRows(t *testing.T) {
+	const n, d = 7, 5
+	x := &Features{N: n, DenseDim: d, Dense: RandomValues(12, n*d)}
+	for _, dt := range []tensor.Dtype{tensor.Float32, tensor.Float64} {
+		feats := x
+		if dt == tensor.Float32 {
+			feats = widen32(n, d, x.Dense, nil)
+		}
+		b := NewBuilder(NewParamStore(dt, Stream(3, "init")), false)
+		f, err := NewForward(b, b.InputLinear("in", feats, 3, true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, shape, err := f.Run(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for run := 0; run < 2; run++ {
+			var got []float64
+			next := 0
+			w, err := f.RunRows(nil, 4, func(r int, row []float64) {
+				if r != next {
+					t.Fatalf("%v: row %d handed out when %d was next", dt, r, next)
+				}
+				next++
+				got = append(got, row...)
+			})
+			if err != nil || w != shape[1] || !slices.Equal(got, want[:4*shape[1]]) {
+				t.Fatalf("%v run %d: width %d (want %d), err %v, rows %v, want %v", dt, run, w, shape[1], err, got, want[:4*shape[1]])
+			}
+		}
+		if _, err := f.RunRows(nil, n+1, func(int, []float64) {}); err == nil {
+			t.Fatalf("%v: %d rows of a %d-row output: no error", dt, n+1, n)
+		}
+	}
+}

@@ -187,6 +187,7 @@ type Forward struct {
 	vm      G.VM
 	out     G.Value
 	Buffers BufferPlan // see Trainer.Buffers
+	row     []float64  // RunRows' row buffer
 }
 
 // NewForward compiles b's graph for forward runs of out.
@@ -224,6 +225,50 @@ func (f *Forward) Run(rng *rand.Rand) ([]float64, tensor.Shape, error) {
 		return []float64{scalar(f.out)}, tensor.ScalarShape(), nil
 	}
 	return ToFloat64(d), d.Shape().Clone(), nil
+}
+
+// RunRows evaluates the graph as Run does and hands put the first n rows
+// of its output (a matrix), each as float64 in one buffer reused from row
+// to row (put must not keep it), in row order: Run's values, without a
+// float64 copy of the whole output (an inference chunk reads only its
+// seeds' rows of the slots). It returns the output's width.
+func (f *Forward) RunRows(rng *rand.Rand, n int, put func(r int, row []float64)) (int, error) {
+	if err := f.b.fill(rng); err != nil {
+		return 0, err
+	}
+	err := f.vm.RunAll()
+	defer f.vm.Reset()
+	if err != nil {
+		return 0, fmt.Errorf("engine: running the forward graph: %w", err)
+	}
+	t, ok := f.out.(*tensor.Dense)
+	if !ok || t.Dims() != 2 || n > t.Shape()[0] {
+		return 0, fmt.Errorf("engine: RunRows: %d rows of an output of shape %v", n, f.out.Shape())
+	}
+	d := t.Shape()[1]
+	if cap(f.row) < d {
+		f.row = make([]float64, d)
+	}
+	row := f.row[:d]
+	switch t.Dtype() {
+	case tensor.Float64:
+		v := vals[float64](t)
+		for r := range n {
+			copy(row, v[r*d:(r+1)*d])
+			put(r, row)
+		}
+	case tensor.Float32:
+		v := vals[float32](t)
+		for r := range n {
+			for j, x := range v[r*d : (r+1)*d] {
+				row[j] = float64(x)
+			}
+			put(r, row)
+		}
+	default:
+		return 0, fmt.Errorf("engine: RunRows: output of dtype %v", t.Dtype())
+	}
+	return d, nil
 }
 
 // Close releases the machine (see Trainer.Close).

@@ -114,16 +114,19 @@ func (f *inferer) forward(rng *rand.Rand, seeds []int32, alloc func(d int), put 
 	if f.stages != nil {
 		fwd = f.stages[f.stage].fwd
 	}
-	z, shape, err := fwd.Run(rng)
+	first := f.Chunks == 0 // alloc(d) before the first row is put
+	d, err := fwd.RunRows(rng, len(seeds), func(r int, row []float64) {
+		if first {
+			alloc(len(row))
+			first = false
+		}
+		put(int(seeds[r]), row)
+	})
 	if err != nil {
 		return 0, err
 	}
-	d := shape[1]
-	if f.Chunks == 0 {
+	if first {
 		alloc(d)
-	}
-	for r, v := range seeds {
-		put(int(v), z[r*d:(r+1)*d])
 	}
 	f.Chunks++
 	return d, nil
