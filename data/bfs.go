@@ -12,6 +12,9 @@ type Adj struct {
 	N   int
 	Off []int32
 	Nb  []int32
+
+	probe sync.Once // smallWorld's probe, run once
+	small bool
 }
 
 // NewAdj builds the adjacency of n nodes and undirected edges (each once).
@@ -38,7 +41,9 @@ func NewAdj(n int, edges [][2]int32) *Adj {
 // rows[k·N:(k+1)·N] (Unreachable where there is no path, or beyond cutoff
 // when cutoff > 0). Sources are split over up to workers goroutines (≤ 0:
 // GOMAXPROCS); each writes only its own rows, so the result does not depend
-// on workers. O(len(sources)·(N+E)) time; rows must hold len(sources)·N
+// on workers — on a small world, msWidth sources at a time share
+// multi-source sweeps (msbfs.go) split over the workers by nodes, the same
+// rows. O(len(sources)·(N+E)) time; rows must hold len(sources)·N
 // values. It panics if a source is out of range.
 func (a *Adj) BFSRows(sources []int, cutoff int, rows []uint16, workers int) {
 	n := a.N
@@ -48,9 +53,7 @@ func (a *Adj) BFSRows(sources []int, cutoff int, rows []uint16, workers int) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	perSource(len(sources), workers, func(k int, queue []int32) []int32 {
-		return a.BFS(sources[k], cutoff, rows[k*n:(k+1)*n], queue)
-	})
+	a.rowsOf(sources, cutoff, func(k int) []uint16 { return rows[k*n : (k+1)*n] }, workers)
 }
 
 // perSource calls bfs(k, queue) for k = 0…n−1 on up to workers goroutines

@@ -32,7 +32,9 @@ func (h *Hops) Row(g, i int) []uint16 {
 // Rows returns one row per source (source k: node srcLocal[k] of graph
 // srcGraph[k]): table views on the exact path; on the sampled path one BFS
 // per source on up to Workers goroutines (≤ 0: 2) with a fixed assignment,
-// so rows do not depend on Workers, O(sources·(N+E)). reuse's rows are
+// or, for a run of msMinSources or more of one small world's sources,
+// multi-source sweeps (Adj.rowsOf): the same rows, whatever Workers is,
+// O(sources·(N+E)). reuse's rows are
 // overwritten where their length fits (nil entries are allocated); the
 // exact path leaves reuse alone.
 func (h *Hops) Rows(srcGraph, srcLocal []int, reuse [][]uint16) [][]uint16 {
@@ -55,7 +57,23 @@ func (h *Hops) Rows(srcGraph, srcLocal []int, reuse [][]uint16) [][]uint16 {
 	if workers <= 0 {
 		workers = 2
 	}
-	perSource(len(rows), workers, func(k int, queue []int32) []int32 {
+	var single []int // sources without a multi-source sweep: one BFS each, all on the workers
+	for lo := 0; lo < len(rows); {
+		hi := lo + 1
+		for hi < len(rows) && srcGraph[hi] == srcGraph[lo] {
+			hi++
+		}
+		if a := h.Adjs[srcGraph[lo]]; a.multiSource(hi - lo) { // a run of one small world's sources
+			a.rowsOf(srcLocal[lo:hi], 0, func(k int) []uint16 { return rows[lo+k] }, workers)
+		} else {
+			for k := lo; k < hi; k++ {
+				single = append(single, k)
+			}
+		}
+		lo = hi
+	}
+	perSource(len(single), workers, func(i int, queue []int32) []int32 {
+		k := single[i]
 		return h.Adjs[srcGraph[k]].BFS(srcLocal[k], 0, rows[k], queue)
 	})
 	return rows

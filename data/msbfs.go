@@ -1,0 +1,219 @@
+package data
+
+import (
+	"math/bits"
+	"sync"
+)
+
+// Multi-source BFS: on a small world, where every node is a few hops from
+// every other, up to msWidth sources share each sweep of the graph (Then
+// et al., "The More the Merrier: Efficient Multi-Source Graph Traversal",
+// VLDB 2014). A node keeps one bit per source: seen (reached), and in the
+// level's frontier; a level is one sweep over the nodes not yet reached
+// from every source, each OR-ing its neighbours' frontier bits — the
+// sources it is new to are at the next level. The rows are the per-source
+// BFS's (a hop distance is unique), for L sweeps of the graph where the
+// sources alone would make one each (L: the levels, ≤ ~10 on a small
+// world); a graph of long paths (a grid, a geometric graph) keeps one BFS
+// per source.
+
+// msWidth is how many sources one multi-source sweep serves (the bits of
+// the per-node words: 3 × 8 B a node of scratch).
+const msWidth = 64
+
+// msMaxLevels: a graph takes the multi-source sweeps when a BFS from its
+// node of highest degree ends within this many levels (every other
+// source's then ends within about twice as many, fewer than the msWidth
+// BFS a sweep replaces).
+const msMaxLevels = 10
+
+// msMinSources is the fewest sources worth a multi-source sweep: a sweep
+// costs about the same for 12 sources as for 64, and measured (2 cores,
+// ba:N:4) 1.2–1.4× one BFS per source for 12, 0.5–0.6× for 32, 0.35–0.55×
+// for 64, at N = 10⁶ and 10⁷.
+const msMinSources = 24
+
+// smallWorld reports whether a takes the multi-source sweeps: a BFS from
+// its node of highest degree (the lowest such id) reaches its component
+// within msMaxLevels levels. Computed once per adjacency.
+func (a *Adj) smallWorld() bool {
+	a.probe.Do(func() {
+		if a.N == 0 {
+			return
+		}
+		hub := 0
+		for v := range a.N {
+			if a.Off[v+1]-a.Off[v] > a.Off[hub+1]-a.Off[hub] {
+				hub = v
+			}
+		}
+		row := make([]uint16, a.N)
+		a.BFS(hub, 0, row, nil)
+		deepest := uint16(0)
+		for _, d := range row {
+			if d != Unreachable && d > deepest {
+				deepest = d
+			}
+		}
+		a.small = deepest <= msMaxLevels
+	})
+	return a.small
+}
+
+// multiSource reports whether rowsOf gives sources BFS sources of a to
+// multi-source sweeps.
+func (a *Adj) multiSource(sources int) bool {
+	return sources >= msMinSources && a.smallWorld()
+}
+
+// msScratch is a multi-source sweep's per-node words and frontier list,
+// reused from batch to batch.
+type msScratch struct {
+	seen, frontier, next []uint64
+	list, nextList       []int32
+}
+
+func newMSScratch(n int) *msScratch {
+	return &msScratch{seen: make([]uint64, n), frontier: make([]uint64, n), next: make([]uint64, n)}
+}
+
+// multiBFS writes the hop distances from sources[k] (k < msWidth) into
+// rows[k] (len N each), as BFS does (Unreachable where there is no path,
+// or beyond cutoff when cutoff > 0). A level whose frontier holds few
+// nodes (fewer than N/msListFraction) is found top-down on one goroutine,
+// through the frontier nodes' edges; the others bottom-up, every node not
+// yet reached from every source OR-ing its neighbours' frontier bits,
+// split over up to workers goroutines by ranges of nodes, each writing
+// only its own nodes' words and row entries. Either way the rows do not
+// depend on workers.
+func (a *Adj) multiBFS(sources []int, cutoff int, rows [][]uint16, workers int, s *msScratch) {
+	n := a.N
+	for _, row := range rows {
+		for i := range row {
+			row[i] = Unreachable
+		}
+	}
+	clear(s.seen)
+	clear(s.frontier)
+	clear(s.next)
+	s.list = s.list[:0]
+	for k, src := range sources {
+		if s.frontier[src] == 0 {
+			s.list = append(s.list, int32(src))
+		}
+		s.seen[src] |= 1 << k
+		s.frontier[src] |= 1 << k
+		rows[k][src] = 0
+	}
+	full := uint64(1)<<len(sources) - 1
+	if len(sources) == 64 {
+		full = ^uint64(0)
+	}
+	workers = max(1, min(workers, n/4096+1))
+	counts := make([]int, workers)
+	listed := true // s.list holds the frontier's nodes
+	active := len(s.list)
+	for level := uint16(0); active > 0 && (cutoff <= 0 || int(level) < cutoff); level++ {
+		seen, frontier, next := s.seen, s.frontier, s.next
+		if active*msListFraction < n {
+			if !listed { // the frontier's nodes, from its words
+				s.list = s.list[:0]
+				for v, f := range frontier {
+					if f != 0 {
+						s.list = append(s.list, int32(v))
+					}
+				}
+			}
+			s.nextList = s.nextList[:0]
+			for _, u := range s.list {
+				fu := frontier[u]
+				for _, v := range a.Nb[a.Off[u]:a.Off[u+1]] {
+					nw := fu &^ seen[v]
+					if nw == 0 {
+						continue
+					}
+					if next[v] == 0 {
+						s.nextList = append(s.nextList, v)
+					}
+					next[v] |= nw
+					seen[v] |= nw
+					for b := nw; b != 0; b &= b - 1 {
+						rows[bits.TrailingZeros64(b)][v] = level + 1
+					}
+				}
+			}
+			for _, u := range s.list { // the frontier words left for the next level's next
+				frontier[u] = 0
+			}
+			s.list, s.nextList = s.nextList, s.list
+			listed, active = true, len(s.list)
+		} else {
+			var wg sync.WaitGroup
+			for w := range workers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					c := 0
+					for v := w * n / workers; v < (w+1)*n/workers; v++ {
+						sv := seen[v]
+						if sv == full {
+							next[v] = 0
+							continue
+						}
+						var acc uint64
+						for _, u := range a.Nb[a.Off[v]:a.Off[v+1]] {
+							if acc |= frontier[u]; acc|sv == full {
+								break
+							}
+						}
+						nw := acc &^ sv
+						next[v] = nw
+						if nw == 0 {
+							continue
+						}
+						seen[v] = sv | nw
+						c++
+						for b := nw; b != 0; b &= b - 1 {
+							rows[bits.TrailingZeros64(b)][v] = level + 1
+						}
+					}
+					counts[w] = c
+				}()
+			}
+			wg.Wait()
+			clear(frontier) // every word is written as the next level's next
+			listed, active = false, 0
+			for _, c := range counts {
+				active += c
+			}
+		}
+		s.frontier, s.next = s.next, s.frontier
+	}
+}
+
+// msListFraction: a level whose frontier holds fewer than N/msListFraction
+// nodes is found top-down.
+const msListFraction = 64
+
+// rowsOf computes the BFS rows of sources (rowOf(k): source k's row, len
+// N) on up to workers goroutines: on a small world, msWidth sources a
+// multi-source sweep; otherwise one BFS per source (perSource). Either
+// way the same rows, whatever workers is.
+func (a *Adj) rowsOf(sources []int, cutoff int, rowOf func(k int) []uint16, workers int) {
+	if !a.multiSource(len(sources)) {
+		perSource(len(sources), workers, func(k int, queue []int32) []int32 {
+			return a.BFS(sources[k], cutoff, rowOf(k), queue)
+		})
+		return
+	}
+	s := newMSScratch(a.N)
+	rows := make([][]uint16, 0, msWidth)
+	for lo := 0; lo < len(sources); lo += msWidth {
+		hi := min(lo+msWidth, len(sources))
+		rows = rows[:0]
+		for k := lo; k < hi; k++ {
+			rows = append(rows, rowOf(k))
+		}
+		a.multiBFS(sources[lo:hi], cutoff, rows, workers, s)
+	}
+}
