@@ -109,7 +109,7 @@ func (a *Adj) multiBFS(sources []int, cutoff int, rows [][]uint16, workers int, 
 	if len(sources) == 64 {
 		full = ^uint64(0)
 	}
-	workers = max(1, min(workers, n/4096+1))
+	workers = max(1, min(workers, n/msRange+1))
 	counts := make([]int, workers)
 	listed := true // s.list holds the frontier's nodes
 	active := len(s.list)
@@ -206,14 +206,33 @@ func (a *Adj) rowsOf(sources []int, cutoff int, rowOf func(k int) []uint16, work
 		})
 		return
 	}
-	s := newMSScratch(a.N)
-	rows := make([][]uint16, 0, msWidth)
-	for lo := 0; lo < len(sources); lo += msWidth {
-		hi := min(lo+msWidth, len(sources))
-		rows = rows[:0]
+	// A sweep splits its nodes over up to inner goroutines (ranges of at
+	// least msRange nodes); a graph too small for all the workers runs
+	// outer batches at once instead, each with its own words.
+	workers = max(1, workers)
+	inner := max(1, min(workers, a.N/msRange+1))
+	outer := max(1, workers/inner)
+	batches := (len(sources) + msWidth - 1) / msWidth
+	run := func(bt, goroutines int, s *msScratch) {
+		lo, hi := bt*msWidth, min((bt+1)*msWidth, len(sources))
+		rows := make([][]uint16, 0, hi-lo)
 		for k := lo; k < hi; k++ {
 			rows = append(rows, rowOf(k))
 		}
-		a.multiBFS(sources[lo:hi], cutoff, rows, workers, s)
+		a.multiBFS(sources[lo:hi], cutoff, rows, goroutines, s)
 	}
+	if outer == 1 {
+		s := newMSScratch(a.N)
+		for bt := range batches {
+			run(bt, inner, s)
+		}
+		return
+	}
+	perSource(batches, outer, func(bt int, queue []int32) []int32 {
+		run(bt, 1, newMSScratch(a.N)) // a small graph's words: cheap to make
+		return queue
+	})
 }
+
+// msRange is the fewest nodes a sweep gives one goroutine.
+const msRange = 4096

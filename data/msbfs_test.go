@@ -12,8 +12,9 @@ import (
 // for bit: through BFSRows with 1, 2 and 3 workers and through Hops.Rows
 // (a union of two such graphs, sources alternating between runs of each),
 // with and without a cutoff, for batches of exactly msWidth sources, more
-// and fewer, a source listed twice among them. A grid keeps one BFS per
-// source.
+// and fewer, a source listed twice among them; graphs below msRange nodes
+// run batches side by side, a larger one splits each sweep's nodes. A grid
+// keeps one BFS per source.
 func TestMultiSourceBFS(t *testing.T) {
 	gen := func(spec string) *Graph {
 		ds, err := Generate(spec, rand.New(rand.NewPCG(9, 9)))
@@ -27,7 +28,8 @@ func TestMultiSourceBFS(t *testing.T) {
 	n := split.N
 	edges := append(slices.Clone(split.Edges), [2]int32{int32(n), int32(n + 1)}, [2]int32{int32(n + 1), int32(n + 2)}, [2]int32{int32(n + 2), int32(n + 3)})
 	split = &Graph{Name: "split", N: n + 7, Edges: edges}
-	for _, g := range []*Graph{ba, split} {
+	big := gen("ba:9000:2") // more nodes than two msRange: a sweep split over the workers
+	for _, g := range []*Graph{ba, split, big} {
 		a := NewAdj(g.N, g.Edges)
 		if !a.smallWorld() {
 			t.Fatalf("%d nodes: not taken for a small world", g.N)
