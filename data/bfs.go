@@ -17,6 +17,18 @@ type Adj struct {
 	small bool
 }
 
+// Hub is a's node of highest degree (the lowest such id; 0 when a has no
+// nodes).
+func (a *Adj) Hub() int {
+	hub := 0
+	for v := range a.N {
+		if a.Off[v+1]-a.Off[v] > a.Off[hub+1]-a.Off[hub] {
+			hub = v
+		}
+	}
+	return hub
+}
+
 // NewAdj builds the adjacency of n nodes and undirected edges (each once).
 func NewAdj(n int, edges [][2]int32) *Adj {
 	a := &Adj{N: n, Off: make([]int32, n+1), Nb: make([]int32, 2*len(edges))}

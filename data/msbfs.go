@@ -9,7 +9,8 @@ import (
 // every other, up to msWidth sources share each sweep of the graph (Then
 // et al., "The More the Merrier: Efficient Multi-Source Graph Traversal",
 // VLDB 2014). A node keeps one bit per source: seen (reached), and in the
-// level's frontier; a level is one sweep over the nodes not yet reached
+// level's frontier; a level is found through the frontier nodes' edges
+// while they are few, else by one sweep over the nodes not yet reached
 // from every source, each OR-ing its neighbours' frontier bits — the
 // sources it is new to are at the next level. The rows are the per-source
 // BFS's (a hop distance is unique), for L sweeps of the graph where the
@@ -41,20 +42,9 @@ func (a *Adj) smallWorld() bool {
 		if a.N == 0 {
 			return
 		}
-		hub := 0
-		for v := range a.N {
-			if a.Off[v+1]-a.Off[v] > a.Off[hub+1]-a.Off[hub] {
-				hub = v
-			}
-		}
 		row := make([]uint16, a.N)
-		a.BFS(hub, 0, row, nil)
-		deepest := uint16(0)
-		for _, d := range row {
-			if d != Unreachable && d > deepest {
-				deepest = d
-			}
-		}
+		q := a.BFS(a.Hub(), 0, row, nil)
+		deepest := row[q[len(q)-1]] // the queue ends at the deepest level
 		a.small = deepest <= msMaxLevels
 	})
 	return a.small
@@ -105,10 +95,7 @@ func (a *Adj) multiBFS(sources []int, cutoff int, rows [][]uint16, workers int, 
 		s.frontier[src] |= 1 << k
 		rows[k][src] = 0
 	}
-	full := uint64(1)<<len(sources) - 1
-	if len(sources) == 64 {
-		full = ^uint64(0)
-	}
+	full := uint64(1)<<len(sources) - 1 // all ones for 64 sources: the shift gives 0
 	workers = max(1, min(workers, n/msRange+1))
 	counts := make([]int, workers)
 	listed := true // s.list holds the frontier's nodes
@@ -181,7 +168,7 @@ func (a *Adj) multiBFS(sources []int, cutoff int, rows [][]uint16, workers int, 
 				}()
 			}
 			wg.Wait()
-			clear(frontier) // every word is written as the next level's next
+			clear(frontier) // the next level's next: all zero, as a top-down level needs it
 			listed, active = false, 0
 			for _, c := range counts {
 				active += c

@@ -211,20 +211,30 @@ func NewForward(b *Builder, out *G.Node) (f *Forward, err error) {
 // Run evaluates the graph (feeds are filled from rng, which may be nil when
 // the graph has none) and returns a copy of the output as float64 with its
 // shape.
-func (f *Forward) Run(rng *rand.Rand) ([]float64, tensor.Shape, error) {
+func (f *Forward) Run(rng *rand.Rand) (out []float64, shape tensor.Shape, err error) {
+	err = f.run(rng, func() error {
+		if d, ok := f.out.(*tensor.Dense); ok {
+			out, shape = ToFloat64(d), d.Shape().Clone()
+		} else {
+			out, shape = []float64{scalar(f.out)}, tensor.ScalarShape()
+		}
+		return nil
+	})
+	return out, shape, err
+}
+
+// run fills the feeds from rng, evaluates the graph and calls read while
+// the output (f.out) is still the machine's, before the machine resets.
+func (f *Forward) run(rng *rand.Rand, read func() error) error {
 	if err := f.b.fill(rng); err != nil {
-		return nil, nil, err
+		return err
 	}
 	err := f.vm.RunAll()
 	defer f.vm.Reset()
 	if err != nil {
-		return nil, nil, fmt.Errorf("engine: running the forward graph: %w", err)
+		return fmt.Errorf("engine: running the forward graph: %w", err)
 	}
-	d, ok := f.out.(*tensor.Dense)
-	if !ok {
-		return []float64{scalar(f.out)}, tensor.ScalarShape(), nil
-	}
-	return ToFloat64(d), d.Shape().Clone(), nil
+	return read()
 }
 
 // RunRows evaluates the graph as Run does and hands put the first n rows
@@ -232,41 +242,39 @@ func (f *Forward) Run(rng *rand.Rand) ([]float64, tensor.Shape, error) {
 // to row (put must not keep it), in row order: Run's values, without a
 // float64 copy of the whole output (an inference chunk reads only its
 // seeds' rows of the slots). It returns the output's width.
-func (f *Forward) RunRows(rng *rand.Rand, n int, put func(r int, row []float64)) (int, error) {
-	if err := f.b.fill(rng); err != nil {
-		return 0, err
-	}
-	err := f.vm.RunAll()
-	defer f.vm.Reset()
-	if err != nil {
-		return 0, fmt.Errorf("engine: running the forward graph: %w", err)
-	}
-	t, ok := f.out.(*tensor.Dense)
-	if !ok || t.Dims() != 2 || n > t.Shape()[0] {
-		return 0, fmt.Errorf("engine: RunRows: %d rows of an output of shape %v", n, f.out.Shape())
-	}
-	d := t.Shape()[1]
-	if cap(f.row) < d {
-		f.row = make([]float64, d)
-	}
-	row := f.row[:d]
-	switch t.Dtype() {
-	case tensor.Float64:
-		v := vals[float64](t)
-		for r := range n {
-			copy(row, v[r*d:(r+1)*d])
-			put(r, row)
+func (f *Forward) RunRows(rng *rand.Rand, n int, put func(r int, row []float64)) (d int, err error) {
+	err = f.run(rng, func() error {
+		t, ok := f.out.(*tensor.Dense)
+		if !ok || t.Dims() != 2 || n > t.Shape()[0] {
+			return fmt.Errorf("engine: RunRows: %d rows of an output of shape %v", n, f.out.Shape())
 		}
-	case tensor.Float32:
-		v := vals[float32](t)
-		for r := range n {
-			for j, x := range v[r*d : (r+1)*d] {
-				row[j] = float64(x)
+		d = t.Shape()[1]
+		if cap(f.row) < d {
+			f.row = make([]float64, d)
+		}
+		row := f.row[:d]
+		switch t.Dtype() {
+		case tensor.Float64:
+			v := vals[float64](t)
+			for r := range n {
+				copy(row, v[r*d:(r+1)*d])
+				put(r, row)
 			}
-			put(r, row)
+		case tensor.Float32:
+			v := vals[float32](t)
+			for r := range n {
+				for j, x := range v[r*d : (r+1)*d] {
+					row[j] = float64(x)
+				}
+				put(r, row)
+			}
+		default:
+			return fmt.Errorf("engine: RunRows: output of dtype %v", t.Dtype())
 		}
-	default:
-		return 0, fmt.Errorf("engine: RunRows: output of dtype %v", t.Dtype())
+		return nil
+	})
+	if err != nil {
+		return 0, err
 	}
 	return d, nil
 }

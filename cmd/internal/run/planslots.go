@@ -87,16 +87,10 @@ func planSlotsWidest(cfg Config, ds *data.Dataset) (slots, widest int64) {
 // graph's first hub) where random probes may not. row, when it holds a.N
 // entries, is the BFS's scratch.
 func hubReach(a *data.Adj, layers int, row []uint16) int64 {
-	hub := 0
-	for v := range a.N {
-		if a.Off[v+1]-a.Off[v] > a.Off[hub+1]-a.Off[hub] {
-			hub = v
-		}
-	}
 	if len(row) < a.N {
 		row = make([]uint16, a.N)
 	}
-	return int64(len(a.BFS(hub, layers, row[:a.N], nil)))
+	return int64(len(a.BFS(a.Hub(), layers, row[:a.N], nil)))
 }
 
 // staged reports whether cfg's model runs its stages apart (models.Staged).
