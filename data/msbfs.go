@@ -34,6 +34,27 @@ const msMaxLevels = 10
 // for 64, at N = 10⁶ and 10⁷.
 const msMinSources = 24
 
+// SweepRowBytes bounds the BFS rows a sampler computes at once to give a
+// small world's sources to multi-source sweeps (Hops.ChunkRows): msWidth
+// rows of a 10⁷-node graph are 1.28 GB.
+const SweepRowBytes = 1536 << 20
+
+// SweepWordBytes is a multi-source sweep's scratch a node: its seen,
+// frontier and next words.
+const SweepWordBytes = 3 * 8
+
+// SweepRows is how many BFS rows of an n-node graph a sampler computes at
+// once to feed a sweep: msWidth, fewer when they would exceed
+// SweepRowBytes; 0 when that leaves fewer than msMinSources (no sweep
+// then pays for itself).
+func SweepRows(n int) int {
+	k := min(msWidth, SweepRowBytes/(2*max(1, n)))
+	if k < msMinSources {
+		return 0
+	}
+	return k
+}
+
 // smallWorld reports whether a takes the multi-source sweeps: a BFS from
 // its node of highest degree (the lowest such id) reaches its component
 // within msMaxLevels levels. Computed once per adjacency.

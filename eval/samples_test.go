@@ -192,3 +192,80 @@ func TestTauSampleSpilledQueries(t *testing.T) {
 		t.Fatalf("the spill left %d files behind", len(entries))
 	}
 }
+
+// TestFillSweepChunk: where the τ sample's own bound would hold fewer rows
+// than a multi-source sweep takes (TauRows below 24 past 10⁷ nodes; here
+// forced to 12 on small graphs), a small world's Fill asks for a sweep's
+// chunk of rows (data.Hops.ChunkRows) and a grid's keeps its own; either
+// way every pair's distance is its source's BFS distance, the queries
+// are the same sources with their BFS rows, and filling the sources in
+// two ranges (two shards) gives the same distances — for the τ sample
+// and the validation sample alike.
+func TestFillSweepChunk(t *testing.T) {
+	for _, c := range []struct {
+		spec  string
+		chunk int // what ChunkRows(12) must give
+	}{{"ba:3000:3", 64}, {"grid:50x50", 12}} {
+		h := datatest.Hops(t, c.spec, false, 2)
+		if got := h.ChunkRows(12); got != c.chunk {
+			t.Fatalf("%s: ChunkRows(12) = %d, want %d", c.spec, got, c.chunk)
+		}
+		p := PlanTauSample(h.Union, 100, 8000, 5)
+		p.chunk = 12 // as at 10⁷ nodes
+		p.stride = (100 + p.chunk - 1) / p.chunk
+		d := make([]uint16, p.Sample.Len())
+		qs, err := p.Fill(h, 0, 100, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		adj, row := h.Adjs[0], make([]uint16, h.Adjs[0].N)
+		nq := 0
+		for k := 0; k < 100; k++ {
+			adj.BFS(p.srcLocal[k], 0, row, nil)
+			lo, hi := p.Pairs(k, k+1)
+			for i := lo; i < hi; i++ {
+				if d[i] != row[p.Sample.J[i]] {
+					t.Fatalf("%s: pair %d of source %d: distance %d, BFS says %d", c.spec, i, k, d[i], row[p.Sample.J[i]])
+				}
+			}
+			if p.IsQuery(k) {
+				if nq >= len(qs) || qs[nq].Node != p.srcLocal[k] || !slices.Equal(qs[nq].Row, row) {
+					t.Fatalf("%s: query %d (source %d) is not that source with its BFS row", c.spec, nq, k)
+				}
+				nq++
+			}
+		}
+		if nq != len(qs) || nq != 12 {
+			t.Fatalf("%s: %d queries, %d query sources; want 12", c.spec, len(qs), nq)
+		}
+		parts := make([]uint16, len(d))
+		for _, r := range [][2]int{{0, 37}, {37, 100}} {
+			if _, err := p.Fill(h, r[0], r[1], parts); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !slices.Equal(parts, d) {
+			t.Fatalf("%s: the τ distances filled in two ranges differ", c.spec)
+		}
+
+		tau := &PairSample{I: p.Sample.I}
+		v := PlanValSample(h.Union, tau, 400, 8000, 5)
+		v.chunk = 12
+		whole, split := make([]uint16, len(v.D())), make([]uint16, len(v.D()))
+		v.Fill(h, 0, v.Sources(), whole)
+		v.Fill(h, 0, 20, split)
+		v.Fill(h, 20, v.Sources(), split)
+		if !slices.Equal(whole, split) {
+			t.Fatalf("%s: the validation distances filled in two ranges differ", c.spec)
+		}
+		for k := 0; k < v.Sources(); k++ {
+			adj.BFS(v.srcLocal[k], 0, row, nil)
+			lo, hi := v.Pairs(k, k+1)
+			for i := lo; i < hi; i++ {
+				if whole[i] != row[v.v.Pairs.J[i]] {
+					t.Fatalf("%s: validation pair %d: distance %d, BFS says %d", c.spec, i, whole[i], row[v.v.Pairs.J[i]])
+				}
+			}
+		}
+	}
+}

@@ -19,6 +19,12 @@ const TauChunk = 64
 // those its queries keep (issue 37: 64 rows are 1.3 GB at 10⁷ nodes).
 const TauRowBytes = 256 << 20
 
+// TauBFSRows is the most BFS rows of an n-node graph the τ or validation
+// sample's Fill holds at once: TauRows(n), or more on a small world
+// (data.Hops.ChunkRows) — for a memory plan made before the graph is
+// known to be one.
+func TauBFSRows(n int) int { return max(TauRows(n), data.SweepRows(n)) }
+
 // TauRows is how many τ rows of n nodes the draw computes at a time, and
 // the most it keeps as queries: TauChunk, fewer when TauChunk rows exceed
 // TauRowBytes (at least 8). At most 2·10⁶ nodes it is TauChunk.
@@ -135,7 +141,8 @@ func (p *TauPlan) IsQuery(k int) bool { return k%p.stride == 0 }
 
 // Fill computes the hop distances of the pairs of sources [from, to) into
 // d (indexed as Sample's pairs: d[Pairs(from, to)] is written) by one BFS
-// per source, p's chunk of rows at a time, and returns those sources'
+// per source, p's chunk of rows at a time (more on a small world:
+// data.Hops.ChunkRows), and returns those sources'
 // faithfulness queries (IsQuery) with their rows (in QueryRows when set;
 // an error is its write's). Deterministic whatever h.Workers is and
 // however the sources are split into ranges.
@@ -144,12 +151,13 @@ func (p *TauPlan) Fill(h *data.Hops, from, to int, d []uint16) ([]Query, error) 
 	var queries []Query
 	var rows [][]uint16
 	var pad []uint16
+	chunk := h.ChunkRows(p.chunk)
 	for k := from; k < to; k++ {
-		if (k-from)%p.chunk == 0 {
-			hi := min(k+p.chunk, to)
+		if (k-from)%chunk == 0 {
+			hi := min(k+chunk, to)
 			rows = h.Rows(p.srcGraph[k:hi], p.srcLocal[k:hi], rows)
 		}
-		g, row := p.srcGraph[k], rows[(k-from)%p.chunk]
+		g, row := p.srcGraph[k], rows[(k-from)%chunk]
 		switch {
 		case p.IsQuery(k) && p.QueryRows != nil:
 			w := row
@@ -167,7 +175,7 @@ func (p *TauPlan) Fill(h *data.Hops, from, to int, d []uint16) ([]Query, error) 
 			p.spilled++
 		case p.IsQuery(k):
 			queries = append(queries, p.Query(k, row))
-			rows[(k-from)%p.chunk] = nil // kept by the query: the next chunk allocates its own
+			rows[(k-from)%chunk] = nil // kept by the query: the next chunk allocates its own
 		}
 		off := u.Offsets[g]
 		for t := p.start[k]; t < p.start[k+1]; t++ {

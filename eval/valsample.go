@@ -174,15 +174,17 @@ func (p *ValPlan) D() []uint16 { return p.v.Pairs.D }
 
 // Fill computes the hop distances of the pairs of sources [from, to) into
 // d (indexed as the plan's pairs) by one BFS per source, TauRows of them at
-// a time. Deterministic whatever h.Workers is.
+// a time (more on a small world: data.Hops.ChunkRows). Deterministic
+// whatever h.Workers is.
 func (p *ValPlan) Fill(h *data.Hops, from, to int, d []uint16) {
 	var rows [][]uint16
+	chunk := h.ChunkRows(p.chunk)
 	for k := from; k < to; k++ {
-		if (k-from)%p.chunk == 0 {
-			hi := min(k+p.chunk, to)
+		if (k-from)%chunk == 0 {
+			hi := min(k+chunk, to)
 			rows = h.Rows(p.srcGraph[k:hi], p.srcLocal[k:hi], rows)
 		}
-		row, off := rows[(k-from)%p.chunk], h.Union.Offsets[p.srcGraph[k]]
+		row, off := rows[(k-from)%chunk], h.Union.Offsets[p.srcGraph[k]]
 		for t := p.start[k]; t < p.start[k+1]; t++ {
 			d[t] = row[int(p.v.Pairs.J[t])-off]
 		}

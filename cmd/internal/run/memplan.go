@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/eval"
 	"github.com/ignn/ignn/features"
 	"github.com/ignn/ignn/models"
 	"github.com/ignn/ignn/objective"
@@ -289,10 +290,16 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		} else {
 			add("τ sample and its queries' rows", int64(cfg.TauPairs)*tauPairBytes+rows*n*2, "--tau-pairs")
 		}
+		// Its BFS rows, more at a time on a small world (whether the graph
+		// is one is known once it is built), and a multi-source sweep's
+		// words. (The epochs' ranking BFS sweeps too, before the
+		// evaluation's larger buffers exist.)
+		bfs := min(int64(cfg.TauSources), int64(eval.TauBFSRows(data.MaxNodes(ds.Graphs))))
+		const what = "τ sample's BFS rows (N × 2 B a row) and a multi-source sweep's words (24 B a node)"
 		if cfg.spillDir() != "" { // after the spilled encoding's rows are gone (the candidate skip blocks are views)
-			inStep(PhasePrepare, "tau", func() { add("τ sample's BFS rows (N × 2 B a row)", rows*n*2, "--tau-sources") })
+			inStep(PhasePrepare, "tau", func() { add(what, bfs*n*2+n*data.SweepWordBytes, "--tau-sources") })
 		} else {
-			during(PhasePrepare, func() { add("τ sample's BFS rows (N × 2 B a row)", rows*n*2, "--tau-sources") })
+			during(PhasePrepare, func() { add(what, bfs*n*2+n*data.SweepWordBytes, "--tau-sources") })
 		}
 	}
 	// Live heap → peak RSS: the collector's headroom.
