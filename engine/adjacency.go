@@ -170,31 +170,47 @@ func (a *Adjacency) GCNNorm() *CSR {
 		for i := range inv {
 			inv[i] = 1 / math.Sqrt(float64(deg[i]+1))
 		}
-		return a.withDiagonal(func(r int) float64 { return inv[r] * inv[r] }, func(r, c int) float64 { return inv[r] * inv[c] })
+		return a.withDiagonal(inv)
 	})
 }
 
-// withDiagonal builds A + diagonal in CSR order directly from A's sorted
-// rows (no sort): entry (r, r) = diag(r), entry (r, c) = off(r, c). A has
-// no self-loops, so this is exactly NewCSR of the same entries.
-// O(nnz + N).
-func (a *Adjacency) withDiagonal(diag func(r int) float64, off func(r, c int) float64) *CSR {
+// withDiagonal builds A + I in CSR order directly from A's sorted rows (no
+// sort), entry (r, c) valued scale[r]·scale[c] (the diagonal's
+// scale[r]·scale[r]), or 1 when scale is nil. A has no self-loops, so this
+// is exactly NewCSR of the same entries. O(nnz + N).
+func (a *Adjacency) withDiagonal(scale []float64) *CSR {
 	s := a.structure()
-	m := &CSR{Rows: a.N, Cols: a.N, RowPtr: make([]int, a.N+1),
-		ColIdx: make([]int, 0, s.NNZ()+a.N), Val: make([]float64, 0, s.NNZ()+a.N)}
+	nnz := s.NNZ() + a.N
+	m := &CSR{Rows: a.N, Cols: a.N, RowPtr: make([]int, a.N+1), ColIdx: make([]int, nnz), Val: make([]float64, nnz)}
+	col, val, in := m.ColIdx, m.Val, s.ColIdx
+	w := 0
 	for r := 0; r < a.N; r++ {
-		placed := false
-		for k := s.RowPtr[r]; k < s.RowPtr[r+1]; k++ {
-			c := s.ColIdx[k]
-			if !placed && c > r {
-				m.ColIdx, m.Val, placed = append(m.ColIdx, r), append(m.Val, diag(r)), true
+		k, end := s.RowPtr[r], s.RowPtr[r+1]
+		if scale == nil {
+			for ; k < end && in[k] < r; k++ {
+				col[w], val[w] = in[k], 1
+				w++
 			}
-			m.ColIdx, m.Val = append(m.ColIdx, c), append(m.Val, off(r, c))
+			col[w], val[w] = r, 1
+			w++
+			for ; k < end; k++ {
+				col[w], val[w] = in[k], 1
+				w++
+			}
+		} else {
+			sr := scale[r]
+			for ; k < end && in[k] < r; k++ {
+				col[w], val[w] = in[k], sr*scale[in[k]]
+				w++
+			}
+			col[w], val[w] = r, sr*sr
+			w++
+			for ; k < end; k++ {
+				col[w], val[w] = in[k], sr*scale[in[k]]
+				w++
+			}
 		}
-		if !placed {
-			m.ColIdx, m.Val = append(m.ColIdx, r), append(m.Val, diag(r))
-		}
-		m.RowPtr[r+1] = len(m.ColIdx)
+		m.RowPtr[r+1] = w
 	}
 	return m
 }
@@ -237,7 +253,6 @@ func (a *Adjacency) Sum() *CSR {
 // WithSelfLoops returns A+I with unit values (the edge set GAT attends over).
 func (a *Adjacency) WithSelfLoops() *CSR {
 	return a.cached("selfloops", func(a *Adjacency) *CSR {
-		one := func(int) float64 { return 1 }
-		return a.withDiagonal(one, func(int, int) float64 { return 1 })
+		return a.withDiagonal(nil)
 	})
 }

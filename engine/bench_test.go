@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/ignn/ignn/data"
 	. "github.com/ignn/ignn/engine"
 
 	G "gorgonia.org/gorgonia"
@@ -88,6 +89,56 @@ func BenchmarkRankLoss(b *testing.B) {
 	for _, dt := range []tensor.Dtype{tensor.Float32, tensor.Float64} {
 		b.Run(fmt.Sprintf("%v/triples=%d", dt, len(ts.I)), func(b *testing.B) {
 			benchGraph(b, dt, func(bd *Builder, x *G.Node) *G.Node { return RankLoss(x, ts, 0.1) })
+		})
+	}
+}
+
+// BenchmarkSubgraphStage: one batch's Build and Stage into a batch
+// adjacency with its GCN normalisation (what a training step's or an
+// inference chunk's staging does), no fanout: a one-hop inference chunk of
+// a small world (10,000 consecutive nodes of ba:300000:4 in 65,536 slots),
+// and three-hop training batches of 1,024 random seeds on it (cut at the
+// slots) and on grid:548x548.
+func BenchmarkSubgraphStage(b *testing.B) {
+	gen := func(spec string) *Adjacency {
+		ds, err := data.Generate(spec, rand.New(rand.NewPCG(1, 2)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		g := ds.Graphs[0]
+		return NewAdjacency(g.N, g.Edges)
+	}
+	ba, grid := gen("ba:300000:4"), gen("grid:548x548")
+	consecutive := make([]int32, 10000)
+	for k := range consecutive {
+		consecutive[k] = int32(100000 + k)
+	}
+	random := func(n int) []int32 {
+		rng := rand.New(rand.NewPCG(3, 4))
+		s := make([]int32, 1024)
+		for k := range s {
+			s[k] = int32(rng.IntN(n))
+		}
+		return s
+	}
+	for _, c := range []struct {
+		name  string
+		g     *Adjacency
+		seeds []int32
+		hops  int
+	}{{"ba-chunk-1hop", ba, consecutive, 1}, {"ba-batch-3hop", ba, random(ba.N), 3}, {"grid-batch-3hop", grid, random(grid.N), 3}} {
+		b.Run(c.name, func(b *testing.B) {
+			s := NewSubgraph(c.g, 65536)
+			adj := NewBatchAdjacency(65536)
+			adj.GCNNorm()
+			for range b.N {
+				if _, err := s.Build(c.seeds, c.hops, 0, nil); err != nil {
+					b.Fatal(err)
+				}
+				s.Stage(adj, true)
+				adj.UseStaged()
+				s.Clear()
+			}
 		})
 	}
 }

@@ -20,6 +20,11 @@ type Subgraph struct {
 	pick  []int32 // fanout scratch
 	ptr   []int
 	col   []int
+	next  []int // Stage's fill positions
+	// scanned: Build listed the neighbours of slots 0 … scanned−1 (the
+	// nodes of hop < layers); whole: all of them (no fanout drawn).
+	scanned int
+	whole   bool
 	// deg and degAlt: the degrees of the batch staged last and of the one
 	// before (Stage alternates them).
 	deg, degAlt []int
@@ -86,6 +91,7 @@ func (s *Subgraph) Build(seeds []int32, layers, fanout int, rng *rand.Rand) (cut
 		}
 		lo = hi
 	}
+	s.scanned, s.whole = lo, fanout <= 0
 	return cut, nil
 }
 
@@ -113,33 +119,11 @@ func (s *Subgraph) Load(adj *Adjacency, globalDeg bool) {
 // adjacency keeps the applied ones), so a batch may be staged while the
 // previous one trains.
 func (s *Subgraph) Stage(adj *Adjacency, globalDeg bool) {
-	s.ptr = append(s.ptr[:0], make([]int, s.Slots+1)...)
-	for _, e := range s.es {
-		s.ptr[e[0]+1]++
-		s.ptr[e[1]+1]++
+	if s.whole {
+		s.rowsWhole()
+	} else {
+		s.rowsSymmetrised()
 	}
-	for r := 0; r < s.Slots; r++ {
-		s.ptr[r+1] += s.ptr[r]
-	}
-	s.col = append(s.col[:0], make([]int, s.ptr[s.Slots])...)
-	next := append([]int(nil), s.ptr[:s.Slots]...)
-	for _, e := range s.es {
-		s.col[next[e[0]]], next[e[0]] = int(e[1]), next[e[0]]+1
-		s.col[next[e[1]]], next[e[1]] = int(e[0]), next[e[1]]+1
-	}
-	w := 0 // compact: sort each row, drop repeats
-	for r := 0; r < s.Slots; r++ {
-		row := s.col[s.ptr[r]:s.ptr[r+1]]
-		slices.Sort(row)
-		s.ptr[r] = w
-		for k, c := range row {
-			if k == 0 || c != row[k-1] {
-				s.col[w] = c
-				w++
-			}
-		}
-	}
-	s.ptr[s.Slots], s.col = w, s.col[:w]
 	var deg []int
 	if globalDeg {
 		s.deg, s.degAlt = s.degAlt, s.deg
@@ -153,4 +137,63 @@ func (s *Subgraph) Stage(adj *Adjacency, globalDeg bool) {
 		deg = s.deg
 	}
 	adj.Stage(s.ptr, s.col, deg)
+}
+
+// rowsSymmetrised builds Stage's rows from the edges Build listed, each
+// entered both ways: every row sorted, repeats dropped.
+func (s *Subgraph) rowsSymmetrised() {
+	s.enter(0)
+	w := 0 // compact: sort each row, drop repeats
+	for r := 0; r < s.Slots; r++ {
+		row := s.col[s.ptr[r]:s.ptr[r+1]]
+		slices.Sort(row)
+		s.ptr[r] = w
+		for k, c := range row {
+			if k == 0 || c != row[k-1] {
+				s.col[w] = c
+				w++
+			}
+		}
+	}
+	s.ptr[s.Slots], s.col = w, s.col[:w]
+}
+
+// rowsWhole is rowsSymmetrised for a batch whose scanned nodes listed every
+// neighbour in the slots (no fanout), on the symmetric links without
+// repeats or self-loops every Adjacency holds. Then a scanned node's row is
+// the slots of its own listed neighbours — each edge to another scanned
+// node is listed from both ends — and needs only sorting; an unscanned
+// node's row is the scanned nodes that listed it, met in increasing slot
+// order (Build scans slots in order): already sorted, no repeats. The
+// same rows, without entering the edges between scanned nodes twice or
+// sorting and compacting the unscanned nodes' rows.
+func (s *Subgraph) rowsWhole() {
+	s.enter(int32(s.scanned))
+	for r := range s.scanned {
+		slices.Sort(s.col[s.ptr[r]:s.ptr[r+1]])
+	}
+}
+
+// enter puts the listed edges (r, k) into rows by a counting sort, in
+// listing order: k into row r, and r into row k when k ≥ from.
+func (s *Subgraph) enter(from int32) {
+	s.ptr = append(s.ptr[:0], make([]int, s.Slots+1)...)
+	for _, e := range s.es {
+		s.ptr[e[0]+1]++
+		if e[1] >= from {
+			s.ptr[e[1]+1]++
+		}
+	}
+	for r := 0; r < s.Slots; r++ {
+		s.ptr[r+1] += s.ptr[r]
+	}
+	s.col = append(s.col[:0], make([]int, s.ptr[s.Slots])...)
+	next := append(s.next[:0], s.ptr[:s.Slots]...)
+	for _, e := range s.es {
+		s.col[next[e[0]]], next[e[0]] = int(e[1]), next[e[0]]+1
+		if e[1] >= from {
+			s.col[next[e[1]]], next[e[1]] = int(e[0]), next[e[1]]+1
+		}
+	}
+	s.next = next
 }
