@@ -185,7 +185,8 @@ func scalar(v G.Value) float64 {
 type Forward struct {
 	b       *Builder
 	vm      G.VM
-	out     G.Value
+	node    *G.Node    // the output
+	out     G.Value    // its value during a run's read
 	Buffers BufferPlan // see Trainer.Buffers
 	row     []float64  // RunRows' row buffer
 }
@@ -197,8 +198,12 @@ func NewForward(b *Builder, out *G.Node) (f *Forward, err error) {
 			err = fmt.Errorf("engine: building forward graph: %v", r)
 		}
 	}()
-	f = &Forward{b: b}
-	G.Read(out, &f.out)
+	// The output is read from its node after a run, not by a Read
+	// instruction: the machine binds each node to its value, and the
+	// output, pinned by the buffer plan, keeps a buffer no later op
+	// writes (a Read copied all of it at every run: an inference chunk's
+	// 65,536 × 32 values to use its seeds' rows).
+	f = &Forward{b: b, node: out}
 	if !b.Params.PrivateBuffers {
 		if f.Buffers, err = planBuffers(&b.Params.arena, b.G, out); err != nil {
 			return nil, fmt.Errorf("engine: planning buffers: %w", err)
@@ -234,6 +239,8 @@ func (f *Forward) run(rng *rand.Rand, read func() error) error {
 	if err != nil {
 		return fmt.Errorf("engine: running the forward graph: %w", err)
 	}
+	f.out = f.node.Value()
+	defer func() { f.out = nil }()
 	return read()
 }
 

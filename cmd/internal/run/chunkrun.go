@@ -1,6 +1,11 @@
 package run
 
-import "math/rand/v2"
+import (
+	"fmt"
+	"math/rand/v2"
+
+	G "gorgonia.org/gorgonia"
+)
 
 // Running an inferer's chunks: each chunk's subgraph and input rows are
 // staged (stageChunk), bound (useChunk) and run (forward); chunks whose
@@ -87,12 +92,10 @@ func (f *inferer) useChunk() {
 	if f.stage == 0 {
 		f.x.UseStaged()
 	} else {
-		st := f.stages[f.stage]
-		switch h := st.h.Data().(type) {
-		case []float32:
-			copy(h, st.next.Data().([]float32))
-		case []float64:
-			copy(h, st.next.Data().([]float64))
+		st := &f.stages[f.stage] // the buffers trade places: the graph's input reads the staged rows
+		st.h, st.next = st.next, st.h
+		if err := G.Let(st.in, st.h); err != nil {
+			panic(fmt.Sprintf("run: binding stage %d's rows: %v", f.stage, err)) // the same shape and type as at build
 		}
 	}
 	if f.skipped() {

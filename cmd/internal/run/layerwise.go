@@ -24,8 +24,9 @@ import (
 // stageGraph is one stage's forward-only graph over the inference's slots.
 type stageGraph struct {
 	fwd  *engine.Forward
-	h    *tensor.Dense // the previous stage's rows of the slots (nil for stage 0): bound to the graph's input
-	next *tensor.Dense // the next chunk's, staged while a chunk runs (inferer.stageChunk)
+	in   *G.Node       // the graph's input of the previous stage's rows (nil for stage 0)
+	h    *tensor.Dense // those rows of the slots, bound to in
+	next *tensor.Dense // the next chunk's, staged while a chunk runs (inferer.stageChunk); useChunk swaps them
 }
 
 // nodeRows is one stage's rows of every node: N × d values in the graph's
@@ -90,6 +91,7 @@ func (f *inferer) layerwise() error {
 			h = b.Input(fmt.Sprintf("stage%d.in", s), f.sub.Slots, d)
 			st.h = tensor.New(tensor.WithShape(f.sub.Slots, d), tensor.Of(ps.DT))
 			st.next = tensor.New(tensor.WithShape(f.sub.Slots, d), tensor.Of(ps.DT))
+			st.in = h
 			if err := G.Let(h, st.h); err != nil {
 				return err
 			}
