@@ -28,7 +28,9 @@ type Adjacency struct {
 }
 
 // NewAdjacencyLinks is the adjacency of the structure l (sorted rows,
-// no self-loops or repeats; it panics otherwise), sharing l's arrays: a
+// no self-loops or repeats; it panics otherwise; symmetric — u in v's row
+// exactly when v is in u's, as an undirected graph's both-way arcs are —
+// which it does not check and Subgraph's staging relies on), sharing l's arrays: a
 // mini-batch run's whole graph, which batches read through Links and no
 // layer multiplies by, costs l alone (the BFS's own adjacency, issue 37).
 // A layer on it makes the CSR on first use (Structure).
