@@ -185,32 +185,24 @@ func (a *Adjacency) withDiagonal(scale []float64) *CSR {
 	nnz := s.NNZ() + a.N
 	m := &CSR{Rows: a.N, Cols: a.N, RowPtr: make([]int, a.N+1), ColIdx: make([]int, nnz), Val: make([]float64, nnz)}
 	col, val, in := m.ColIdx, m.Val, s.ColIdx
+	if scale == nil { // 1 · 1: every entry exactly 1
+		scale = make([]float64, a.N)
+		for i := range scale {
+			scale[i] = 1
+		}
+	}
 	w := 0
 	for r := 0; r < a.N; r++ {
-		k, end := s.RowPtr[r], s.RowPtr[r+1]
-		if scale == nil {
-			for ; k < end && in[k] < r; k++ {
-				col[w], val[w] = in[k], 1
-				w++
-			}
-			col[w], val[w] = r, 1
+		k, end, sr := s.RowPtr[r], s.RowPtr[r+1], scale[r]
+		for ; k < end && in[k] < r; k++ {
+			col[w], val[w] = in[k], sr*scale[in[k]]
 			w++
-			for ; k < end; k++ {
-				col[w], val[w] = in[k], 1
-				w++
-			}
-		} else {
-			sr := scale[r]
-			for ; k < end && in[k] < r; k++ {
-				col[w], val[w] = in[k], sr*scale[in[k]]
-				w++
-			}
-			col[w], val[w] = r, sr*sr
+		}
+		col[w], val[w] = r, sr*sr
+		w++
+		for ; k < end; k++ {
+			col[w], val[w] = in[k], sr*scale[in[k]]
 			w++
-			for ; k < end; k++ {
-				col[w], val[w] = in[k], sr*scale[in[k]]
-				w++
-			}
 		}
 		m.RowPtr[r+1] = w
 	}
