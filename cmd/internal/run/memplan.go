@@ -205,6 +205,7 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		add(t.What, t.Bytes, t.Flag)
 	}
 	actFlag := cmp.Or(own.ActivationFlags, "--hidden or --layers")
+	layerwise := false // the evaluations' inference runs stage by stage (layerwise.go)
 	during(PhaseTrain, func() {
 		if cfg.BatchSize > 0 {
 			// Training runs on a batch of slots nodes; the whole graph only
@@ -223,9 +224,7 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 				rows = 2*rows + h*bt
 			}
 			add(what, infer*(h*bt*(inferPerLayer*layers+inferFixed)*max(1, own.ActivationScale)+rows)+index, actFlag)
-			if infer < n && widest > slots && staged(cfg) { // layer-wise (layerwise.go): two stages' rows of every node
-				add("layer-wise inference (2 × N × hidden: a small world's neighbourhoods exceed the slots)", 2*n*h*bt, "--hidden")
-			}
+			layerwise = infer < n && widest > slots && staged(cfg)
 		} else {
 			act := n * h * bt * (actPerLayer*layers + actFixed) * max(1, own.ActivationScale)
 			add("activations and gradients (N × hidden × layers)", act, actFlag)
@@ -235,18 +234,36 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		// or writes them to the spill file a row at a time.
 		evalPairs := evalPairCount(cfg, e)
 		spilledEmb := chunkedFloat32(cfg, int(n)) && spills(cfg, int(n)).emb && cfg.spillDir() != ""
+		emb := int64(0) // the held embeddings
+		// Layer-wise, the stages' rows are garbage once the last stage has
+		// put every row: the held embeddings and the pair tape made from
+		// them come after, a step of their own ("evaluate").
+		held := func(what string, b int64) {
+			if layerwise {
+				inStep(PhaseTrain, "evaluate", func() { add(what, b, "") })
+			} else {
+				add(what, b, "")
+			}
+		}
 		switch {
 		case spilledEmb:
 			inStep(PhaseTrain, "evaluate", func() {
 				add("evaluation pairs and products, scored a block of embedding rows at a time", pairDotsBytes(evalPairs, n, mc.Out), "")
 			})
 		case chunkedFloat32(cfg, int(n)):
-			add("evaluation embeddings (float32)", n*int64(mc.Out)*4, "")
+			emb = n * int64(mc.Out) * 4
+			held("evaluation embeddings (float32)", emb)
 		default:
-			add("evaluation embeddings (float64)", n*int64(mc.Out)*8, "")
+			emb = n * int64(mc.Out) * 8
+			held("evaluation embeddings (float64)", emb)
 		}
 		if cfg.Distances != DistExact && !spilledEmb { // held embeddings on the sampled path: the pair tape
-			add("evaluation pairs and products, computed ahead of the scorers", pairTapeBytes(evalPairs), "")
+			held("evaluation pairs and products, computed ahead of the scorers", pairTapeBytes(evalPairs))
+		}
+		if layerwise { // layerwise.go: two stages' rows of every node, or the last stage's input rows and the embeddings it puts
+			inStep(PhaseTrain, "layerwise", func() {
+				add("layer-wise inference (2 × N × hidden: a small world's neighbourhoods exceed the slots)", n*h*bt+max(n*h*bt, emb), "--hidden")
+			})
 		}
 	})
 	for _, t := range own.After {

@@ -140,3 +140,48 @@ func vmHWM(t *testing.T) int64 {
 	t.Fatal("no VmHWM in /proc/self/status")
 	return 0
 }
+
+// TestPlanLayerwiseSteps: where the evaluations' inference runs layer-wise,
+// its two stages' rows of every node and the held embeddings with their
+// pair tape are steps of the training phase that do not overlap (the
+// stages' rows are garbage once the last stage has put every row), so the
+// plan counts the larger of them, not both.
+func TestPlanLayerwiseSteps(t *testing.T) {
+	defer func(c, k int) { BatchSlotCap, ChunkedInferenceNodes = c, k }(BatchSlotCap, ChunkedInferenceNodes)
+	BatchSlotCap, ChunkedInferenceNodes = 1200, 0
+	cfg := shortRun("gcn")
+	cfg.Dataset, cfg.Variant, cfg.BatchSize = "ba:2000:3", Both, 64
+	cfg.Explicit = map[string]bool{"batch-size": true}
+	ds, err := LoadDataset(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg, err = cfg.Resolve(ds); err != nil {
+		t.Fatal(err)
+	}
+	p := planMemory(cfg, ds)
+	steps := map[string]int64{}
+	var whole, common, all int64
+	for _, q := range p.Parts {
+		all += q.Bytes
+		switch {
+		case q.Phase == "":
+			whole += q.Bytes
+		case q.Phase == PhaseTrain && q.step == "":
+			common += q.Bytes
+		case q.Phase == PhaseTrain:
+			steps[q.step] += q.Bytes
+		}
+		for prefix, step := range map[string]string{"layer-wise inference": "layerwise", "evaluation embeddings": "evaluate", "evaluation pairs and products": "evaluate"} {
+			if strings.HasPrefix(q.What, prefix) && (q.Phase != PhaseTrain || q.step != step) {
+				t.Errorf("%q: phase %q step %q, want %q %q", q.What, q.Phase, q.step, PhaseTrain, step)
+			}
+		}
+	}
+	if steps["layerwise"] == 0 || steps["evaluate"] == 0 {
+		t.Fatalf("steps %v: want layerwise and evaluate", steps)
+	}
+	if want := whole + common + max(steps["layerwise"], steps["evaluate"]); p.Total != want {
+		t.Errorf("total %d, want %d (whole %d, training %d, steps %v)", p.Total, want, whole, common, steps)
+	}
+}
