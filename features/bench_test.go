@@ -85,3 +85,16 @@ func BenchmarkPrincipalRowsView(b *testing.B) {
 		PrincipalRows(x.Rows(), x.N, x.DenseDim, 32)
 	}
 }
+
+// BenchmarkHashVectors: the paper's hash input of 10⁴ nodes × 32
+// components (Algorithm 1), the murmur3 calls and the scaling.
+func BenchmarkHashVectors(b *testing.B) {
+	ids := make([]uint64, 10_000)
+	for i := range ids {
+		ids[i] = uint64(i)
+	}
+	b.ReportAllocs()
+	for range b.N {
+		HashVectors(ids, 32)
+	}
+}

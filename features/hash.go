@@ -1,10 +1,6 @@
 package features
 
-import (
-	"encoding/binary"
-
-	"github.com/spaolacci/murmur3"
-)
+import "encoding/binary"
 
 // HashKey is the byte string b ⊕ k hashed for component k of node b
 // (Algorithm 1 of the paper): the node identifier as 8 little-endian bytes
@@ -22,7 +18,7 @@ func HashKey(node uint64, k uint32) [12]byte {
 // (2³¹ − 1), a value in [−1.0000000005, 1].
 func HashComponent(node uint64, k uint32) float64 {
 	key := HashKey(node, k)
-	return float64(int32(murmur3.Sum32(key[:]))) / (1<<31 - 1)
+	return float64(int32(sum32(key[:]))) / (1<<31 - 1)
 }
 
 // HashVectors returns the n-dimensional hash vector of every node, row-major
