@@ -109,15 +109,20 @@ func benchBatchSteps(b *testing.B, cfg Config) {
 	if err := c.Feed(0); err != nil {
 		b.Fatal(err)
 	}
-	benchSteps(b, c)
+	benchSteps(b, c, new(int))
 }
 
-// benchSteps times b.N mini-batch steps of c (fed): batch, then step.
-func benchSteps(b *testing.B, c *Built) {
+// benchSteps times b.N mini-batch steps of c (fed): batch, then step. The
+// batches are epoch 0's, cycled, from *next on (a batch is prepared while
+// the step before trains, so a run of the benchmark that shares c goes on
+// where the last one stopped).
+func benchSteps(b *testing.B, c *Built, next *int) {
 	b.ReportAllocs()
 	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if err := c.Batch(0, i%c.batch.steps); err != nil {
+	for range b.N {
+		k := *next
+		*next = (k + 1) % c.batch.steps
+		if err := c.Batch(0, k); err != nil {
 			b.Fatal(err)
 		}
 		if _, err := c.tr.Step(); err != nil {
@@ -131,36 +136,44 @@ func benchSteps(b *testing.B, c *Built) {
 // gets (no flag: the large-graph recipe resolved for the graph's size) on
 // grids of 10⁴, 10⁵ and 10⁶ nodes — building the batch's subgraph,
 // loading it, forward, backward and Adam — with the batch's node slots as
-// a metric. -cpu 1,2 gives the second core's gain.
+// a metric. -cpu 1,2 gives the second core's gain. Each graph's run is
+// built once per process (stepCell) and shared by -count and -cpu.
 func BenchmarkScaleDefaultStep(b *testing.B) {
 	for _, g := range []string{"grid:100x100", "grid:316x316", "grid:1000x1000"} {
 		b.Run(g, func(b *testing.B) {
-			cfg := Default()
-			cfg.Dataset, cfg.Explicit = g, map[string]bool{}
-			benchBatchSteps(b, cfg)
+			cell := stepCell(b, g)
+			benchSteps(b, cell.c, &cell.next)
 		})
 	}
 }
 
 // BenchmarkStep10M is BenchmarkScaleDefaultStep on grid:3163x3163 (10⁷
 // nodes): its setup takes minutes and ≈ 8 GB, so it is apart from the
-// others (`-bench Step10M`) and made once per process, shared by every
-// run of the benchmark (-count, -cpu; the steps go on training it).
+// others (`-bench Step10M`).
 func BenchmarkStep10M(b *testing.B) {
-	step10M.Do(func() {
-		cfg := Default()
-		cfg.Dataset, cfg.Explicit = "grid:3163x3163", map[string]bool{}
-		step10M.c = benchCellOf(b, cfg)
-		if err := step10M.c.Feed(0); err != nil {
-			b.Fatal(err)
-		}
-	})
-	benchSteps(b, step10M.c)
+	cell := stepCell(b, "grid:3163x3163")
+	benchSteps(b, cell.c, &cell.next)
 }
 
-var step10M struct {
-	sync.Once
-	c *Built
+// stepCell is the default run on graph g, fed for its first epoch, made
+// once per process and shared by every run of a step benchmark (-count,
+// -cpu; the steps go on training it, which does not change a step's work).
+func stepCell(b *testing.B, g string) *sharedCell {
+	v, _ := benchCells.LoadOrStore("step "+g, &sharedCell{})
+	cell := v.(*sharedCell)
+	cell.Do(func() {
+		cfg := Default()
+		cfg.Dataset, cfg.Explicit = g, map[string]bool{}
+		c := benchCellOf(b, cfg)
+		if err := c.Feed(0); err != nil {
+			b.Fatal(err)
+		}
+		cell.c = c
+	})
+	if cell.c == nil {
+		b.Fatalf("%s: the run's setup failed in an earlier run of the benchmark", g)
+	}
+	return cell
 }
 
 // BenchmarkViewInputStep: one default mini-batch step on grid:1000x1000
@@ -196,8 +209,8 @@ func BenchmarkViewInputStep(b *testing.B) {
 func BenchmarkScaleInference(b *testing.B) {
 	for _, g := range []string{"grid:548x548", "ba:300000:4"} {
 		b.Run(g, func(b *testing.B) {
-			v, _ := inferCells.LoadOrStore(g, &inferCell{})
-			cell := v.(*inferCell)
+			v, _ := benchCells.LoadOrStore("infer "+g, &sharedCell{})
+			cell := v.(*sharedCell)
 			cell.Do(func() {
 				cfg := Default()
 				cfg.Dataset, cfg.Explicit = g, map[string]bool{}
@@ -220,9 +233,11 @@ func BenchmarkScaleInference(b *testing.B) {
 	}
 }
 
-var inferCells sync.Map // dataset → *inferCell
+var benchCells sync.Map // "step GRAPH" or "infer GRAPH" → *sharedCell
 
-type inferCell struct {
+// sharedCell is a benchmark's run, built once per process.
+type sharedCell struct {
 	sync.Once
-	c *Built
+	c    *Built
+	next int // a step benchmark's next batch (benchSteps)
 }
