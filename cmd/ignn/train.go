@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -21,6 +22,7 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 		OnUsageError: onUsageError,
 		Flags: append(runFlags(),
 			&cli.BoolFlag{Name: "json", Usage: "print the result as one JSON object on stdout"},
+			&cli.BoolFlag{Name: "plan", Usage: "print the run's memory plan — every part, when it is live (the whole run, preparation, training), the flag that lowers it — and exit without training; the graph is built to size it (with --json: one JSON object)"},
 			&cli.StringFlag{Name: "save", Usage: "checkpoint directory, written atomically after every evaluation and on interrupt"},
 			&cli.StringFlag{Name: "resume", Usage: "continue the run checkpointed in this directory (its saved configuration is used)"},
 			&cli.StringFlag{Name: "prepared", Usage: "read the landmark and τ-sample BFS from the parts ignn prepare --out DIR wrote for this run (same flags) instead of running them: the same numbers"},
@@ -81,7 +83,15 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 				}
 				runFn = func(h run.Hooks) (*run.Result, error) { return run.ResumeOn(c.Context, resume, local, h) }
 			}
+			var maxMemory int64 // the resolved --max-memory
+			var planErr error
 			res, err := runFn(run.Hooks{
+				Plan: func(p run.MemoryPlan, nodes, edges int) bool {
+					if c.Bool("plan") {
+						planErr = writePlan(stdout, p, maxMemory, nodes, edges, c.Bool("json"))
+					}
+					return c.Bool("plan")
+				},
 				Epoch: func(epoch int, loss float64, m *run.Metrics) {
 					if m != nil && c.String("memprofile") != "" {
 						if err := writeHeapProfile(c.String("memprofile")); err != nil {
@@ -114,7 +124,7 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 				},
 				Start: func() { trainStart = time.Now() },
 				Resolved: func(eff run.Config) {
-					epochs, evalEvery = eff.Epochs, eff.EvalEvery
+					epochs, evalEvery, maxMemory = eff.Epochs, eff.EvalEvery, eff.MaxMemory
 					if eff.ScaleNote != "" && !c.Bool("quiet") {
 						fmt.Fprintf(stderr, "note: %s\n", eff.ScaleNote)
 					}
@@ -127,6 +137,9 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 					}
 				},
 			})
+			if errors.Is(err, run.ErrPlanOnly) {
+				return planErr
+			}
 			if err != nil {
 				return err
 			}

@@ -44,6 +44,9 @@ type MemoryPlan struct {
 	Parts  []MemPart `json:"parts"`
 	Total  int64     `json:"total_bytes"`
 	BigRun bool      `json:"big_run"` // the run collects garbage at GOGC = BigRunGCPercent
+	// Headroom is the factor every part but the runtime's was multiplied
+	// by: the collector's, peak RSS over live heap.
+	Headroom float64 `json:"headroom"`
 	// Spill is the directory --spill auto chose because the run would not
 	// fit --max-memory otherwise ("" when it spills nothing or was told where).
 	Spill string `json:"spill,omitempty"`
@@ -324,6 +327,7 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 	if p.total() > BigRun || cfg.spillDir() != "" { // a spilling run wants its memory low, whatever its size
 		head, p.BigRun = bigHeadroom, true
 	}
+	p.Headroom = head
 	for i := range p.Parts {
 		if p.Parts[i].What != "runtime" {
 			p.Parts[i].Bytes = int64(float64(p.Parts[i].Bytes) * head)
@@ -336,31 +340,53 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 
 // total is the whole-run parts plus the larger phase.
 func (p MemoryPlan) total() int64 {
-	var whole int64
-	common := map[string]int64{}
-	steps := map[string]map[string]int64{}
-	for _, q := range p.Parts {
-		switch {
-		case q.Phase == "":
-			whole += q.Bytes
-		case q.step == "":
-			common[q.Phase] += q.Bytes
-		default:
-			if steps[q.Phase] == nil {
-				steps[q.Phase] = map[string]int64{}
-			}
-			steps[q.Phase][q.step] += q.Bytes
-		}
-	}
+	whole, phases := p.Phases()
 	var peak int64
-	for _, ph := range []string{PhasePrepare, PhaseTrain} {
-		var top int64
-		for _, b := range steps[ph] {
-			top = max(top, b)
-		}
-		peak = max(peak, common[ph]+top)
+	for _, ph := range phases {
+		peak = max(peak, ph.Peak)
 	}
 	return whole + peak
+}
+
+// PlanPhase is one phase of a plan: the parts live through all of it, and
+// its steps (stretches no other step of the phase overlaps), by name.
+type PlanPhase struct {
+	Name   string               `json:"name"`
+	Common []MemPart            `json:"parts"`
+	Steps  map[string][]MemPart `json:"steps,omitempty"`
+	Peak   int64                `json:"peak_bytes"` // the common parts plus the largest step
+}
+
+// Phases splits p's parts (in p's order) into the whole run's and the
+// phases' (prepare, then train).
+func (p MemoryPlan) Phases() (whole int64, phases []PlanPhase) {
+	for _, name := range []string{PhasePrepare, PhaseTrain} {
+		ph := PlanPhase{Name: name, Steps: map[string][]MemPart{}}
+		steps := map[string]int64{}
+		for _, q := range p.Parts {
+			switch {
+			case q.Phase != name:
+			case q.step == "":
+				ph.Common = append(ph.Common, q)
+				ph.Peak += q.Bytes
+			default:
+				ph.Steps[q.step] = append(ph.Steps[q.step], q)
+				steps[q.step] += q.Bytes
+			}
+		}
+		var top int64
+		for _, b := range steps {
+			top = max(top, b)
+		}
+		ph.Peak += top
+		phases = append(phases, ph)
+	}
+	for _, q := range p.Parts {
+		if q.Phase == "" {
+			whole += q.Bytes
+		}
+	}
+	return whole, phases
 }
 
 // Check refuses a plan above limit with the estimate, its largest parts and

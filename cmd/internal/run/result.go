@@ -3,6 +3,7 @@ package run
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -172,7 +173,14 @@ type Hooks struct {
 	// Start is called once preparation is done, as the first epoch starts
 	// (an ETA measured from here leaves setup out).
 	Start func()
+	// Plan is called with the run's memory plan (and its graph's size)
+	// once the graph is built, before the plan is checked against
+	// --max-memory; returning true stops the run there with ErrPlanOnly.
+	Plan func(p MemoryPlan, nodes, edges int) (stop bool)
 }
+
+// ErrPlanOnly is Run's error when Hooks.Plan stopped it after planning.
+var ErrPlanOnly = errors.New("stopped after the memory plan")
 
 // StageNodes is the graph size from which Hooks.Stage is called.
 const StageNodes = 10_000

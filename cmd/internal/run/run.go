@@ -70,6 +70,9 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 		hooks.Resolved(cfg)
 	}
 	plan := PlanMemory(cfg, ds)
+	if hooks.Plan != nil && hooks.Plan(plan, ds.NumNodes(), ds.NumEdges()) {
+		return nil, ErrPlanOnly
+	}
 	if err := plan.Check(cfg.MaxMemory); err != nil {
 		return nil, err
 	}
