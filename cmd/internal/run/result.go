@@ -3,7 +3,6 @@ package run
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -178,9 +177,6 @@ type Hooks struct {
 	// --max-memory; returning true stops the run there with ErrPlanOnly.
 	Plan func(p MemoryPlan, nodes, edges int) (stop bool)
 }
-
-// ErrPlanOnly is Run's error when Hooks.Plan stopped it after planning.
-var ErrPlanOnly = errors.New("stopped after the memory plan")
 
 // StageNodes is the graph size from which Hooks.Stage is called.
 const StageNodes = 10_000
