@@ -29,14 +29,8 @@ type planReport struct {
 // that lowers each.
 func writePlan(w io.Writer, p run.MemoryPlan, limit int64, nodes, edges int, asJSON bool) error {
 	whole, phases := p.Phases()
-	var wholeParts []run.MemPart
-	for _, q := range p.Parts {
-		if q.Phase == "" {
-			wholeParts = append(wholeParts, q)
-		}
-	}
 	if asJSON {
-		return json.NewEncoder(w).Encode(planReport{nodes, edges, p.Total, limit, p.Headroom, p.BigRun, p.Spill, wholeParts, phases})
+		return json.NewEncoder(w).Encode(planReport{nodes, edges, p.Total, limit, p.Headroom, p.BigRun, p.Spill, whole.Common, phases})
 	}
 	fit := "within"
 	if limit > 0 && p.Total > limit {
@@ -51,8 +45,8 @@ func writePlan(w io.Writer, p run.MemoryPlan, limit int64, nodes, edges int, asJ
 	if p.Spill != "" {
 		fmt.Fprintf(w, "; spilled into %s (--spill auto: the run would not fit otherwise)", p.Spill)
 	}
-	fmt.Fprintf(w, "\n\nthe whole run: %s\n", run.FormatBytes(whole))
-	parts(w, wholeParts, "  ")
+	fmt.Fprintf(w, "\n\nthe whole run: %s\n", run.FormatBytes(whole.Peak))
+	parts(w, whole.Common, "  ")
 	peak := slices.MaxFunc(phases, func(a, b run.PlanPhase) int { return cmp.Compare(a.Peak, b.Peak) })
 	for _, ph := range phases {
 		what := map[string]string{run.PhasePrepare: "preparation (freed before the model is built)", run.PhaseTrain: "training and evaluation"}[ph.Name]

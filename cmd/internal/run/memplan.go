@@ -224,7 +224,7 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		}
 		if layerwise { // layerwise.go: two stages' rows of every node, or the last stage's input rows and the embeddings it puts
 			inStep(PhaseTrain, "layerwise", func() {
-				add("layer-wise inference (2 × N × hidden: a small world's neighbourhoods exceed the slots)", n*h*bt+max(n*h*bt, emb), "--hidden")
+				add("layer-wise inference (N × hidden, and the next stage's or the embeddings: a small world's neighbourhoods exceed the slots)", n*h*bt+max(n*h*bt, emb), "--hidden")
 			})
 		}
 	})

@@ -56,7 +56,7 @@ func (p MemoryPlan) total() int64 {
 	for _, ph := range phases {
 		peak = max(peak, ph.Peak)
 	}
-	return whole + peak
+	return whole.Peak + peak
 }
 
 // PlanPhase is one phase of a plan: the parts live through all of it, and
@@ -68,10 +68,10 @@ type PlanPhase struct {
 	Peak   int64                `json:"peak_bytes"` // the common parts plus the largest step
 }
 
-// Phases splits p's parts (in p's order) into the whole run's and the
-// phases' (prepare, then train).
-func (p MemoryPlan) Phases() (whole int64, phases []PlanPhase) {
-	for _, name := range []string{PhasePrepare, PhaseTrain} {
+// Phases splits p's parts (in p's order) into the whole run's (a phase
+// named "" with no steps) and the phases' (prepare, then train).
+func (p MemoryPlan) Phases() (whole PlanPhase, phases []PlanPhase) {
+	for _, name := range []string{"", PhasePrepare, PhaseTrain} {
 		ph := PlanPhase{Name: name, Steps: map[string][]MemPart{}}
 		steps := map[string]int64{}
 		for _, q := range p.Parts {
@@ -92,12 +92,7 @@ func (p MemoryPlan) Phases() (whole int64, phases []PlanPhase) {
 		ph.Peak += top
 		phases = append(phases, ph)
 	}
-	for _, q := range p.Parts {
-		if q.Phase == "" {
-			whole += q.Bytes
-		}
-	}
-	return whole, phases
+	return phases[0], phases[1:]
 }
 
 // Check refuses a plan above limit with the estimate, its largest parts and
