@@ -114,15 +114,8 @@ func aucOf(dot func(i, j int) float64, u *data.Union, g int, pos, neg []data.Pai
 // with their labels: what the AUC and the ranking metrics score (computed
 // once for both; on spilled embeddings each is two reads).
 func pairScores(dot func(i, j int) float64, u *data.Union, g int, pos, neg []data.Pair) ([]float64, []bool) {
-	sc := make([]float64, 0, len(pos)+len(neg))
-	lb := make([]bool, 0, len(pos)+len(neg))
-	for _, q := range pos {
-		sc, lb = append(sc, dot(u.GlobalPair(g, q))), append(lb, true)
-	}
-	for _, q := range neg {
-		sc, lb = append(sc, dot(u.GlobalPair(g, q))), append(lb, false)
-	}
-	return sc, lb
+	off := u.Offsets[g]
+	return localScores(func(i, j int) float64 { return dot(off+i, off+j) }, pos, neg)
 }
 
 // finite appends the pairs lo…hi−1 at finite distance to dist and cos
