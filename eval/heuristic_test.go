@@ -27,7 +27,9 @@ func karateSplit() *data.Split {
 		}
 	}
 	s.Val = s.Test
-	s.TestNeg = []data.Pair{{0, 22}, {0, 33}, {1, 24}, {2, 4}, {2, 15}, {2, 26}, {3, 6}, {3, 17}, {3, 28}, {4, 8}}
+	for _, q := range [][2]int32{{0, 22}, {0, 33}, {1, 24}, {2, 4}, {2, 15}, {2, 26}, {3, 6}, {3, 17}, {3, 28}, {4, 8}} {
+		s.TestNeg = append(s.TestNeg, data.Pair{I: q[0], J: q[1]})
+	}
 	s.ValNeg = s.TestNeg
 	return s
 }
