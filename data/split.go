@@ -113,6 +113,37 @@ func NewSplit(g *Graph, task Task, rng *rand.Rand) (*Split, error) {
 	return s, nil
 }
 
+// NewSplits builds the task on each graph of ds in order, drawing from one
+// rng. In a dataset of several graphs a graph too small for the task
+// (ErrTooSmall) is left out with a note in skipped; a lone graph's error is
+// returned. kept holds the graphs that have a split (ds itself when none
+// was left out); it is an error when none has.
+func NewSplits(ds *Dataset, task Task, rng *rand.Rand) (splits []*Split, kept *Dataset, skipped []string, err error) {
+	kept = &Dataset{Name: ds.Name, Identity: ds.Identity}
+	for g, gr := range ds.Graphs {
+		s, err := NewSplit(gr, task, rng)
+		if errors.Is(err, ErrTooSmall) && len(ds.Graphs) > 1 {
+			skipped = append(skipped, fmt.Sprintf("graph %s skipped: %v", gr.Name, err))
+			continue
+		}
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		splits = append(splits, s)
+		kept.Graphs = append(kept.Graphs, gr)
+		if ds.Identity {
+			kept.Perm = append(kept.Perm, ds.Perm[g])
+		}
+	}
+	if len(kept.Graphs) == 0 {
+		return nil, nil, nil, fmt.Errorf("data: %s: no graph is large enough for task %s (each needs ≥ 10 positive pairs)", ds.Name, task)
+	}
+	if len(kept.Graphs) == len(ds.Graphs) {
+		kept = ds
+	}
+	return splits, kept, skipped, nil
+}
+
 // DropMP releases the message-passing edge list once the structures made
 // from it are built (a run's adjacencies: 8 B a training edge, 1.3 GB at
 // 2·10⁸ edges, that nothing reads afterwards). MP is nil after it.

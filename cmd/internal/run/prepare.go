@@ -2,7 +2,6 @@ package run
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -204,29 +203,11 @@ func prepareGraphs(ds *data.Dataset, cfg Config) (*Prepared, *data.Dataset, erro
 		return nil, nil, err
 	}
 	p := &Prepared{Fingerprint: Fingerprint(ds), Warnings: append([]string(nil), ds.Notes...)}
-	splitRNG := engine.Stream(cfg.Seed, "split")
-	kept := &data.Dataset{Name: ds.Name, Identity: ds.Identity}
-	for g, gr := range ds.Graphs {
-		s, err := data.NewSplit(gr, cfg.Task, splitRNG)
-		if errors.Is(err, data.ErrTooSmall) && len(ds.Graphs) > 1 {
-			p.Warnings = append(p.Warnings, fmt.Sprintf("graph %s skipped: %v", gr.Name, err))
-			continue
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		p.Splits = append(p.Splits, s)
-		kept.Graphs = append(kept.Graphs, gr)
-		if ds.Identity {
-			kept.Perm = append(kept.Perm, ds.Perm[g])
-		}
+	splits, kept, skipped, err := data.NewSplits(ds, cfg.Task, engine.Stream(cfg.Seed, "split"))
+	if err != nil {
+		return nil, nil, err
 	}
-	if len(kept.Graphs) == 0 {
-		return nil, nil, fmt.Errorf("data: %s: no graph is large enough for task %s (each needs ≥ 10 positive pairs)", ds.Name, cfg.Task)
-	}
-	if len(kept.Graphs) == len(ds.Graphs) {
-		kept = ds
-	}
+	p.Splits, p.Warnings = splits, append(p.Warnings, skipped...)
 	u := kept.Union()
 	if u.N > math.MaxInt32 { // the union's edges and the engine's links hold 32-bit rows
 		return nil, nil, fmt.Errorf("data: %s: its graphs hold %d nodes together, more than 2³¹−1", ds.Name, u.N)
