@@ -49,6 +49,7 @@ func ParseEdgeListWith(name string, r io.Reader, o EdgeListOptions) (*EdgeList, 
 	}
 	el := &EdgeList{Names: Names{}}
 	var header []string
+	headerWhy := "" // why a header line of words before named nodes is one
 	widest := 0
 	edge := func(f []string) error {
 		if need := max(cols[0], cols[1]) + 1; len(f) < need {
@@ -76,36 +77,73 @@ func ParseEdgeListWith(name string, r io.Reader, o EdgeListOptions) (*EdgeList, 
 		return nil
 	}
 	// The first data line: a header when declared, data when declared or
-	// when it holds a number; otherwise (auto) it is a header only if the
-	// next line's node columns are integers — a file of named nodes has no
-	// number anywhere, and its header must be declared.
-	var pending []string
-	pendingLine, rows := 0, 0
+	// when it holds a number; otherwise (auto) it is a header if the next
+	// line's node columns are integers. A line of words before named nodes,
+	// or of two integers, is held (firstLine) until the whole file says
+	// whether it is a header, a count line or an edge.
+	auto := o.Header != HeaderYes && o.Header != HeaderNo && byName == nil
+	var pending, held *firstLine
+	hold := func(fl *firstLine) error {
+		held = fl
+		if err := edge(fl.f); err != nil {
+			if fl.words || !auto {
+				return err
+			}
+			return nil // counts before edges in other columns: an edge only if not counts
+		}
+		held.edge = true
+		return nil
+	}
+	rows := 0
 	err = scanRows(name, br, func(line int, f []string) error {
 		rows++
+		if held != nil {
+			held.see(f)
+		}
 		switch {
 		case rows == 1 && (o.Header == HeaderYes || byName != nil && o.Header != HeaderNo && !anyNumber(f)):
 			return setHeader(f)
 		case rows == 1 && o.Header != HeaderNo && !anyNumber(f):
-			pending, pendingLine = f, line
+			pending = wordsLine(f, line, cols)
 			return nil
 		case rows == 1 && byName != nil:
 			return fmt.Errorf("--columns %s names columns, but the file has no header line (use positions, e.g. --columns 0,1, or --header yes)", o.Columns)
+		case rows == 1 && auto:
+			if fl := countsLine(f, line, cols); fl != nil {
+				return hold(fl)
+			}
 		case rows == 2 && pending != nil:
 			if intColumns(f, cols) {
-				if err := setHeader(pending); err != nil {
-					return &LineError{name, pendingLine, err.Error()}
+				if err := setHeader(pending.f); err != nil {
+					return &LineError{name, pending.line, err.Error()}
 				}
-			} else if err := edge(pending); err != nil {
-				return &LineError{name, pendingLine, err.Error()}
+			} else if err := hold(pending); err != nil { // named nodes: the rest of the file decides
+				return &LineError{name, pending.line, err.Error()}
+			} else {
+				held.see(f)
 			}
 			pending = nil
 		}
 		return edge(f)
 	})
 	if err == nil && pending != nil { // one line, no number: a single edge of named nodes
-		if err = edge(pending); err != nil {
-			err = &LineError{name, pendingLine, err.Error()}
+		if err = edge(pending.f); err != nil {
+			err = &LineError{name, pending.line, err.Error()}
+		}
+	}
+	var heldNote string
+	if err == nil && held != nil {
+		isHeader, why := held.header()
+		isCounts, whyCounts := held.counts(el.Edges, el.Names)
+		switch {
+		case isHeader:
+			held.drop(el)
+			header, headerWhy = held.f, why
+		case isCounts:
+			held.drop(el)
+			heldNote = held.note(name, "counts", whyCounts)
+		case !held.edge:
+			err = &LineError{name, held.line, fmt.Sprintf("want at least %d fields (node ids in columns %d and %d), found %d", max(cols[0], cols[1])+1, cols[0], cols[1], len(held.f))}
 		}
 	}
 	if err != nil {
@@ -114,8 +152,11 @@ func ParseEdgeListWith(name string, r io.Reader, o EdgeListOptions) (*EdgeList, 
 	if len(el.Edges) == 0 {
 		return nil, &LineError{File: name, Msg: ErrEmpty.Error() + " after the header line"}
 	}
+	if heldNote != "" {
+		el.Notes = append(el.Notes, heldNote)
+	}
 	if widest > 2 || header != nil || cols != [2]int{0, 1} {
-		el.Notes = append(el.Notes, columnNote(name, header, cols, widest))
+		el.Notes = append(el.Notes, columnNote(name, header, headerWhy, cols, widest))
 	}
 	return el, nil
 }
@@ -186,7 +227,7 @@ func columnsByName(names, header []string) ([2]int, error) {
 
 // columnNote says which columns an edge list's edges came from and what
 // was ignored.
-func columnNote(name string, header []string, cols [2]int, widest int) string {
+func columnNote(name string, header []string, why string, cols [2]int, widest int) string {
 	col := func(i int) string {
 		if i < len(header) {
 			return fmt.Sprintf("%s (column %d)", quoteToken(header[i]), i)
@@ -195,7 +236,11 @@ func columnNote(name string, header []string, cols [2]int, widest int) string {
 	}
 	s := fmt.Sprintf("%s: ", name)
 	if header != nil {
-		s += fmt.Sprintf("header line %s skipped; ", listFirst(len(header), ",", func(i int) string { return shortToken(header[i]) }))
+		s += fmt.Sprintf("header line %s skipped", listFirst(len(header), ",", func(i int) string { return shortToken(header[i]) }))
+		if why != "" {
+			s += " (" + why + "; --header no reads it as an edge)"
+		}
+		s += "; "
 	}
 	s += fmt.Sprintf("edges from %s and %s", col(cols[0]), col(cols[1]))
 	if n := max(widest, len(header)); n > 2 {
