@@ -62,7 +62,7 @@ func InputReference(cfg run.Config) (eval.Scores, error) {
 			// Hop counts in a spill file: two scattered reads a pair would
 			// be a disk seek each (8·10⁷ pairs at 10⁸ nodes); the rows
 			// stream in order instead, a block of them held at a time.
-			run.BlockScores(inputUnitRows(x), x.N, x.DenseDim, inputCosine(x), score, InputBlockBytes)
+			eval.BlockScores(inputUnitRows(x), x.N, x.DenseDim, inputCosine(x), score, InputBlockBytes)
 		} else {
 			score(inputCosine(x))
 		}
@@ -89,7 +89,7 @@ func identityNorm(x *engine.Features) func(r int) float64 {
 }
 
 // InputBlockBytes is how much of the unit input rows the reference holds
-// at a time when it streams them (run.BlockScores): at 10⁸ nodes × 64
+// at a time when it streams them (eval.BlockScores): at 10⁸ nodes × 64
 // columns, 8·10⁶ rows, the hop-count file read about 6 times over.
 var InputBlockBytes = 4 << 30
 
@@ -129,7 +129,7 @@ func inputCosine(x *engine.Features) func(i, j int) float64 {
 }
 
 // inputUnitRows reads rows lo … hi−1 of inputRows' matrix into buf, in
-// order (run.BlockScores' reader).
+// order (eval.BlockScores' reader).
 func inputUnitRows(x *engine.Features) func(lo, hi int, buf []float64) []float64 {
 	d, unit := x.DenseDim, inputUnit(x)
 	return func(lo, hi int, buf []float64) []float64 {

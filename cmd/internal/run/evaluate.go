@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
 	"github.com/ignn/ignn/eval"
 	"github.com/ignn/ignn/models"
@@ -48,7 +47,7 @@ func (c *Built) Evaluate() (eval.Scores, []string, error) {
 		}
 		var sc eval.Scores
 		var warns []string
-		spilledScores(e.spill, e.d, func(dot func(i, j int) float64) { // one recording: the file streams once
+		eval.SpilledScores(e.spill, e.d, func(dot func(i, j int) float64) { // one recording: the file streams once
 			c.lastVal = valScoresOf(c, dot)
 			sc, warns = c.scorer.SampledMetricsOf(dot, c.p.Splits, c.p.Union, c.p.TauSample)
 		})
@@ -143,20 +142,6 @@ func (c *Built) spillEmbeddings() string {
 	return c.cfg.spillDir()
 }
 
-// spilledDot is engine.RowDot of embeddings in a spill file: rows i and j
-// read by pread (row i kept while consecutive calls share it, as the τ
-// sample's pairs of one source do), the same products in the same order.
-func spilledDot(s *data.Spill[float32], d int) func(i, j int) float64 {
-	a, b, last := make([]float32, d), make([]float32, d), -1
-	return func(i, j int) float64 {
-		if i != last {
-			s.Row(i, a)
-			last = i
-		}
-		return engine.Dot64(a, s.Row(j, b))
-	}
-}
-
 // evaluate scores embeddings z (width d).
 func evaluate[T engine.Float](c *Built, z []T, d int) (eval.Scores, []string, error) {
 	for _, v := range z {
@@ -165,10 +150,10 @@ func evaluate[T engine.Float](c *Built, z []T, d int) (eval.Scores, []string, er
 		}
 	}
 	if !c.p.Exact() {
-		dot := tapeSimilarity(&c.tape, z, d) // the pairs recorded at the first evaluation, computed ahead at the others
+		dot := eval.TapeSimilarity(&c.tape, z, d) // the pairs recorded at the first evaluation, computed ahead at the others
 		c.lastVal = valScoresOf(c, dot)
 		s, warns := c.scorer.SampledMetricsOf(dot, c.p.Splits, c.p.Union, c.p.TauSample)
-		c.tape.done()
+		c.tape.Done()
 		return s, warns, nil
 	}
 	c.lastVal = valScoresOf(c, engine.RowDot(z, d))

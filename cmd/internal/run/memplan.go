@@ -210,7 +210,7 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 		switch {
 		case spilledEmb:
 			inStep(PhaseTrain, "evaluate", func() {
-				add("evaluation pairs and products, scored a block of embedding rows at a time", pairDotsBytes(evalPairs, n, mc.Out), "")
+				add("evaluation pairs and products, scored a block of embedding rows at a time", eval.PairDotsBytes(evalPairs, n, mc.Out), "")
 			})
 		case chunkedFloat32(cfg, int(n)):
 			emb = n * int64(mc.Out) * 4
@@ -220,7 +220,7 @@ func planMemory(cfg Config, ds *data.Dataset) MemoryPlan {
 			held("evaluation embeddings (float64)", emb)
 		}
 		if cfg.Distances != DistExact && !spilledEmb { // held embeddings on the sampled path: the pair tape
-			held("evaluation pairs and products, computed ahead of the scorers", pairTapeBytes(evalPairs))
+			held("evaluation pairs and products, computed ahead of the scorers", eval.PairTapeBytes(evalPairs))
 		}
 		if layerwise { // layerwise.go: two stages' rows of every node, or the last stage's input rows and the embeddings it puts
 			inStep(PhaseTrain, "layerwise", func() {

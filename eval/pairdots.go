@@ -1,4 +1,4 @@
-package run
+package eval
 
 import (
 	"slices"
@@ -15,7 +15,7 @@ import (
 // twice: once recording the pairs they ask for, then — after every
 // recorded product was computed a block of rows at a time, the file
 // streaming past each block — again with the products in the order
-// asked. The numbers are spilledDot's, bit for bit.
+// asked. The numbers are SpilledDot's, bit for bit.
 
 // DotBlockBytes is how much of the embeddings blockDots holds at a time
 // (the block the pairs' lower rows fall in); the file is read about
@@ -41,11 +41,25 @@ func standIn(i, j int) float64 {
 	return float64(h>>11)/float64(1<<53)*2 - 1
 }
 
-// spilledScores runs score with the products of rows of the spilled
-// embeddings s (width d) as spilledDot gives them (BlockScores over the
+// SpilledScores runs score with the products of rows of the spilled
+// embeddings s (width d) as SpilledDot gives them (BlockScores over the
 // file's blocks).
-func spilledScores(s *data.Spill[float32], d int, score func(dot func(i, j int) float64)) (direct int) {
-	return BlockScores(s.Block, s.Rows, d, spilledDot(s, d), score, DotBlockBytes)
+func SpilledScores(s *data.Spill[float32], d int, score func(dot func(i, j int) float64)) (direct int) {
+	return BlockScores(s.Block, s.Rows, d, SpilledDot(s, d), score, DotBlockBytes)
+}
+
+// SpilledDot is engine.RowDot of embeddings in a spill file: rows i and j
+// read by pread (row i kept while consecutive calls share it, as the τ
+// sample's pairs of one source do), the same products in the same order.
+func SpilledDot(s *data.Spill[float32], d int) func(i, j int) float64 {
+	a, b, last := make([]float32, d), make([]float32, d), -1
+	return func(i, j int) float64 {
+		if i != last {
+			s.Row(i, a)
+			last = i
+		}
+		return engine.Dot64(a, s.Row(j, b))
+	}
 }
 
 // BlockScores runs score with the products engine.Dot64 of rows of an
@@ -138,12 +152,12 @@ func blockDots[T engine.Float](rows func(lo, hi int, buf []T) []T, n, d int, I, 
 	}
 }
 
-// pairDotsBytes is what spilledScores holds beyond the scorers for p
+// PairDotsBytes is what SpilledScores holds beyond the scorers for p
 // recorded pairs of embeddings of width d on n nodes: the pairs and their
 // products, the held block and stream, and the sort keys of the block
 // with the most pairs (8 B each): the lowest, which holds the lower row of
 // 1 − (1 − 1/blocks)² of random pairs.
-func pairDotsBytes(p, n int64, d int) int64 {
+func PairDotsBytes(p, n int64, d int) int64 {
 	block := int64(max(1, DotBlockBytes/(4*max(1, d))))
 	nb := float64(max(1, (n+block-1)/block))
 	share := 1 - (1-1/nb)*(1-1/nb)

@@ -1,4 +1,4 @@
-package run
+package eval
 
 import (
 	"runtime"
@@ -22,8 +22,8 @@ import (
 // from the tape. The numbers are engine.RowDot's, bit for bit; a pair
 // asked for off the tape is computed as asked.
 
-// pairTape is a run's recording of the pairs its evaluations ask for.
-type pairTape struct {
+// PairTape is a run's recording of the pairs its evaluations ask for.
+type PairTape struct {
 	i, j []int32   // the pairs, in the order asked at the recording evaluation
 	dots []float64 // their products at the current evaluation
 	// off counts the pairs the current evaluation asked for off the tape
@@ -32,14 +32,14 @@ type pairTape struct {
 	off int
 }
 
-// tapeAhead is how many pairs ahead rowDots prefetches a pair's rows.
+// tapeAhead is how many pairs ahead RowDots prefetches a pair's rows.
 const tapeAhead = 16
 
-// tapeSimilarity returns the row product the current evaluation's scorers
+// TapeSimilarity returns the row product the current evaluation's scorers
 // call, for embeddings z of width d: engine.RowDot, recording each pair
 // while the tape is empty, else answered from the tape's products, computed
-// here ahead (rowDots). Call done after the scorers.
-func tapeSimilarity[T engine.Float](t *pairTape, z []T, d int) func(i, j int) float64 {
+// here ahead (RowDots). Call t.Done after the scorers.
+func TapeSimilarity[T engine.Float](t *PairTape, z []T, d int) func(i, j int) float64 {
 	dot := engine.RowDot(z, d)
 	t.off = 0
 	if len(t.i) == 0 {
@@ -52,7 +52,7 @@ func tapeSimilarity[T engine.Float](t *pairTape, z []T, d int) func(i, j int) fl
 		t.dots = make([]float64, len(t.i))
 	}
 	t.dots = t.dots[:len(t.i)]
-	rowDots(z, d, t.i, t.j, t.dots)
+	RowDots(z, d, t.i, t.j, t.dots)
 	next := 0
 	return func(i, j int) float64 {
 		if next < len(t.i) && int(t.i[next]) == i && int(t.j[next]) == j {
@@ -64,9 +64,9 @@ func tapeSimilarity[T engine.Float](t *pairTape, z []T, d int) func(i, j int) fl
 	}
 }
 
-// done ends an evaluation: a recording is trimmed to its length; a tape
+// Done ends an evaluation: a recording is trimmed to its length; a tape
 // the scorers left is dropped, to be recorded again.
-func (t *pairTape) done() {
+func (t *PairTape) Done() {
 	if t.off > 0 {
 		t.i, t.j, t.dots = nil, nil, nil
 		return
@@ -76,15 +76,18 @@ func (t *pairTape) done() {
 	}
 }
 
-// pairTapeBytes is what a tape of p pairs holds: the pairs and their
-// products.
-func pairTapeBytes(p int64) int64 { return p * (4 + 4 + 8) }
+// Recorded is how many pairs the tape holds.
+func (t *PairTape) Recorded() int { return len(t.i) }
 
-// rowDots sets out[k] = engine.Dot64 of rows I[k] and J[k] of z (width d)
+// PairTapeBytes is what a tape of p pairs holds: the pairs and their
+// products.
+func PairTapeBytes(p int64) int64 { return p * (4 + 4 + 8) }
+
+// RowDots sets out[k] = engine.Dot64 of rows I[k] and J[k] of z (width d)
 // for every k: contiguous ranges of the pairs on GOMAXPROCS goroutines,
 // each prefetching the rows of the pair tapeAhead places on (the first and
 // last line of each) — every product computed as RowDot computes it.
-func rowDots[T engine.Float](z []T, d int, I, J []int32, out []float64) {
+func RowDots[T engine.Float](z []T, d int, I, J []int32, out []float64) {
 	if d == 0 {
 		clear(out)
 		return

@@ -1,4 +1,4 @@
-package run
+package eval
 
 import (
 	"math/rand/v2"
@@ -57,8 +57,8 @@ func TestBlockDots(t *testing.T) {
 	}
 }
 
-// TestSpilledScores: a scorer run through spilledScores sees the products
-// spilledDot gives, in the order it asks, and gets them from the blocks
+// TestSpilledScores: a scorer run through SpilledScores sees the products
+// SpilledDot gives, in the order it asks, and gets them from the blocks
 // (no direct read) when its pairs do not depend on the values; one whose
 // pairs do (it asks for more pairs where a product is positive) still
 // gets the right products, the pairs off the recording read directly.
@@ -86,7 +86,7 @@ func TestSpilledScores(t *testing.T) {
 			}
 		}
 		runs := 0
-		direct := spilledScores(s, d, func(dot func(i, j int) float64) { runs++; score(dot, &got) })
+		direct := SpilledScores(s, d, func(dot func(i, j int) float64) { runs++; score(dot, &got) })
 		score(held, &want)
 		if runs != 2 || len(got) != len(want) {
 			t.Fatalf("adaptive %v: %d runs, %d products; want 2 runs, %d", adaptive, runs, len(got), len(want))
@@ -99,46 +99,6 @@ func TestSpilledScores(t *testing.T) {
 				t.Fatalf("adaptive %v: product %d is %v, want %v", adaptive, k, got[k], want[k])
 			}
 		}
-	}
-}
-
-// TestRowWriter: rows handed over in any order, flushed every few rows,
-// land in the spill file at their numbers (runs of consecutive rows
-// written whole), and a row past the file's end is an error.
-func TestRowWriter(t *testing.T) {
-	rng := rand.New(rand.NewPCG(9, 10))
-	n, d := 500, 3
-	s, err := data.NewSpill[float32](t.TempDir(), n, d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	want := make([]float32, n*d)
-	w := &rowWriter{s: s, d: d}
-	for k, v := range rng.Perm(n) {
-		row := w.next(v)
-		for j := range row {
-			row[j] = float32(rng.NormFloat64())
-			want[v*d+j] = row[j]
-		}
-		if k%7 == 6 {
-			if err := w.flush(); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if err := w.flush(); err != nil {
-		t.Fatal(err)
-	}
-	got := s.Block(0, n, make([]float32, n*d))
-	for k := range want {
-		if got[k] != want[k] {
-			t.Fatalf("entry %d: %v, want %v", k, got[k], want[k])
-		}
-	}
-	w.next(n)
-	if err := w.flush(); err == nil {
-		t.Fatal("a row past the end was written")
 	}
 }
 
