@@ -25,6 +25,7 @@ func compareFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "inputs-only", Usage: "with --positions: only the reference rows (each input's own AUC and τ, untrained, seeds 1..R); no model is trained"},
 		&cli.IntFlag{Name: "repeats", Value: 3, Usage: "seeds 1..R per cell"},
 		&cli.BoolFlag{Name: "capacity", Value: true, Usage: fmt.Sprintf("add a (capacity) row: per seed, a free embedding table of the output width trained on the ranking distance term alone (%d whole-graph steps at lr %g), on the same splits and τ pairs — what no model with cosine similarity in that many dimensions beats by much, up to %d nodes (on larger graphs the steps are too few: no row unless --capacity is given, and then with thinned BFS draws); --capacity=false: none; sweep: none", run.CapacityEpochs, run.CapacityLR, run.CapacityFullNodes)},
+		&cli.BoolFlag{Name: "heuristics", Value: true, Usage: "on the link task, add a (common neighbours) and an (adamic-adar) row: each seed's own test pairs scored by the heuristic on its message-passing edges (AUC, AP; τ blank), nothing trained; --heuristics=false: none"},
 		&cli.IntFlag{Name: "workers", Value: 1, Usage: "cells run in parallel (results do not depend on it)"},
 		&cli.StringFlag{Name: "format", Value: "table", Usage: "table, markdown, csv or json"},
 		&cli.StringFlag{Name: "out", Usage: "directory for results.{json,csv,md} and per-cell files; re-running resumes"},
@@ -216,6 +217,7 @@ func compareConfigFrom(c *cli.Context, sweep bool) (grid.CompareConfig, string, 
 		Repeats: c.Int("repeats"), Workers: capWorkers(c.Int("workers"), func(s string) { fmt.Fprintln(c.App.ErrWriter, s) }), Out: c.String("out"), Sweep: sweep || c.Bool("sweep"),
 		RetryFailed: c.Bool("retry-failed"), Select: base.Select, InputsOnly: c.Bool("inputs-only")}
 	cc.Capacity = c.Bool("capacity") && !cc.Sweep && !cc.InputsOnly
+	cc.Heuristics = c.Bool("heuristics") && !cc.Sweep
 	if cc.Capacity && !c.IsSet("capacity") {
 		if n, err := run.DatasetNodes(base); err == nil && n > run.CapacityFullNodes {
 			cc.Capacity = false

@@ -52,9 +52,13 @@ type CompareConfig struct {
 	// (run.CapacityConfig), scored on the same splits and τ pairs — what no
 	// model with cosine similarity in that many dimensions can beat by much.
 	Capacity bool
-	Select   run.SelectRule
-	LRs      []float64 // sweep grid (defaults: 1e-4, 1e-3, 1e-2)
-	Lambdas  []float64 // sweep grid for λ_BCE and λ_MSE (defaults: 0, 0.1, 1, 10)
+	// Heuristics adds, on the link task, a (common neighbours) and an
+	// (adamic-adar) row: the heuristics' scores of each seed's own test
+	// pairs on its message-passing edges (HeuristicReference).
+	Heuristics bool
+	Select     run.SelectRule
+	LRs        []float64 // sweep grid (defaults: 1e-4, 1e-3, 1e-2)
+	Lambdas    []float64 // sweep grid for λ_BCE and λ_MSE (defaults: 0, 0.1, 1, 10)
 }
 
 // CompareHooks observe a grid.
@@ -248,6 +252,13 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 			return nil, err
 		}
 		c.Inputs, c.rows = in, append(c.rows, rows...)
+	}
+	if cc.Heuristics && cc.Base.Task == data.TaskLink {
+		h, rows, err := cc.heuristicReferences(jobs)
+		if err != nil {
+			return nil, err
+		}
+		c.Heuristics, c.rows = h, append(c.rows, rows...)
 	}
 	sort.Slice(failures, func(a, b int) bool { return failures[a].Job.Key() < failures[b].Job.Key() })
 	c.Failures = failures

@@ -59,8 +59,11 @@ type Comparison struct {
 	Cells           []CellMetrics `json:"cells"`
 	// Inputs are the reference rows of compare --positions: each
 	// positional input's own scores, untrained (InputReference).
-	Inputs   []InputRow `json:"inputs,omitempty"`
-	Failures []Failure  `json:"failures,omitempty"`
+	Inputs []InputRow `json:"inputs,omitempty"`
+	// Heuristics are the link task's common-neighbour reference rows
+	// (CompareConfig.Heuristics).
+	Heuristics []HeuristicRow `json:"heuristics,omitempty"`
+	Failures   []Failure      `json:"failures,omitempty"`
 	// ShardDone of ShardCells cells of this shard are finished (shard runs
 	// only; Rows and Cells are then empty).
 	ShardDone  int            `json:"shard_done,omitempty"`

@@ -27,6 +27,9 @@ type Row struct {
 	DTau, DFinalTau, DAUC eval.Paired
 	// Settings is what the row's cells resolved to (zero for reference rows).
 	Settings Settings
+	// NoTau marks a reference row that has no distance to rank (a link
+	// heuristic): its τ and P@10 read "–", not "undefined".
+	NoTau bool
 }
 
 // Significant is the table's mark for a paired difference: two-sided
@@ -60,8 +63,12 @@ func (r Row) cells(mark string) []string {
 	if r.BestTau {
 		tau += mark
 	}
-	return []string{r.Model, r.Variant, fmt.Sprint(r.Runs), r.AUC.String(), tau, r.FinalAUC.String(), r.FinalTau.String(),
+	c := []string{r.Model, r.Variant, fmt.Sprint(r.Runs), r.AUC.String(), tau, r.FinalAUC.String(), r.FinalTau.String(),
 		r.FinalP10.String(), diff(r.HasBase, r.DTau), diff(r.HasBase, r.DFinalTau)}
+	if r.NoTau {
+		c[4], c[6], c[7] = "–", "–", "–"
+	}
+	return c
 }
 
 func diff(ok bool, p eval.Paired) string {
