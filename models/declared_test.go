@@ -30,7 +30,12 @@ func pathInput(n int, x, skip []float64) *engine.GraphInput {
 // parameters of ps (created on first use), evaluation mode.
 func embed(t *testing.T, e Entry, ps *engine.ParamStore, in *engine.GraphInput) []float64 {
 	t.Helper()
-	cfg := e.Config()
+	return embedWith(t, e, e.Config(), ps, in)
+}
+
+// embedWith is embed with the configuration cfg (widths made small).
+func embedWith(t *testing.T, e Entry, cfg Config, ps *engine.ParamStore, in *engine.GraphInput) []float64 {
+	t.Helper()
 	cfg.Hidden, cfg.Out = 16, 3
 	b := engine.NewBuilder(ps, false)
 	z, err := Build(e.New(cfg), b, in)
@@ -77,31 +82,70 @@ func TestSkipDeclared(t *testing.T) {
 // on a path leaves node 0's embedding bit for bit the same (and changing
 // the node Layers hops away does not, so the test sees the whole field).
 func TestBatchesDeclared(t *testing.T) {
-	n := 12
-	x := enginetest.RandomValues(4, 3*n)
 	for _, name := range NamesWhere(func(e Entry) bool { return e.Batches }) {
 		e, _ := Lookup(name)
 		layers := e.Config().Layers
-		seen, leaked := false, false // some initialisation lets node 0 read the node Layers (Layers+1) hops away
-		for seed := uint64(1); seed <= 4; seed++ {
-			ps := engine.NewParamStore(tensor.Float64, engine.Stream(seed, "init"))
-			base := embed(t, e, ps, pathInput(n, x, nil))
-			for _, far := range []int{layers, layers + 1} {
-				y := append([]float64(nil), x...)
-				for k := 0; k < 3; k++ {
-					y[far*3+k] += 1
-				}
-				z := embed(t, e, ps, pathInput(n, y, nil))
-				same := z[0] == base[0] && z[1] == base[1] && z[2] == base[2]
-				leaked = leaked || (far > layers && !same)
-				seen = seen || (far == layers && !same)
-			}
-		}
+		seen, leaked := field(t, e, e.Config(), layers)
 		if leaked {
 			t.Errorf("%s declares mini-batches with %d layers, but node 0's embedding reads node %d, %d hops away: a batch would truncate it", name, layers, layers+1, layers+1)
 		}
 		if !seen {
 			t.Errorf("%s: node 0's embedding never reads node %d, %d hops away (the test does not see its field)", name, layers, layers)
+		}
+	}
+}
+
+// field reports whether, on a 12-node path, node 0's embedding under cfg
+// reads the features of node depth (seen) and of node depth+1 (leaked),
+// over a few initialisations (some let a far node's change vanish).
+func field(t *testing.T, e Entry, cfg Config, depth int) (seen, leaked bool) {
+	t.Helper()
+	n := 12
+	x := enginetest.RandomValues(4, 3*n)
+	for seed := uint64(1); seed <= 4; seed++ {
+		ps := engine.NewParamStore(tensor.Float64, engine.Stream(seed, "init"))
+		base := embedWith(t, e, cfg, ps, pathInput(n, x, nil))
+		for _, far := range []int{depth, depth + 1} {
+			y := append([]float64(nil), x...)
+			for k := 0; k < 3; k++ {
+				y[far*3+k] += 1
+			}
+			z := embedWith(t, e, cfg, ps, pathInput(n, y, nil))
+			same := z[0] == base[0] && z[1] == base[1] && z[2] == base[2]
+			leaked = leaked || (far > depth && !same)
+			seen = seen || (far == depth && !same)
+		}
+	}
+	return seen, leaked
+}
+
+// TestDepthDeclared: a model whose depth is its own option (DepthFlag)
+// reads exactly that many hops whatever --layers is: with the option at 3
+// and 1 layer, node 0's embedding on a path reads node 3 and not node 4.
+func TestDepthDeclared(t *testing.T) {
+	for _, name := range NamesWhere(func(e Entry) bool { return e.DepthFlag != "" }) {
+		e, _ := Lookup(name)
+		cfg := e.Config()
+		cfg.Layers = 1
+		for _, o := range e.Options {
+			if o.Flag == e.DepthFlag {
+				if err := o.Apply(&cfg, 3); err != nil {
+					t.Fatalf("%s: --%s 3: %v", name, o.Flag, err)
+				}
+			}
+		}
+		if seen, leaked := field(t, e, cfg, 3); !seen || leaked {
+			t.Errorf("%s: --%s 3 with 1 layer: node 0 reads node 3: %v, node 4: %v", name, e.DepthFlag, seen, leaked)
+		}
+	}
+}
+
+// TestWholeGraphDeclared: every model says either that it trains on
+// mini-batches or why it does not (the --batch-size refusal quotes it).
+func TestWholeGraphDeclared(t *testing.T) {
+	for _, name := range Names() {
+		if e, _ := Lookup(name); e.Batches == (e.WholeGraph != "") {
+			t.Errorf("%s: Batches %v with WholeGraph %q: give the reason exactly when it does not batch", name, e.Batches, e.WholeGraph)
 		}
 	}
 }

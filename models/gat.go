@@ -13,17 +13,11 @@ func init() {
 		Skip:        true,
 		Description: "graph attention network, LeakyReLU(0.2) attention with self-loops, heads averaged",
 		New:         NewGAT,
-		Options: []Option{{Flag: "heads", Default: 1, Usage: "GAT attention heads",
-			Set: func(c *Config, v any) error {
-				h := v.(int)
-				if h < 1 || h > MaxHeads {
-					return fmt.Errorf("--heads must be in 1…%d, got %d", MaxHeads, h)
-				}
-				c.Heads = h
-				return nil
-			}}},
-		Cost:   1.3, // measured per epoch on Communities
-		Memory: gatMemory,
+		Options: []Option{{Flag: "heads", Default: 1, Range: &Range{Min: 1, Max: MaxHeads}, Usage: "GAT attention heads",
+			Set: func(c *Config, v any) error { c.Heads = v.(int); return nil }}},
+		WholeGraph: "its attention ops are shaped by the edge count, which changes from batch to batch",
+		Cost:       1.3, // measured per epoch on Communities
+		Memory:     gatMemory,
 	})
 }
 

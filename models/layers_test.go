@@ -175,3 +175,57 @@ func TestLayersAgainstDenseReferences(t *testing.T) {
 
 // withBias adds a layer's bias as the stack's last layer does.
 func withBias(b *engine.Builder, o Biased) *G.Node { return b.AddBias(o.Name, o.Y, o.Init) }
+
+// forwardModel builds model e with cfg on in (float64, evaluation mode),
+// sets the parameters named in set (zero biases would hide a wrong bias
+// add) and returns its embeddings and parameters.
+func forwardModel(t *testing.T, e Entry, cfg Config, in *engine.GraphInput, set map[string][]float64) ([]float64, *engine.ParamStore) {
+	t.Helper()
+	ps := engine.NewParamStore(tensor.Float64, engine.Stream(5, "init"))
+	b := engine.NewBuilder(ps, false)
+	z, err := Build(e.New(cfg), b, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, v := range set {
+		engine.SetFloat64(ps.Tensor(name), v)
+	}
+	f, err := engine.NewForward(b, z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := f.Run(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got, ps
+}
+
+// gcnPropagate is Â·h with Â = D^{-1/2}(A+I)D^{-1/2} (degrees counting the
+// self-loop), written as loops.
+func gcnPropagate(adj *engine.Adjacency, h mat) mat {
+	deg := func(i int) float64 { return float64(len(neighbours(adj, i)) + 1) }
+	out := mat{h.r, h.c, make([]float64, len(h.v))}
+	for i := 0; i < h.r; i++ {
+		for _, j := range append([]int{i}, neighbours(adj, i)...) {
+			w := 1 / math.Sqrt(deg(i)*deg(j))
+			for c := 0; c < h.c; c++ {
+				out.v[i*h.c+c] += w * h.at(j, c)
+			}
+		}
+	}
+	return out
+}
+
+// normalizeRows L2-normalises h's rows in place.
+func normalizeRows(h mat) {
+	for i := 0; i < h.r; i++ {
+		var s float64
+		for c := 0; c < h.c; c++ {
+			s += h.at(i, c) * h.at(i, c)
+		}
+		for c := 0; c < h.c; c++ {
+			h.v[i*h.c+c] /= math.Sqrt(s)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package models
 import (
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/ignn/ignn/engine"
@@ -60,30 +61,36 @@ func TestModelGradients(t *testing.T) {
 			cfg.Hidden, cfg.Out, cfg.Pre, cfg.Dropout = 4, 3, pre, 0.3
 			cfg.Layers = min(cfg.Layers, 2)
 			cfg.Heads, cfg.TrainEps = 2, true
-			m := e.New(cfg)
-			in := tiny()
-			err := enginetest.CheckGradient(func(b *engine.Builder) (*G.Node, []*G.Node) {
-				z, err := Build(m, b, in)
-				if err != nil {
-					t.Fatal(err)
-				}
-				// Zero-initialised biases would leave rows exactly at 0
-				// where L2 normalisation is not differentiable; move them.
-				for i, p := range b.ParamNodes() {
-					v := p.Value().(*tensor.Dense).Data().([]float64)
-					for k := range v {
-						if v[k] == 0 {
-							v[k] = 0.3 * enginetest.RandomValues(uint64(100+i), len(v))[k]
-						}
-					}
-				}
-				return z, b.ParamNodes()
-			}, 1e-6, 2e-6)
-			if err != nil {
+			if err := checkModelGradient(t, e, cfg); err != nil {
 				t.Errorf("%s (pre=%v): %v", name, pre, err)
 			}
 		}
 	}
+}
+
+// checkModelGradient is TestModelGradients' check of one model and
+// configuration on tiny(): central differences, step 1e-6, tolerance 2e-6.
+func checkModelGradient(t *testing.T, e Entry, cfg Config) error {
+	t.Helper()
+	m := e.New(cfg)
+	in := tiny()
+	return enginetest.CheckGradient(func(b *engine.Builder) (*G.Node, []*G.Node) {
+		z, err := Build(m, b, in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Zero-initialised biases would leave rows exactly at 0
+		// where L2 normalisation is not differentiable; move them.
+		for i, p := range b.ParamNodes() {
+			v := p.Value().(*tensor.Dense).Data().([]float64)
+			for k := range v {
+				if v[k] == 0 {
+					v[k] = 0.3 * enginetest.RandomValues(uint64(100+i), len(v))[k]
+				}
+			}
+		}
+		return z, b.ParamNodes()
+	}, 1e-6, 2e-6)
 }
 
 // TestOutputsNormalised: every model's embeddings have unit rows and
@@ -359,52 +366,134 @@ func TestAnchorCopies(t *testing.T) {
 	}
 }
 
-// TestOptionsDefaultsLeaveConfigUnchanged: every registered option, set to
-// its default, leaves DefaultConfig as it is (so a run of another model
-// stores the configuration it stored before the option existed); each flag
-// is listed once; a non-default value reaches the Config.
+// TestOptionsDefaultsLeaveConfigUnchanged, over every registered model's
+// options: set to its default, an option leaves DefaultConfig as it is (so
+// a run of another model stores the configuration it stored before the
+// option existed); Options lists it once; another accepted value reaches
+// the Config; a value outside its range or choices is refused.
 func TestOptionsDefaultsLeaveConfigUnchanged(t *testing.T) {
-	seen := map[string]bool{}
+	listed := map[string]int{}
 	for _, o := range Options() {
-		if seen[o.Flag] {
-			t.Errorf("--%s listed twice", o.Flag)
-		}
-		seen[o.Flag] = true
-		c := DefaultConfig()
-		if err := o.Set(&c, o.Default); err != nil || !reflect.DeepEqual(c, DefaultConfig()) {
-			t.Errorf("--%s at its default %v: %+v, %v", o.Flag, o.Default, c, err)
-		}
+		listed[o.Flag]++
 	}
-	for _, f := range []string{"heads", "gin-train-eps", "pgnn-anchor-copies", "pgnn-anchor-index", "pgnn-anchors", "pgnn-eval-anchors"} {
-		if !seen[f] {
-			t.Errorf("--%s is not registered by any model", f)
-		}
-	}
-	set := func(flag string, v any) (Config, error) {
-		c := DefaultConfig()
-		for _, o := range Options() {
-			if o.Flag == flag {
-				return c, o.Set(&c, v)
+	for _, name := range Names() {
+		e, _ := Lookup(name)
+		for _, o := range e.Options {
+			if listed[o.Flag] != 1 {
+				t.Errorf("%s: --%s listed %d times by Options", name, o.Flag, listed[o.Flag])
+			}
+			c := DefaultConfig()
+			if err := o.Apply(&c, o.Default); err != nil || !reflect.DeepEqual(c, DefaultConfig()) {
+				t.Errorf("%s: --%s at its default %v: %+v, %v", name, o.Flag, o.Default, c, err)
+			}
+			other, bad := otherValues(o)
+			c = DefaultConfig()
+			if err := o.Apply(&c, other); err != nil || reflect.DeepEqual(c, DefaultConfig()) {
+				t.Errorf("%s: --%s %v did not reach the Config: %+v, %v", name, o.Flag, other, c, err)
+			}
+			if bad != nil {
+				if err := o.Apply(&c, bad); err == nil || !strings.Contains(err.Error(), "--"+o.Flag+" must be") {
+					t.Errorf("%s: --%s %v: %v, want a refusal naming the flag", name, o.Flag, bad, err)
+				}
 			}
 		}
-		t.Fatalf("no option --%s", flag)
-		return c, nil
-	}
-	if c, err := set("heads", 4); err != nil || c.Heads != 4 {
-		t.Errorf("--heads 4: %+v %v", c, err)
-	}
-	if _, err := set("heads", 0); err == nil {
-		t.Error("--heads 0 accepted")
-	}
-	if c, err := set("pgnn-anchors", AnchorOnce); err != nil || c.AnchorDraw != AnchorOnce {
-		t.Errorf("--pgnn-anchors once: %+v %v", c, err)
 	}
 }
 
-// TestModelMemoryTerms: GAT scales the activations by its heads and adds
-// the attention term (edges × heads × layers); P-GNN adds one anchor
-// message per node, anchor set and hidden unit.
+// otherValues returns an accepted value of o other than its default and,
+// when o has one, a refused value (nil for a bool).
+func otherValues(o Option) (other, bad any) {
+	switch d := o.Default.(type) {
+	case bool:
+		return !d, nil
+	case string:
+		for _, c := range o.Choices {
+			if c != d {
+				return c, "no-such-" + o.Flag
+			}
+		}
+		return d + "-other", nil // any string is accepted
+	}
+	r := *o.Range
+	x := r.Max
+	if math.IsInf(x, 1) || r.MaxOpen {
+		x = r.Min + 1
+	}
+	if _, ok := o.Default.(int); ok {
+		return int(x), int(r.Min) - 1
+	}
+	return x, math.NaN()
+}
+
+// TestModelMemoryTerms, over every registered model with memory terms:
+// each term says what it holds and the flags that shrink it (the model's
+// options, --hidden or --layers), is positive, doubles with the bytes per
+// value, and does not shrink when the graph doubles, while their sum grows.
 func TestModelMemoryTerms(t *testing.T) {
+	shape := func(e Entry, scale, bytes int64) MemoryShape {
+		c := e.Config()
+		c.Heads = 2
+		s := MemoryShape{Config: c, Nodes: 64 * scale, Edges: 200 * scale, BytesPerValue: bytes}
+		for range scale {
+			s.GraphNodes = append(s.GraphNodes, 64)
+		}
+		return s
+	}
+	for _, name := range NamesWhere(func(e Entry) bool { return e.Memory != nil }) {
+		e, _ := Lookup(name)
+		flags := map[string]bool{"--hidden": true, "--layers": true}
+		for _, o := range e.Options {
+			flags["--"+o.Flag] = true
+		}
+		terms := func(s MemoryShape) (m MemoryTerms, all []MemTerm) {
+			m = e.Memory(s)
+			return m, append(append([]MemTerm(nil), m.Before...), m.After...)
+		}
+		m, base := terms(shape(e, 1, 4))
+		_, wide := terms(shape(e, 1, 8))
+		_, big := terms(shape(e, 2, 4))
+		if len(base) == 0 && m.ActivationScale <= 1 {
+			t.Errorf("%s declares Memory but adds nothing", name)
+		}
+		for _, f := range strings.FieldsFunc(m.ActivationFlags+" ", func(r rune) bool { return r == ',' || r == ' ' }) {
+			if strings.HasPrefix(f, "--") && !flags[f] {
+				t.Errorf("%s: ActivationFlags names %s, not one of its flags", name, f)
+			}
+		}
+		var sum, bigSum int64
+		for i, tm := range base {
+			named := false
+			for _, f := range strings.Fields(strings.ReplaceAll(tm.Flag, ",", " ")) {
+				if strings.HasPrefix(f, "--") {
+					named = true
+					if !flags[f] {
+						t.Errorf("%s: term %q names %s, not one of its flags", name, tm.What, f)
+					}
+				}
+			}
+			switch {
+			case tm.What == "" || !named:
+				t.Errorf("%s: term %+v does not say what it holds and which flag shrinks it", name, tm)
+			case tm.Bytes <= 0:
+				t.Errorf("%s: term %q has %d bytes", name, tm.What, tm.Bytes)
+			case wide[i].Bytes != 2*tm.Bytes:
+				t.Errorf("%s: term %q: %d bytes at 4 B a value, %d at 8 B", name, tm.What, tm.Bytes, wide[i].Bytes)
+			case big[i].Bytes < tm.Bytes:
+				t.Errorf("%s: term %q shrinks from %d to %d bytes when the graph doubles", name, tm.What, tm.Bytes, big[i].Bytes)
+			}
+			sum, bigSum = sum+tm.Bytes, bigSum+big[i].Bytes
+		}
+		if len(base) > 0 && bigSum <= sum {
+			t.Errorf("%s: terms of %d bytes for 64 nodes, %d for 128", name, sum, bigSum)
+		}
+	}
+}
+
+// TestMemoryTermsValues: the terms' numbers, from their formulas: GAT
+// scales the activations by its heads and adds the attention term (edges ×
+// heads × layers); P-GNN adds one anchor message per node, anchor set and
+// hidden unit; APPNP one row of out per node and propagation step.
+func TestMemoryTermsValues(t *testing.T) {
 	gat, _ := Lookup("gat")
 	c := DefaultConfig()
 	c.Heads = 2
@@ -419,5 +508,11 @@ func TestModelMemoryTerms(t *testing.T) {
 	// 64 nodes × AnchorSets(64, 0) = 6² sets × 32 hidden × 4 B × 12
 	if want := int64(64 * 36 * 32 * 4 * 12); len(m.After) != 1 || m.After[0].Bytes != want || AnchorSets(64, 0) != 36 {
 		t.Errorf("P-GNN terms %+v, want %d bytes", m, want)
+	}
+	e, c := appnpConfig(t, 7, 0.1)
+	m = e.Memory(MemoryShape{Config: c, Nodes: 64, GraphNodes: []int{64}, BytesPerValue: 4})
+	// 7 steps × 64 nodes × 32 out × 4 B × 6
+	if want := int64(7 * 64 * 32 * 4 * 6); len(m.After) != 1 || m.After[0].Bytes != want {
+		t.Errorf("APPNP terms %+v, want %d bytes", m, want)
 	}
 }

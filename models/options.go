@@ -2,23 +2,176 @@ package models
 
 import (
 	"fmt"
+	"math"
+	"reflect"
+	"slices"
 	"sort"
+	"strings"
 )
 
-// Option is a setting a model owns: the flag that sets it in train, compare
-// and sweep, its default, and how a value enters Config. Models that share
-// an option (P-GNN-F and P-GNN-E) register the same Option value; the CLI
-// adds each flag once.
+// Option is a setting a model owns, declared once in the model's file: the
+// flag that sets it in train, compare and sweep, its kind (Default's type),
+// its accepted values (Range, Choices), its help, and where a value goes.
+// The CLI takes the flag, its bounds check and its line of the flag
+// reference (docs/flags.md) from here, and refuses it for a run whose
+// models do not register it. Models that share an option (P-GNN-F and
+// P-GNN-E) register the same Option value; the CLI adds each flag once.
 type Option struct {
 	Flag  string // the CLI flag, without dashes ("heads")
 	Usage string // the flag's help, naming the model it applies to
-	// Default is the flag's default and fixes its type: string, int,
-	// float64 or bool.
+	// Default is the flag's default and fixes its kind: int, float64,
+	// string or bool.
 	Default any
-	// Set validates v (of Default's type) and stores it in c; its error
-	// names the accepted values. Setting Default leaves a Config as
-	// DefaultConfig has it, so other models' configurations never change.
+	// Range is an int or float64 option's accepted values (required for
+	// them; Register panics without it).
+	Range *Range
+	// Choices, when set, are a string option's accepted values.
+	Choices []string
+	// Set stores an accepted v (of Default's kind) in c. Nil stores it in
+	// c.Own under Flag (SetOwn; read it back with Int, Float, String or
+	// Bool): a model's own option needs no field in Config. Setting
+	// Default must leave a Config as DefaultConfig has it, so other
+	// models' configurations never change.
 	Set func(c *Config, v any) error
+}
+
+// Range is a numeric option's or flag's accepted values: [Min, Max], an
+// end excluded when MinOpen or MaxOpen, and the Sentinels outside it,
+// whose meaning Note gives ("or 0 for the model's default").
+type Range struct {
+	Min, Max         float64
+	MinOpen, MaxOpen bool
+	Sentinels        []float64
+	Note             string
+}
+
+// Contains reports whether x is in r or one of its sentinels (never NaN).
+func (r Range) Contains(x float64) bool {
+	for _, s := range r.Sentinels {
+		if x == s {
+			return true
+		}
+	}
+	switch {
+	case math.IsNaN(x), x < r.Min, x > r.Max, r.MinOpen && x == r.Min, r.MaxOpen && x == r.Max:
+		return false
+	}
+	return true
+}
+
+// Describe is r in words, for an integer or a float flag: "an integer in
+// 1…1024", "a finite number > 0", "in [0, 1)", then the note.
+func (r Range) Describe(integer bool) string {
+	num := func(x float64) string {
+		switch {
+		case x == math.MaxUint64:
+			return "2⁶⁴ − 1"
+		case x >= 1<<20 && x == math.Exp2(math.Round(math.Log2(x))):
+			return fmt.Sprintf("2^%d", int(math.Round(math.Log2(x))))
+		}
+		if x == math.Trunc(x) {
+			return fmt.Sprintf("%.0f", x)
+		}
+		return fmt.Sprintf("%g", x)
+	}
+	var s string
+	switch {
+	case integer:
+		s = fmt.Sprintf("an integer in %s…%s", num(r.Min), num(r.Max))
+	case math.IsInf(r.Max, 1):
+		op := "≥"
+		if r.MinOpen {
+			op = ">"
+		}
+		s = fmt.Sprintf("a finite number %s %s", op, num(r.Min))
+	default:
+		lo, hi := "[", "]"
+		if r.MinOpen {
+			lo = "("
+		}
+		if r.MaxOpen {
+			hi = ")"
+		}
+		s = fmt.Sprintf("in %s%s, %s%s", lo, num(r.Min), num(r.Max), hi)
+	}
+	if r.Note != "" {
+		s += " (" + r.Note + ")"
+	}
+	return s
+}
+
+// Accepted is what o accepts in words ("an integer in 1…1024", "one of
+// step, once"), "" for a bool.
+func (o Option) Accepted() string {
+	switch {
+	case o.Range != nil:
+		_, integer := o.Default.(int)
+		return o.Range.Describe(integer)
+	case len(o.Choices) > 0:
+		return "one of " + strings.Join(o.Choices, ", ")
+	}
+	return ""
+}
+
+// Apply checks v (of Default's kind) against o's range or choices and
+// stores it in c; the error names the flag and what it accepts.
+func (o Option) Apply(c *Config, v any) error {
+	if reflect.TypeOf(v) != reflect.TypeOf(o.Default) {
+		return fmt.Errorf("--%s takes a %T, got %v (%T)", o.Flag, o.Default, v, v)
+	}
+	ok := true
+	switch x := v.(type) {
+	case int:
+		ok = o.Range.Contains(float64(x))
+	case float64:
+		ok = o.Range.Contains(x)
+	case string:
+		ok = len(o.Choices) == 0 || slices.Contains(o.Choices, x)
+	}
+	if !ok {
+		return fmt.Errorf("--%s must be %s, got %v", o.Flag, o.Accepted(), v)
+	}
+	if o.Set == nil {
+		c.SetOwn(o.Flag, v, o.Default)
+		return nil
+	}
+	return o.Set(c, v)
+}
+
+// Int is int option o's value in c (Config.Own), its default when unset.
+func (o Option) Int(c Config) int { return c.OwnInt(o.Flag, o.Default.(int)) }
+
+// Float is float64 option o's value in c, its default when unset.
+func (o Option) Float(c Config) float64 { return c.OwnFloat(o.Flag, o.Default.(float64)) }
+
+// String is string option o's value in c, its default when unset.
+func (o Option) String(c Config) string { return c.OwnString(o.Flag, o.Default.(string)) }
+
+// Bool is bool option o's value in c, its default when unset.
+func (o Option) Bool(c Config) bool { return c.OwnBool(o.Flag, o.Default.(bool)) }
+
+// check is Register's test of an option's declaration: a flag, a kind, a
+// range for a number, a default it accepts.
+func (o Option) check() error {
+	switch o.Default.(type) {
+	case int, float64:
+		if o.Range == nil {
+			return fmt.Errorf("option --%s is a number: declare its Range", o.Flag)
+		}
+	case string, bool:
+		if o.Range != nil {
+			return fmt.Errorf("option --%s is a %T: a Range bounds numbers only", o.Flag, o.Default)
+		}
+	default:
+		return fmt.Errorf("option --%s has a default of type %T (want int, float64, string or bool)", o.Flag, o.Default)
+	}
+	if o.Flag == "" || strings.HasPrefix(o.Flag, "-") {
+		return fmt.Errorf("option %q: Flag is the flag's name without dashes", o.Flag)
+	}
+	if err := o.Apply(&Config{}, o.Default); err != nil {
+		return fmt.Errorf("option --%s refuses its own default: %v", o.Flag, err)
+	}
+	return nil
 }
 
 // Options lists the options of every registered model, each flag once,
@@ -40,6 +193,17 @@ func Options() []Option {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Flag < out[j].Flag })
 	return out
+}
+
+// Owners lists the models that register option flag, sorted (none: no
+// model's option).
+func Owners(flag string) []string {
+	return NamesWhere(func(e Entry) bool { return e.Owns(flag) })
+}
+
+// Owns reports whether the entry registers option flag.
+func (e Entry) Owns(flag string) bool {
+	return slices.ContainsFunc(e.Options, func(o Option) bool { return o.Flag == flag })
 }
 
 // MemoryShape is what a model's memory terms are computed from: the run's

@@ -18,12 +18,13 @@ func init() {
 	} {
 		Register(Entry{
 			Name: v.name, Description: v.desc, NeedsHops: true, MaxHops: v.hops,
-			Layers:    2,
-			LambdaMSE: 1,
-			New:       func(c Config) Model { return &pgnn{name: v.name, cfg: c, cutoff: v.hops} },
-			Options:   pgnnOptions,
-			Cost:      10, // measured per epoch on Communities
-			Memory:    pgnnMemory,
+			Layers:     2,
+			LambdaMSE:  1,
+			New:        func(c Config) Model { return &pgnn{name: v.name, cfg: c, cutoff: v.hops} },
+			Options:    pgnnOptions,
+			Cost:       10, // measured per epoch on Communities
+			Memory:     pgnnMemory,
+			WholeGraph: "its anchor sets are drawn over each whole graph, and a node's message reads its closest anchor wherever it is",
 		})
 	}
 }
@@ -32,13 +33,17 @@ func init() {
 // (""), so the configurations of runs that keep them are unchanged.
 var pgnnOptions = []Option{
 	{Flag: "pgnn-anchor-copies", Default: 0.0, Usage: "P-GNN anchor sets: max(1, ⌊c·m⌋) random sets of each size n/2, n/4, … (m = ⌊log₂ n⌋ sizes; the reference's c). 0 = 1: m² sets, the paper's; c < 1 shrinks the N × sets × hidden messages for large graphs",
-		Set: func(c *Config, v any) error { c.AnchorCopies = v.(float64); return nil }},
+		Range: &Range{Min: 0, Max: 64},
+		Set:   func(c *Config, v any) error { c.AnchorCopies = v.(float64); return nil }},
 	{Flag: "pgnn-anchor-index", Default: AnchorFixed, Usage: "P-GNN closest-anchor semantics: fixed (the reference code since its fix 9c1553d) or original (before it: the anchor's position in its set read as a node id, as the paper's runs probably had)",
-		Set: implicit(AnchorFixed, func(c *Config, s string) { c.AnchorIndex = s })},
+		Choices: []string{AnchorFixed, AnchorOriginal},
+		Set:     implicit(AnchorFixed, func(c *Config, s string) { c.AnchorIndex = s })},
 	{Flag: "pgnn-anchors", Default: AnchorEveryStep, Usage: "P-GNN anchor sets in training: step (redrawn every step, the reference) or once (one draw for the whole run)",
-		Set: implicit(AnchorEveryStep, func(c *Config, s string) { c.AnchorDraw = s })},
+		Choices: []string{AnchorEveryStep, AnchorOnce},
+		Set:     implicit(AnchorEveryStep, func(c *Config, s string) { c.AnchorDraw = s })},
 	{Flag: "pgnn-eval-anchors", Default: AnchorLast, Usage: "P-GNN anchor sets at evaluation: last (the last training draw, the reference) or fresh (a new draw each evaluation)",
-		Set: implicit(AnchorLast, func(c *Config, s string) { c.AnchorEval = s })},
+		Choices: []string{AnchorLast, AnchorFresh},
+		Set:     implicit(AnchorLast, func(c *Config, s string) { c.AnchorEval = s })},
 }
 
 // implicit is an Option.Set for a string setting whose default is stored

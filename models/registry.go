@@ -130,9 +130,14 @@ type Entry struct {
 	LambdaMSE float64
 	New       func(Config) Model
 	// Options are the model's own settings (GAT's heads, P-GNN's anchor
-	// sets): the CLI adds their flags, so a model with an option is still
-	// one file.
+	// sets, APPNP's K and α), each declaring its kind and accepted values:
+	// the CLI adds their flags, checks and documents them, and refuses them
+	// for other models, so a model with options is still one file.
 	Options []Option
+	// DepthFlag names the option that sets how many hops the model's
+	// message passing reaches when that is not --layers (APPNP: appnp-k,
+	// its propagation steps); ignn models shows it.
+	DepthFlag string
 	// Cost is the model's time per epoch relative to GCN's, for balancing
 	// grid shards (0 means 1).
 	Cost float64
@@ -145,6 +150,22 @@ type Entry struct {
 	// embedding reads nothing beyond its Layers-hop neighbourhood (a batch
 	// holds that much; TestBatchesDeclared holds every entry to it).
 	Batches bool
+	// WholeGraph is why a model without Batches trains on the whole graph
+	// at once, as the --batch-size refusal gives it ("its attention
+	// coefficients are shaped by the whole graph's edges"); required
+	// without Batches (TestWholeGraphDeclared).
+	WholeGraph string
+}
+
+// Depth is the entry's default depth in words: "3 (--layers)", or its
+// depth option's default and flag ("10 (--appnp-k)").
+func (e Entry) Depth() string {
+	for _, o := range e.Options {
+		if o.Flag == e.DepthFlag {
+			return fmt.Sprintf("%v (--%s)", o.Default, o.Flag)
+		}
+	}
+	return fmt.Sprintf("%d (--layers)", e.Config().Layers)
 }
 
 // Config is DefaultConfig with the entry's depth: the configuration runs
@@ -159,11 +180,20 @@ func (e Entry) Config() Config {
 
 var registry = map[string]Entry{}
 
-// Register adds an architecture; it panics on a duplicate name. Call it from
-// an init function in the model's file.
+// Register adds an architecture; it panics on a duplicate name, an option
+// declared without its kind or range (Option), or a DepthFlag that is not
+// one of its options. Call it from an init function in the model's file.
 func Register(e Entry) {
 	if _, ok := registry[e.Name]; ok {
 		panic(fmt.Sprintf("models: %q registered twice", e.Name))
+	}
+	for _, o := range e.Options {
+		if err := o.check(); err != nil {
+			panic(fmt.Sprintf("models: %s: %v", e.Name, err))
+		}
+	}
+	if e.DepthFlag != "" && !e.Owns(e.DepthFlag) {
+		panic(fmt.Sprintf("models: %s: DepthFlag --%s is not one of its options", e.Name, e.DepthFlag))
 	}
 	registry[e.Name] = e
 }

@@ -10,6 +10,7 @@ func init() {
 		Name:        "table",
 		Description: "a free embedding table (one learned unit vector per node, no message passing): the capacity reference",
 		New:         NewTable,
+		WholeGraph:  "it holds one row per node of the graph it was built on (transductive)",
 	})
 }
 

@@ -155,8 +155,14 @@ func modelFlags() []cli.Flag {
 	return flags
 }
 
-// setModelOptions stores every model option's flag value in mc.
+// setModelOptions stores every model option's flag value in mc, checked
+// against what the option accepts; train refuses another model's option.
 func setModelOptions(c *cli.Context, mc *models.Config) error {
+	if hasFlag(c, "model") { // train and prepare; compare checks its --models
+		if err := checkModelOptions(c, []string{c.String("model")}); err != nil {
+			return err
+		}
+	}
 	for _, o := range models.Options() {
 		var v any
 		switch o.Default.(type) {
@@ -169,7 +175,7 @@ func setModelOptions(c *cli.Context, mc *models.Config) error {
 		case bool:
 			v = c.Bool(o.Flag)
 		}
-		if err := o.Set(mc, v); err != nil {
+		if err := o.Apply(mc, v); err != nil {
 			return usagef("%v", err)
 		}
 	}

@@ -8,113 +8,68 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/ignn/ignn/models"
 )
 
-// bound is a numeric flag's accepted range, checked before a command does
-// any work (checkBounds) and printed in docs/flags.md, the flag reference
-// (flagTable), so the limits and their documentation cannot drift apart.
-// Values in sentinels are accepted outside [min, max] with the meaning
-// given in note.
-type bound struct {
-	min, max  float64
-	minOpen   bool      // min itself is refused (> min)
-	maxOpen   bool      // max itself is refused (< max)
-	sentinels []float64 // documented values outside the range
-	note      string    // what the sentinels mean, e.g. "or -1 for the model's default"
-}
+// bound is a numeric flag's accepted range (models.Range: [min, max], an
+// end excluded, documented sentinels outside it), checked before a command
+// does any work (checkBounds) and printed in docs/flags.md, the flag
+// reference (flagTable), so the limits and their documentation cannot
+// drift apart. A model's own option declares its range where it is
+// defined (models.Option.Range): it has no line here (rangeOf).
+type bound = models.Range
 
-// The limits of every integer and float flag of every command. A new
-// numeric flag without an entry fails TestEveryNumericFlagBounded.
+// The limits of every integer and float flag of every command but the
+// models' options. A new numeric flag without an entry fails
+// TestEveryNumericFlagBounded.
 var bounds = map[string]bound{
 	// sizes (the memory plan refuses what does not fit; these refuse what
 	// no run means)
-	"hash-dim":     {min: 1, max: 1 << 20, sentinels: []float64{-1, 0}, note: "or -1 for the paper's rule; 0 only with an input other than the hash"},
-	"hidden":       {min: 1, max: 65536},
-	"layers":       {min: 1, max: 64, sentinels: []float64{0}, note: "or 0 for the model's default"},
-	"heads":        {min: 1, max: 1024},
-	"mse-pairs":    {min: 1, max: 1 << 30},
-	"mse-sources":  {min: 1, max: 65536},
-	"rank-triples": {min: 1, max: 1 << 26, sentinels: []float64{0}, note: "or 0 for the default"},
-	"tau-sources":  {min: 1, max: 65536},
-	"tau-pairs":    {min: 2, max: 1 << 30},
-	"batch-size":   {min: 1, max: 1 << 22, sentinels: []float64{0}, note: "or 0 for whole-graph steps"},
-	"batch-steps":  {min: 1, max: 1 << 24, sentinels: []float64{0}, note: "or 0 for a full pass over the training positives"},
-	"batch-fanout": {min: 1, max: 1 << 16, sentinels: []float64{0}, note: "or 0 for every neighbour"},
-	"batch-nodes":  {min: 16, max: 1 << 26, sentinels: []float64{0}, note: "or 0 for the default"},
+	"hash-dim":     {Min: 1, Max: 1 << 20, Sentinels: []float64{-1, 0}, Note: "or -1 for the paper's rule; 0 only with an input other than the hash"},
+	"hidden":       {Min: 1, Max: 65536},
+	"layers":       {Min: 1, Max: 64, Sentinels: []float64{0}, Note: "or 0 for the model's default"},
+	"mse-pairs":    {Min: 1, Max: 1 << 30},
+	"mse-sources":  {Min: 1, Max: 65536},
+	"rank-triples": {Min: 1, Max: 1 << 26, Sentinels: []float64{0}, Note: "or 0 for the default"},
+	"tau-sources":  {Min: 1, Max: 65536},
+	"tau-pairs":    {Min: 2, Max: 1 << 30},
+	"batch-size":   {Min: 1, Max: 1 << 22, Sentinels: []float64{0}, Note: "or 0 for whole-graph steps"},
+	"batch-steps":  {Min: 1, Max: 1 << 24, Sentinels: []float64{0}, Note: "or 0 for a full pass over the training positives"},
+	"batch-fanout": {Min: 1, Max: 1 << 16, Sentinels: []float64{0}, Note: "or 0 for every neighbour"},
+	"batch-nodes":  {Min: 16, Max: 1 << 26, Sentinels: []float64{0}, Note: "or 0 for the default"},
 	// counts
-	"epochs":     {min: 1, max: 1_000_000},
-	"eval-every": {min: 1, max: 1_000_000},
-	"patience":   {min: 1, max: 1_000_000, sentinels: []float64{0}, note: "or 0 to train every epoch"},
-	"repeats":    {min: 1, max: 1000},
-	"workers":    {min: 1, max: 4096, note: "above the CPU count it is capped, with a note"},
-	"shards":     {min: 1, max: 100_000, sentinels: []float64{0}, note: "or 0 when --shard gives it"},
-	"slots":      {min: 16, max: 1 << 26, sentinels: []float64{0}, note: "or 0 for the training batch's"},
-	"k":          {min: 1, max: 1 << 20},
-	"seed":       {min: 0, max: math.MaxUint64},
+	"epochs":     {Min: 1, Max: 1_000_000},
+	"eval-every": {Min: 1, Max: 1_000_000},
+	"patience":   {Min: 1, Max: 1_000_000, Sentinels: []float64{0}, Note: "or 0 to train every epoch"},
+	"repeats":    {Min: 1, Max: 1000},
+	"workers":    {Min: 1, Max: 4096, Note: "above the CPU count it is capped, with a note"},
+	"shards":     {Min: 1, Max: 100_000, Sentinels: []float64{0}, Note: "or 0 when --shard gives it"},
+	"slots":      {Min: 16, Max: 1 << 26, Sentinels: []float64{0}, Note: "or 0 for the training batch's"},
+	"k":          {Min: 1, Max: 1 << 20},
+	"seed":       {Min: 0, Max: math.MaxUint64},
 	// weights and rates
-	"lr":                 {min: 0, minOpen: true, max: math.Inf(1), maxOpen: true},
-	"weight-decay":       {min: 0, max: math.Inf(1), maxOpen: true},
-	"lambda-bce":         {min: 0, max: math.Inf(1), maxOpen: true},
-	"lambda-mse":         {min: 0, max: math.Inf(1), maxOpen: true, sentinels: []float64{-1}, note: "or -1 for the model's default"},
-	"alpha":              {min: 0, minOpen: true, max: math.Inf(1), maxOpen: true},
-	"dropout":            {min: 0, max: 1, maxOpen: true},
-	"rank-temp":          {min: 0, minOpen: true, max: math.Inf(1), maxOpen: true, sentinels: []float64{0}, note: "or 0 for the default"},
-	"pgnn-anchor-copies": {min: 0, max: 64},
+	"lr":           {Min: 0, MinOpen: true, Max: math.Inf(1), MaxOpen: true},
+	"weight-decay": {Min: 0, Max: math.Inf(1), MaxOpen: true},
+	"lambda-bce":   {Min: 0, Max: math.Inf(1), MaxOpen: true},
+	"lambda-mse":   {Min: 0, Max: math.Inf(1), MaxOpen: true, Sentinels: []float64{-1}, Note: "or -1 for the model's default"},
+	"alpha":        {Min: 0, MinOpen: true, Max: math.Inf(1), MaxOpen: true},
+	"dropout":      {Min: 0, Max: 1, MaxOpen: true},
+	"rank-temp":    {Min: 0, MinOpen: true, Max: math.Inf(1), MaxOpen: true, Sentinels: []float64{0}, Note: "or 0 for the default"},
 }
 
-// accepts reports whether x is in b's range or one of its sentinels.
-func (b bound) accepts(x float64) bool {
-	for _, s := range b.sentinels {
-		if x == s {
-			return true
+// rangeOf is flag name's accepted range: its line in bounds, or the range
+// its model option declares.
+func rangeOf(name string) (bound, bool) {
+	if b, ok := bounds[name]; ok {
+		return b, true
+	}
+	for _, o := range models.Options() {
+		if o.Flag == name && o.Range != nil {
+			return *o.Range, true
 		}
 	}
-	switch {
-	case math.IsNaN(x), x < b.min, x > b.max, b.minOpen && x == b.min, b.maxOpen && x == b.max:
-		return false
-	}
-	return true
-}
-
-// describe is the range in words: "a finite number > 0", "in [0, 1)",
-// "an integer in 1…1000".
-func (b bound) describe(integer bool) string {
-	num := func(x float64) string {
-		switch {
-		case x == math.MaxUint64:
-			return "2⁶⁴ − 1"
-		case x >= 1<<20 && x == math.Exp2(math.Round(math.Log2(x))):
-			return fmt.Sprintf("2^%d", int(math.Round(math.Log2(x))))
-		}
-		if x == math.Trunc(x) {
-			return fmt.Sprintf("%.0f", x)
-		}
-		return fmt.Sprintf("%g", x)
-	}
-	var s string
-	switch {
-	case integer:
-		s = fmt.Sprintf("an integer in %s…%s", num(b.min), num(b.max))
-	case math.IsInf(b.max, 1):
-		op := "≥"
-		if b.minOpen {
-			op = ">"
-		}
-		s = fmt.Sprintf("a finite number %s %s", op, num(b.min))
-	default:
-		lo, hi := "[", "]"
-		if b.minOpen {
-			lo = "("
-		}
-		if b.maxOpen {
-			hi = ")"
-		}
-		s = fmt.Sprintf("in %s%s, %s%s", lo, num(b.min), num(b.max), hi)
-	}
-	if b.note != "" {
-		s += " (" + b.note + ")"
-	}
-	return s
+	return bound{}, false
 }
 
 // numericValue returns a numeric flag's value in c and whether the flag is
@@ -154,12 +109,12 @@ func checkBounds(c *cli.Context) error {
 			continue
 		}
 		name := f.Names()[0]
-		b, known := bounds[name]
+		b, known := rangeOf(name)
 		if !known {
 			return fmt.Errorf("ignn: --%s has no documented range (a bug: add it to cmd/ignn/bounds.go)", name)
 		}
-		if !b.accepts(x) {
-			return usagef("--%s must be %s, got %s", name, b.describe(integer), formatValue(x, integer))
+		if !b.Contains(x) {
+			return usagef("--%s must be %s, got %s", name, b.Describe(integer), formatValue(x, integer))
 		}
 	}
 	return nil
@@ -226,8 +181,10 @@ func flagTable(cmds []*cli.Command) string {
 				// The registered names change with every new model; the
 				// reference names the command that lists them instead.
 				use = strings.ReplaceAll(use, modelNames(), "the registered names")
-				if bd, ok := bounds[fn]; ok {
-					acc = bd.describe(isInteger(f))
+				if bd, ok := rangeOf(fn); ok {
+					acc = bd.Describe(isInteger(f))
+				} else if o, ok := modelOption(fn); ok {
+					acc = o.Accepted() // a string option's choices
 				}
 				if def == "" {
 					def = "—"

@@ -268,6 +268,9 @@ func compareConfigFrom(c *cli.Context, sweep bool) (grid.CompareConfig, string, 
 			return cc, "", usageError{err}
 		}
 	}
+	if err := checkModelOptions(c, cc.Models); err != nil {
+		return cc, "", err
+	}
 	for _, v := range cc.Variants {
 		cfg := base
 		cfg.Variant = v

@@ -83,8 +83,8 @@ func applyGrid(c *cli.Context, path string) ([]grid.SubGrid, error) {
 	}
 	rb := bounds["repeats"]
 	for i, sg := range g.Grids {
-		if len(sg.Models) == 0 || len(sg.Variants) == 0 || !rb.accepts(float64(sg.Repeats)) {
-			return nil, usagef("--grid %s: grid %d needs models, variants and repeats (%s)", path, i+1, rb.describe(true))
+		if len(sg.Models) == 0 || len(sg.Variants) == 0 || !rb.Contains(float64(sg.Repeats)) {
+			return nil, usagef("--grid %s: grid %d needs models, variants and repeats (%s)", path, i+1, rb.Describe(true))
 		}
 	}
 	return g.Grids, nil

@@ -142,7 +142,7 @@ func (c Config) Resolve(ds *data.Dataset) (Config, error) {
 	}
 	if c.BatchSize > 0 {
 		if e, _ := models.Lookup(c.Model); !e.Batches {
-			return c, fmt.Errorf("--batch-size: %s does not declare mini-batches (its ops are shaped by the edges or anchor sets of the whole graph); %s do", c.Model, strings.Join(models.NamesWhere(func(e models.Entry) bool { return e.Batches }), ", "))
+			return c, fmt.Errorf("--batch-size: %s trains on the whole graph at once (%s); %s train on mini-batches", c.Model, e.WholeGraph, strings.Join(models.NamesWhere(func(e models.Entry) bool { return e.Batches }), ", "))
 		}
 	}
 	if c.MSESampling == MSEUniform || !c.Variant.MSE() {
