@@ -20,15 +20,9 @@ func ba(name string, parts []string, rng *rand.Rand) (*Dataset, error) {
 	if len(parts) != 2 {
 		return nil, fmt.Errorf("data: %s: want ba:NODES:EDGES_PER_NODE", name)
 	}
-	n, err1 := strconv.Atoi(parts[0])
-	m, err2 := strconv.Atoi(parts[1])
-	switch {
-	case err1 != nil || n < 2 || n > math.MaxInt32:
-		return nil, fmt.Errorf("data: %s: %q is not a node count in 2 … 2³¹−1", name, parts[0])
-	case err2 != nil || m < 1 || m >= n:
-		return nil, fmt.Errorf("data: %s: %q is not a number of edges per node in 1 … %d", name, parts[1], n-1)
-	case int64(n-m-1)*int64(m)+int64(m) > math.MaxInt32/2:
-		return nil, fmt.Errorf("data: %s: %d × %d edges is too many", name, n, m)
+	n, m, err := growthSize(name, parts)
+	if err != nil {
+		return nil, err
 	}
 	edges := make([][2]int32, 0, (n-m-1)*m+m)
 	ends := make([]int32, 0, 2*cap(edges))
@@ -50,6 +44,13 @@ func ba(name string, parts []string, rng *rand.Rand) (*Dataset, error) {
 			ends = append(ends, u, int32(v))
 		}
 	}
+	return arrivalDataset(name, n, edges, rng)
+}
+
+// arrivalDataset is a grown graph of n nodes as a dataset: node ids are
+// arrival order, labels the arrival decile (⌊10·v/N⌋), one-hot identity
+// inputs with columns permuted by rng (ba, plc).
+func arrivalDataset(name string, n int, edges [][2]int32, rng *rand.Rand) (*Dataset, error) {
 	g, err := NewGraph(name, n, edges)
 	if err != nil {
 		return nil, err
@@ -59,6 +60,21 @@ func ba(name string, parts []string, rng *rand.Rand) (*Dataset, error) {
 		g.Labels[v] = int32(int64(v) * 10 / int64(n))
 	}
 	return &Dataset{Name: name, Graphs: []*Graph{g}, Identity: true, Perm: [][]int{rng.Perm(n)}}, nil
+}
+
+// growthSize reads a grown graph's NODES and EDGES_PER_NODE (ba, plc).
+func growthSize(name string, parts []string) (n, m int, err error) {
+	n, err1 := strconv.Atoi(parts[0])
+	m, err2 := strconv.Atoi(parts[1])
+	switch {
+	case err1 != nil || n < 2 || n > math.MaxInt32:
+		return 0, 0, fmt.Errorf("data: %s: %q is not a node count in 2 … 2³¹−1", name, parts[0])
+	case err2 != nil || m < 1 || m >= n:
+		return 0, 0, fmt.Errorf("data: %s: %q is not a number of edges per node in 1 … %d", name, parts[1], n-1)
+	case int64(n-m)*int64(m) > math.MaxInt32/2:
+		return 0, 0, fmt.Errorf("data: %s: %d × %d edges is too many", name, n, m)
+	}
+	return n, m, nil
 }
 
 func containsInt32(s []int32, x int32) bool {

@@ -51,7 +51,7 @@ func ParseEdgeListWith(name string, r io.Reader, o EdgeListOptions) (*EdgeList, 
 	var header []string
 	headerWhy := "" // why a header line of words before named nodes is one
 	widest := 0
-	edge := func(f []string) error {
+	edge := func(line int, f []string) error {
 		if need := max(cols[0], cols[1]) + 1; len(f) < need {
 			return fmt.Errorf("want at least %d fields (node ids in columns %d and %d), found %d", need, cols[0], cols[1], len(f))
 		}
@@ -65,6 +65,7 @@ func ParseEdgeListWith(name string, r io.Reader, o EdgeListOptions) (*EdgeList, 
 			return err
 		}
 		el.Edges = append(el.Edges, [2]uint64{u, v})
+		el.lines.mark(len(el.Edges)-1, line)
 		return nil
 	}
 	setHeader := func(f []string) error {
@@ -85,7 +86,7 @@ func ParseEdgeListWith(name string, r io.Reader, o EdgeListOptions) (*EdgeList, 
 	var pending, held *firstLine
 	hold := func(fl *firstLine) error {
 		held = fl
-		if err := edge(fl.f); err != nil {
+		if err := edge(fl.line, fl.f); err != nil {
 			if fl.words || !auto {
 				return err
 			}
@@ -124,10 +125,10 @@ func ParseEdgeListWith(name string, r io.Reader, o EdgeListOptions) (*EdgeList, 
 			}
 			pending = nil
 		}
-		return edge(f)
+		return edge(line, f)
 	})
 	if err == nil && pending != nil { // one line, no number: a single edge of named nodes
-		if err = edge(pending.f); err != nil {
+		if err = edge(pending.line, pending.f); err != nil {
 			err = &LineError{name, pending.line, err.Error()}
 		}
 	}

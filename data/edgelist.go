@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 )
 
 // EdgeList is a user's graph before indexing: edges between arbitrary
@@ -17,6 +18,35 @@ type EdgeList struct {
 	// converted folder has the fingerprint of a run on the text.
 	Source  string
 	release func() error // unmaps a converted list's edges (ReadEdgeBin); nil otherwise
+	lines   lineIndex    // the line of each parsed edge (Line)
+}
+
+// Line returns the line of the file that edge i came from (0 when not
+// known: a converted list).
+func (el *EdgeList) Line(i int) int { return el.lines.line(i) }
+
+// lineIndex maps edge indices to lines: a mark where a line's offset from
+// its edge's index changes (a comment, a blank line, a header), so a file
+// of edges only costs one mark.
+type lineIndex struct {
+	marks [][2]int // edge index, its line; in index order
+	base  int      // edges dropped from the front since the marks were made
+}
+
+func (x *lineIndex) mark(i, line int) {
+	if n := len(x.marks); n > 0 && line-x.marks[n-1][1] == i-x.marks[n-1][0] {
+		return
+	}
+	x.marks = append(x.marks, [2]int{i, line})
+}
+
+func (x *lineIndex) line(i int) int {
+	i += x.base
+	k := sort.Search(len(x.marks), func(k int) bool { return x.marks[k][0] > i }) - 1
+	if k < 0 {
+		return 0
+	}
+	return x.marks[k][1] + i - x.marks[k][0]
 }
 
 // Release frees what a converted edge list maps (ReadEdgeBin); Edges must

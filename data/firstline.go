@@ -72,6 +72,7 @@ func (fl *firstLine) drop(el *EdgeList) {
 		return
 	}
 	el.Edges = el.Edges[1:]
+	el.lines.base++
 	for k, c := range fl.cols {
 		if !fl.named[k] && c < len(fl.f) {
 			delete(el.Names, NameID(fl.f[c]))

@@ -10,12 +10,12 @@ import (
 )
 
 // Generators lists the generated-graph specifications Generate accepts.
-var Generators = []string{"caveman:CLIQUESxSIZE[:REWIRE]", "grid:ROWSxCOLS", "rgg:NODES:DEGREE", "ba:NODES:EDGES_PER_NODE"}
+var Generators = []string{"caveman:CLIQUESxSIZE[:REWIRE]", "grid:ROWSxCOLS", "rgg:NODES:DEGREE", "ba:NODES:EDGES_PER_NODE", "plc:NODES:EDGES_PER_NODE:TRIANGLE_PROBABILITY"}
 
 // IsGenerated reports whether name is a generator specification
-// ("caveman:…", "grid:…", "rgg:…" or "ba:…"), valid or not.
+// ("caveman:…", "grid:…", "rgg:…", "ba:…" or "plc:…"), valid or not.
 func IsGenerated(name string) bool {
-	return strings.HasPrefix(name, "caveman:") || strings.HasPrefix(name, "grid:") || strings.HasPrefix(name, "rgg:") || strings.HasPrefix(name, "ba:")
+	return strings.HasPrefix(name, "caveman:") || strings.HasPrefix(name, "grid:") || strings.HasPrefix(name, "rgg:") || strings.HasPrefix(name, "ba:") || strings.HasPrefix(name, "plc:")
 }
 
 // Generate builds a seeded synthetic graph for tests, benchmarks and scale
@@ -35,6 +35,9 @@ func IsGenerated(name string) bool {
 //   - ba:N:M — a Barabási–Albert graph, each node after the first M+1
 //     joined to M earlier ones by preferential attachment (see ba): a
 //     small world with hubs; labels are arrival deciles.
+//   - plc:N:M:P — the Holme–Kim model (networkx's powerlaw_cluster_graph;
+//     see plc): ba:N:M where each edge after a node's first closes a
+//     triangle with probability P — a clustered small world.
 //
 // Cost O(E log E).
 func Generate(spec string, rng *rand.Rand) (*Dataset, error) {
@@ -45,6 +48,8 @@ func Generate(spec string, rng *rand.Rand) (*Dataset, error) {
 		return rgg(spec, parts, rng)
 	case "ba":
 		return ba(spec, parts, rng)
+	case "plc":
+		return plc(spec, parts, rng)
 	}
 	a, b, err := dims(parts[0])
 	if err != nil {
@@ -75,7 +80,7 @@ func Generate(spec string, rng *rand.Rand) (*Dataset, error) {
 func GeneratedNodes(spec string) (int, error) {
 	kind, args, _ := strings.Cut(spec, ":")
 	parts := strings.Split(args, ":")
-	if kind == "rgg" || kind == "ba" {
+	if kind == "rgg" || kind == "ba" || kind == "plc" {
 		n, err := strconv.Atoi(parts[0])
 		if err != nil || n < 2 {
 			return 0, fmt.Errorf("data: %s: %q is not a node count", spec, parts[0])

@@ -107,6 +107,10 @@ type Dataset struct {
 	// Notes are what loading decided that a user should hear about (nodes
 	// only in a side file, ignored rows, skipped graphs).
 	Notes []string
+	// Cleaned names where a user's edge list held the self-loops and
+	// repeated edges its graphs dropped (Graph.Removed): the first few
+	// lines of each ("" when none, or when the lines are not known).
+	Cleaned string
 }
 
 // WithConstantFeatures is d with a featureless dataset's one-hot identity

@@ -206,6 +206,7 @@ func LoadUser(files UserFiles) (*Dataset, error) {
 		}
 		ds.Graphs = append(ds.Graphs, gr)
 	}
+	ds.Cleaned = cleanedLines(el, ds.Graphs)
 	return ds, nil
 }
 
@@ -222,4 +223,65 @@ func someIDs(ids []uint64, names Names) string {
 		parts = append(parts, names.short(id))
 	}
 	return "e.g. " + strings.Join(parts, ", ")
+}
+
+// cleanedLines names the first lines of el that hold a self-loop and a
+// repeated edge (in either orientation), when graphs dropped any: "self-loops
+// at lines 3, 9, 12; repeated edges at lines 5, 6, 8". Repeats are looked
+// for only in lists of up to 2²⁴ edges (the search keeps a set of edges).
+func cleanedLines(el *EdgeList, graphs []*Graph) string {
+	loops, dups := 0, 0
+	for _, g := range graphs {
+		loops, dups = loops+g.Removed.SelfLoops, dups+g.Removed.Duplicates
+	}
+	const few = 3
+	var parts []string
+	lines := func(what string, idx []int) {
+		if len(idx) == 0 || el.Line(idx[0]) == 0 {
+			return
+		}
+		s := make([]string, len(idx))
+		for k, i := range idx {
+			s[k] = strconv.Itoa(el.Line(i))
+		}
+		parts = append(parts, fmt.Sprintf("%s at line%s %s", what, plural(len(idx)), strings.Join(s, ", ")))
+	}
+	if loops > 0 {
+		var idx []int
+		for i, e := range el.Edges {
+			if e[0] == e[1] {
+				if idx = append(idx, i); len(idx) == few {
+					break
+				}
+			}
+		}
+		lines("self-loops", idx)
+	}
+	if dups > 0 && len(el.Edges) <= 1<<24 {
+		var idx []int
+		seen := map[[2]uint64]bool{}
+		for i, e := range el.Edges {
+			if e[0] > e[1] {
+				e[0], e[1] = e[1], e[0]
+			}
+			if e[0] == e[1] {
+				continue
+			}
+			if seen[e] {
+				if idx = append(idx, i); len(idx) == few {
+					break
+				}
+			}
+			seen[e] = true
+		}
+		lines("repeated edges", idx)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

@@ -92,7 +92,7 @@ func PlotDistance(c *Comparison, title, outBase string) (string, error) {
 				}
 				s := sum[b.D]
 				for i := range s {
-					s[i] += b.Quantiles[i]
+					s[i] += float64(b.Quantiles[i])
 				}
 				sum[b.D], n[b.D] = s, n[b.D]+1
 			}

@@ -57,9 +57,9 @@ func landmarkEncoding(dir string, n, k int, marks []int, rows []uint16) (*featur
 // validation pairs (eval.ValSample, disjoint from the test τ pairs) of the
 // cosines of each candidate block's own rows, before any training.
 type SkipChoice struct {
-	Block              string  `json:"block"` // "polar" or "standardised"
-	ValTauPolar        float64 `json:"val_tau_polar"`
-	ValTauStandardised float64 `json:"val_tau_standardised"`
+	Block              string `json:"block"` // "polar" or "standardised"
+	ValTauPolar        Num    `json:"val_tau_polar"`
+	ValTauStandardised Num    `json:"val_tau_standardised"`
 }
 
 // chooseSkip keeps, of the standardised block std and the cone polar, the
@@ -71,9 +71,9 @@ func (p *Prepared) chooseSkip(cfg Config, std, polar *engine.Features) {
 	tau := func(f *engine.Features) float64 {
 		return e.SampleTauOf(eval.FeatureCosine(f), &p.val.Pairs)
 	}
-	c := &SkipChoice{Block: "polar", ValTauPolar: tau(polar), ValTauStandardised: tau(std)}
+	c := &SkipChoice{Block: "polar", ValTauPolar: Num(tau(polar)), ValTauStandardised: Num(tau(std))}
 	p.Input.Skip = polar
-	if c.ValTauStandardised > c.ValTauPolar || math.IsNaN(c.ValTauPolar) {
+	if c.ValTauStandardised > c.ValTauPolar || math.IsNaN(float64(c.ValTauPolar)) {
 		c.Block, p.Input.Skip = "standardised", std
 	}
 	p.SkipChoice = c

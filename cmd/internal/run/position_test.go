@@ -181,10 +181,10 @@ func TestPositionSkip(t *testing.T) {
 	features.Standardise(std, x.N, 8)
 	v := pr.valSample(cfg)
 	var e eval.Evaluator
-	if got := e.SampleTau(unitRowsForTest(polar.Dense, 9), 9, &v.Pairs); math.Abs(got-c.ValTauPolar) > 1e-4 { // rounding of the cosines may flip near-ties
+	if got := e.SampleTau(unitRowsForTest(polar.Dense, 9), 9, &v.Pairs); math.Abs(got-float64(c.ValTauPolar)) > 1e-4 { // rounding of the cosines may flip near-ties
 		t.Errorf("auto: polar validation τ %v, recomputed %v", c.ValTauPolar, got)
 	}
-	if got := e.SampleTau(unitRowsForTest(std, 8), 8, &v.Pairs); math.Abs(got-c.ValTauStandardised) > 1e-4 {
+	if got := e.SampleTau(unitRowsForTest(std, 8), 8, &v.Pairs); math.Abs(got-float64(c.ValTauStandardised)) > 1e-4 {
 		t.Errorf("auto: standardised validation τ %v, recomputed %v", c.ValTauStandardised, got)
 	}
 	if want := map[string][]float64{"polar": polar.Dense, "standardised": std}[c.Block]; !slices.Equal(pr.Input.Skip.Dense, want) {

@@ -92,7 +92,11 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 		loops, dups = loops+g.Removed.SelfLoops, dups+g.Removed.Duplicates
 	}
 	if loops+dups > 0 && IsPath(cfg.Dataset) { // built-in Email collapses directed mail: expected, documented
-		p.Warnings = append(p.Warnings, fmt.Sprintf("input cleaned: removed %d self-loops and %d duplicate edges", loops, dups))
+		msg := fmt.Sprintf("input cleaned: removed %d self-loops and %d duplicate edges", loops, dups)
+		if ds.Cleaned != "" {
+			msg += fmt.Sprintf(" (%s: %s)", ds.Name, ds.Cleaned)
+		}
+		p.Warnings = append(p.Warnings, msg)
 	}
 	fo := features.Options{Hash: cfg.Variant.Hash() && cfg.Position.IsHash(), HashDim: cfg.HashDim, Float32: cfg.DType == Float32}
 	if !cfg.Position.IsHash() {

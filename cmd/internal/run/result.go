@@ -210,18 +210,22 @@ type Faithfulness struct {
 
 // Bucket is eval.Bucket in JSON (d = 0: unreachable pairs).
 type Bucket struct {
-	D         int        `json:"d"`
-	Pairs     int        `json:"pairs"`
-	MeanCos   Num        `json:"mean_cos"`
-	TauNext   Num        `json:"tau_next"`
-	Quantiles [5]float64 `json:"cos_quantiles"` // 5, 25, 50, 75, 95%
+	D         int    `json:"d"`
+	Pairs     int    `json:"pairs"`
+	MeanCos   Num    `json:"mean_cos"`
+	TauNext   Num    `json:"tau_next"`
+	Quantiles [5]Num `json:"cos_quantiles"` // 5, 25, 50, 75, 95%
 }
 
 func faithJSON(f eval.Faithfulness) *Faithfulness {
 	out := &Faithfulness{K: f.K, Queries: f.Queries, PrecisionAtK: Num(f.PrecisionAtK),
 		DistortionMean: Num(f.DistortionMean), DistortionMax: Num(f.DistortionMax)}
 	for _, b := range f.Buckets {
-		out.Buckets = append(out.Buckets, Bucket{D: b.D, Pairs: b.Pairs, MeanCos: Num(b.MeanCos), TauNext: Num(b.TauNext), Quantiles: b.Quantiles})
+		var q [5]Num
+		for i, x := range b.Quantiles {
+			q[i] = Num(x)
+		}
+		out.Buckets = append(out.Buckets, Bucket{D: b.D, Pairs: b.Pairs, MeanCos: Num(b.MeanCos), TauNext: Num(b.TauNext), Quantiles: q})
 	}
 	return out
 }
