@@ -56,14 +56,34 @@ func MarkBest(rows []Row) {
 var header = []string{"model", "variant", "n", "AUC", "Kendall τ", "final AUC", "final τ", "final P@10", "Δτ vs base", "Δ final τ vs base"}
 
 // Legend explains the tables' notation.
-const Legend = "mean ± sample std (n − 1) over n seeds; Δ = paired difference from base on the same seeds with its 95% t interval; † = paired t-test p < 0.05"
+const Legend = "mean ± sample std (n − 1) over n seeds; Δ = paired difference from base on the same seeds with its 95% t interval; † = paired t-test p < 0.05; ‡ = AUC below chance (its 95% interval under 0.5; one seed: under 0.45)"
+
+// BelowChance reports whether an AUC summary over seeds is below chance:
+// its 95% t interval lies under 0.5, or, for one seed (no interval), it is
+// under 0.45. A ranking that puts held-out positives below random pairs is
+// a defect to explain, not a weak model (run.Result's warnings give a
+// single run's own test, eval.BelowChance).
+func BelowChance(s eval.Summary) bool {
+	if s.N == 1 || math.IsNaN(s.Hi) {
+		return s.Mean < 0.45
+	}
+	return s.Hi < 0.5
+}
+
+// aucCell is an AUC summary's cell, marked ‡ when below chance.
+func aucCell(s eval.Summary) string {
+	if BelowChance(s) {
+		return s.String() + " ‡"
+	}
+	return s.String()
+}
 
 func (r Row) cells(mark string) []string {
 	tau := r.Tau.String()
 	if r.BestTau {
 		tau += mark
 	}
-	c := []string{r.Model, r.Variant, fmt.Sprint(r.Runs), r.AUC.String(), tau, r.FinalAUC.String(), r.FinalTau.String(),
+	c := []string{r.Model, r.Variant, fmt.Sprint(r.Runs), aucCell(r.AUC), tau, aucCell(r.FinalAUC), r.FinalTau.String(),
 		r.FinalP10.String(), diff(r.HasBase, r.DTau), diff(r.HasBase, r.DFinalTau)}
 	if r.NoTau {
 		c[4], c[6], c[7] = "–", "–", "–"

@@ -53,3 +53,23 @@ func TestPlotDistanceWrites(t *testing.T) {
 		t.Error("empty panels accepted")
 	}
 }
+
+// TestBelowChanceMarked: a row whose AUC interval lies under 0.5 (or one
+// seed under 0.45) is marked ‡ in the text and markdown tables; a row near
+// 0.5 is not.
+func TestBelowChanceMarked(t *testing.T) {
+	nan := eval.Summarise(nil)
+	row := func(model string, auc ...float64) Row {
+		a := eval.Summarise(auc)
+		return Row{Model: model, Variant: "base", Runs: len(auc), AUC: a, FinalAUC: a, Tau: nan, FinalTau: nan, FinalP10: nan, FinalAP: nan}
+	}
+	rows := []Row{row("low", 0.40, 0.41, 0.42), row("noise", 0.49, 0.52), row("one", 0.44), row("fine", 0.9, 0.91)}
+	for _, out := range []string{Text(rows), Markdown(rows)} {
+		for _, l := range strings.Split(out, "\n") {
+			marked := strings.Contains(l, "‡")
+			if want := strings.Contains(l, "low") || strings.Contains(l, "one"); marked != want {
+				t.Errorf("line %q: marked %v, want %v", l, marked, want)
+			}
+		}
+	}
+}
