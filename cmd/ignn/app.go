@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -283,11 +284,15 @@ func checkWritableDir(dir string) error {
 	return os.Remove(f.Name())
 }
 
-func f3(n run.Num) string {
+// f3 and f4 write a metric with 3 or 4 decimals, "undefined" for NaN.
+func f3(n run.Num) string { return fnum(n, 3) }
+func f4(n run.Num) string { return fnum(n, 4) }
+
+func fnum(n run.Num, decimals int) string {
 	if math.IsNaN(float64(n)) {
 		return "undefined"
 	}
-	return strings.TrimSpace(fmt.Sprintf("%.3f", float64(n)))
+	return strings.TrimSpace(strconv.FormatFloat(float64(n), 'f', decimals, 64))
 }
 
 // localFrom reads the flags that belong to the machine a run is on, not

@@ -103,6 +103,7 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 			}
 			var bar *progress
 			var mu sync.Mutex
+			warned := map[string]bool{} // a warning is printed once per compare, not once per cell
 			hooks := grid.CompareHooks{
 				Start: func(total, done int) {
 					if quiet {
@@ -118,12 +119,17 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 						bar.add(1)
 					}
 				},
-				Warn: func(j grid.Job, msg string) {
-					if !quiet {
-						mu.Lock()
-						fmt.Fprintf(stderr, "\nwarning: %s: %s\n", j.Key(), msg)
-						mu.Unlock()
+				Warn: func(j grid.Job, msg string) { // kept under --quiet
+					mu.Lock()
+					defer mu.Unlock()
+					if warned[msg] {
+						return
 					}
+					warned[msg] = true
+					if bar.live() { // off the bar's line
+						fmt.Fprintln(stderr)
+					}
+					fmt.Fprintf(stderr, "warning: %s (from cell %s; printed once per compare)\n", msg, j.Key())
 				},
 			}
 			res, err := grid.Compare(c.Context, cc, hooks)

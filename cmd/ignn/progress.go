@@ -56,6 +56,9 @@ func (p *progress) add(n int) {
 	fmt.Fprintf(p.w, "%s %d/%d (%d%%), %s elapsed, ETA %s\n", p.what, p.done, p.total, 100*p.done/max(1, p.total), el.Round(time.Second), eta)
 }
 
+// live reports whether a bar is drawn on a terminal line (p may be nil).
+func (p *progress) live() bool { return p != nil && p.bar != nil }
+
 func (p *progress) finish() {
 	if p.bar != nil {
 		p.bar.Finish()

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"time"
@@ -61,10 +60,8 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 				cfg.Save = s
 			}
 			cfg.Stages = c.String("prepared")
-			log := slog.New(slog.NewTextHandler(stderr, nil))
-			if c.Bool("quiet") {
-				log = slog.New(slog.NewTextHandler(io.Discard, nil))
-			}
+			// Warnings are kept under --quiet, which silences progress and notes.
+			warn := func(msg string) { fmt.Fprintf(stderr, "warning: %s\n", msg) }
 			stopProfile, err := startCPUProfile(c.String("cpuprofile"))
 			if err != nil {
 				return err
@@ -95,7 +92,7 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 				Epoch: func(epoch int, loss float64, m *run.Metrics) {
 					if m != nil && c.String("memprofile") != "" {
 						if err := writeHeapProfile(c.String("memprofile")); err != nil {
-							log.Warn("heap profile", "err", err)
+							warn(fmt.Sprintf("heap profile not written: %v", err))
 						}
 					}
 					first := firstEpoch < 0
@@ -113,10 +110,10 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 							epoch, epochs, loss, evalEvery, eta.Round(100*time.Millisecond))
 						return
 					}
-					fmt.Fprintf(stderr, "epoch %4d/%d  loss %.4f  val AUC %.4f  test AUC %.4f  τ %.4f  ETA %s\n",
-						epoch, epochs, loss, m.ValAUC, m.TestAUC, m.TestKendallTau, eta.Round(100*time.Millisecond))
+					fmt.Fprintf(stderr, "epoch %4d/%d  loss %.4f  val AUC %s  test AUC %s  τ %s  ETA %s\n",
+						epoch, epochs, loss, f4(m.ValAUC), f4(m.TestAUC), f4(m.TestKendallTau), eta.Round(100*time.Millisecond))
 				},
-				Warn: func(msg string) { log.Warn(msg) },
+				Warn: warn,
 				Stage: func(msg string) {
 					if !c.Bool("quiet") {
 						fmt.Fprintf(stderr, "[%6.1fs] %s\n", time.Since(start).Seconds(), msg)

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeFile writes s to name in a fresh directory and returns its path.
+func writeFile(t *testing.T, name, s string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// trainJSON runs train --json with args and returns the result's fields
+// and stderr.
+func trainJSON(t *testing.T, args ...string) (map[string]any, string) {
+	t.Helper()
+	out, stderr, err := runCLI(append([]string{"train", "--json", "--epochs", "2", "--eval-every", "1"}, args...)...)
+	if err != nil {
+		t.Fatalf("train %v: %v\n%s", args, err, stderr)
+	}
+	var r map[string]any
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("train %v: not JSON: %v\n%s", args, err, out)
+	}
+	return r, stderr
+}
+
+// TestFirstHourInputs (issue 66): a named-node CSV with a header trains on
+// its own nodes, a SNAP copy's count line is no edge, and each says so in
+// one line; a file whose first line is an ordinary edge is read as before.
+func TestFirstHourInputs(t *testing.T) {
+	// 12 named nodes in a ring, with chords, and a weight column.
+	var csv, snap, plain strings.Builder
+	csv.WriteString("source,target,weight\n")
+	names := []string{"Myriel", "Napoleon", "Valjean", "Fantine", "Cosette", "Javert", "Marius", "Gavroche", "Eponine", "Enjolras", "Bossuet", "Joly"}
+	var edges [][2]int
+	for i := range names {
+		edges = append(edges, [2]int{i, (i + 1) % len(names)}, [2]int{i, (i + 5) % len(names)})
+	}
+	for k, e := range edges {
+		fmt.Fprintf(&csv, "%s,%s,%d\n", names[e[0]], names[e[1]], 1+k%4)
+		fmt.Fprintf(&plain, "%d %d\n", e[0], e[1])
+	}
+	fmt.Fprintf(&snap, "%d\t%d\n", len(names), len(edges))
+	snap.WriteString(plain.String())
+	cases := []struct {
+		file, content, line string
+		nodes               float64
+	}{
+		{"lesmis.csv", csv.String(), "header line source,target,weight skipped", 12},
+		{"snap.txt", snap.String(), "first line 12 24 read as counts", 12},
+		{"plain.txt", "12 3\n" + plain.String(), "", 13}, // 12 3 is an edge: 24 lines follow, 12 nodes
+	}
+	for _, c := range cases {
+		r, stderr := trainJSON(t, "--dataset", writeFile(t, c.file, c.content))
+		if r["nodes"] != c.nodes {
+			t.Errorf("%s: %v nodes, want %v", c.file, r["nodes"], c.nodes)
+		}
+		if n := strings.Count(stderr, "first line") + strings.Count(stderr, "header line"); c.line != "" && (n != 1 || !strings.Contains(stderr, c.line)) || c.line == "" && n != 0 {
+			t.Errorf("%s: stderr says %d times what the first line was, want %q:\n%s", c.file, n, c.line, stderr)
+		}
+	}
+}
+
+// TestUndefinedTauJSON (issue 66): on 20 single-edge components τ is
+// undefined; train --json exits 0 with τ null, not "json: unsupported
+// value: NaN".
+func TestUndefinedTauJSON(t *testing.T) {
+	var b strings.Builder
+	for i := range 20 {
+		fmt.Fprintf(&b, "%d %d\n", 2*i, 2*i+1)
+	}
+	r, _ := trainJSON(t, "--dataset", writeFile(t, "single.txt", b.String()))
+	if tau, ok := r["test_kendall_tau"]; !ok || tau != nil {
+		t.Errorf("test_kendall_tau %v, want null", tau)
+	}
+}
+
+// TestOneVoiceForWarnings (issue 66): warnings are "warning: …" lines —
+// never slog's level=WARN —, kept under --quiet, and a compare prints its
+// input's cleaning warning once, not once per cell, with line numbers.
+func TestOneVoiceForWarnings(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("0 1\n1 0\n1 2\n2 2\n") // a repeated edge at line 2, a self-loop at line 4
+	for i := 2; i < 20; i++ {
+		fmt.Fprintf(&b, "%d %d\n%d %d\n", i, (i+1)%20, i, (i+7)%20)
+	}
+	path := writeFile(t, "dups.txt", b.String())
+	want := "warning: input cleaned: removed 1 self-loops and 1 duplicate edges (" + path + ": self-loops at line 4; repeated edges at line 2)"
+	for _, quiet := range []string{"--quiet=false", "--quiet"} {
+		_, stderr := trainJSON(t, "--dataset", path, quiet)
+		if strings.Contains(stderr, "level=") || !strings.Contains(stderr, want) {
+			t.Errorf("train %s: stderr lacks %q or holds slog lines:\n%s", quiet, want, stderr)
+		}
+	}
+	_, stderr, err := runCLI("compare", "--dataset", path, "--models", "gcn", "--variants", "base,both", "--repeats", "2",
+		"--epochs", "2", "--eval-every", "1", "--quiet", "--heuristics=false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(stderr, "input cleaned"); n != 1 || strings.Contains(stderr, "level=") || !strings.Contains(stderr, want) {
+		t.Errorf("compare: the cleaning warning %d times (want once, as %q):\n%s", n, want, stderr)
+	}
+}
