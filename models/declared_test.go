@@ -153,7 +153,8 @@ func TestWholeGraphDeclared(t *testing.T) {
 // TestOwnOptions: a model's own option stored in Config.Own survives a JSON
 // round trip (numbers come back as float64; the typed accessors convert),
 // an unset option reads as its default, and setting the default stores
-// nothing, so DefaultConfig's JSON is unchanged.
+// nothing, so DefaultConfig's JSON is unchanged; a copy of a Config keeps
+// its options when the original's change.
 func TestOwnOptions(t *testing.T) {
 	c := DefaultConfig()
 	c.SetOwn("k-int", 7, 1)
@@ -175,6 +176,12 @@ func TestOwnOptions(t *testing.T) {
 	}
 	if _, ok := back.Own["k-default"]; ok {
 		t.Error("an option at its default was stored")
+	}
+	cp := back // a copy keeps its options when the original's change
+	back.SetOwn("k-int", 1, 1)
+	back.SetOwn("k-float", 0.5, 0.0)
+	if cp.OwnInt("k-int", 1) != 7 || cp.OwnFloat("k-float", 0) != 0.25 {
+		t.Errorf("a copy's options changed with the original's: %v", cp.Own)
 	}
 	d := DefaultConfig()
 	d.SetOwn("k-int", 1, 1)

@@ -370,7 +370,8 @@ func TestAnchorCopies(t *testing.T) {
 // options: set to its default, an option leaves DefaultConfig as it is (so
 // a run of another model stores the configuration it stored before the
 // option existed); Options lists it once; another accepted value reaches
-// the Config; a value outside its range or choices is refused.
+// the Config, and Entry.Strip keeps it for the models that register it
+// only; a value outside its range or choices is refused.
 func TestOptionsDefaultsLeaveConfigUnchanged(t *testing.T) {
 	listed := map[string]int{}
 	for _, o := range Options() {
@@ -390,6 +391,12 @@ func TestOptionsDefaultsLeaveConfigUnchanged(t *testing.T) {
 			c = DefaultConfig()
 			if err := o.Apply(&c, other); err != nil || reflect.DeepEqual(c, DefaultConfig()) {
 				t.Errorf("%s: --%s %v did not reach the Config: %+v, %v", name, o.Flag, other, c, err)
+			}
+			for _, m := range Names() { // Strip keeps it for its owners only
+				me, _ := Lookup(m)
+				if kept := !reflect.DeepEqual(me.Strip(c), DefaultConfig()); kept != me.Owns(o.Flag) {
+					t.Errorf("%s.Strip: --%s %v kept %v, registered %v", m, o.Flag, other, kept, me.Owns(o.Flag))
+				}
 			}
 			if bad != nil {
 				if err := o.Apply(&c, bad); err == nil || !strings.Contains(err.Error(), "--"+o.Flag+" must be") {

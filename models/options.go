@@ -2,6 +2,7 @@ package models
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -201,6 +202,21 @@ func Owners(flag string) []string {
 	return NamesWhere(func(e Entry) bool { return e.Owns(flag) })
 }
 
+// Strip returns c with every registered option that e does not register
+// set back to its default, so a run of e stores none of another model's
+// settings (compare --models gcn,gat --heads 2: the GCN cells keep one
+// head).
+func (e Entry) Strip(c Config) Config {
+	for _, o := range Options() {
+		if !e.Owns(o.Flag) {
+			if err := o.Apply(&c, o.Default); err != nil {
+				panic(fmt.Sprintf("models: --%s refuses its own default: %v", o.Flag, err))
+			}
+		}
+	}
+	return c
+}
+
 // Owns reports whether the entry registers option flag.
 func (e Entry) Owns(flag string) bool {
 	return slices.ContainsFunc(e.Options, func(o Option) bool { return o.Flag == flag })
@@ -238,19 +254,22 @@ type MemoryTerms struct {
 
 // SetOwn stores a model's own option (Config.Own) by flag: v, or nothing
 // when v equals def (the option's default), so a configuration that keeps
-// the defaults is DefaultConfig's.
+// the defaults is DefaultConfig's. It writes a new map: a Config is a
+// value, and a copy of c keeps its own options.
 func (c *Config) SetOwn(flag string, v, def any) {
+	own := maps.Clone(c.Own)
 	if v == def {
-		delete(c.Own, flag)
-		if len(c.Own) == 0 {
-			c.Own = nil
+		delete(own, flag)
+	} else {
+		if own == nil {
+			own = map[string]any{}
 		}
-		return
+		own[flag] = v
 	}
-	if c.Own == nil {
-		c.Own = map[string]any{}
+	if len(own) == 0 {
+		own = nil
 	}
-	c.Own[flag] = v
+	c.Own = own
 }
 
 // OwnInt is the int option flag of c, def when unset (a stored

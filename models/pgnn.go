@@ -47,12 +47,14 @@ var pgnnOptions = []Option{
 }
 
 // implicit is an Option.Set for a string setting whose default is stored
-// as "" (Config.Validate checks the others).
+// as "" (Option.Choices names the others).
 func implicit(def string, set func(*Config, string)) func(*Config, any) error {
 	return func(c *Config, v any) error {
-		if s := v.(string); s != def {
-			set(c, s)
+		s := v.(string)
+		if s == def {
+			s = ""
 		}
+		set(c, s)
 		return nil
 	}
 }

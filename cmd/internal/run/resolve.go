@@ -46,9 +46,10 @@ func (v Variant) Validate() error {
 }
 
 // withDefaults applies every data-independent decision, once: the model's
-// depth when Layers is 0, the model's λ_MSE when LambdaMSE is
-// AutoLambdaMSE, and λ_MSE = 0 for variants without the MSE. An unknown
-// model is left for validate to report.
+// depth when Layers is 0, other models' options at their defaults, the
+// model's λ_MSE when LambdaMSE is AutoLambdaMSE, and λ_MSE = 0 for
+// variants without the MSE. An unknown model is left for validate to
+// report.
 func (c Config) WithDefaults() Config {
 	e, err := models.Lookup(c.Model)
 	if err != nil {
@@ -57,6 +58,7 @@ func (c Config) WithDefaults() Config {
 	if c.ModelConfig.Layers == 0 {
 		c.ModelConfig.Layers = e.Config().Layers
 	}
+	c.ModelConfig = e.Strip(c.ModelConfig) // another model's options stay at their defaults
 	if c.LambdaMSE == AutoLambdaMSE {
 		c.LambdaMSE = DefaultLambdaMSE
 		if e.LambdaMSE > 0 {
@@ -107,7 +109,7 @@ func (c Config) Resolve(ds *data.Dataset) (Config, error) {
 	if _, err := models.Lookup(c.Model); err != nil {
 		return c, err
 	}
-	c = c.applyScale(ds.NumNodes()).WithDefaults()
+	c = c.applyScaleOf(graphSize{ds.NumNodes(), TrainPositives(ds, c.Task)}).WithDefaults()
 	if c.Position.IsHash() || !c.Variant.Hash() {
 		c.Position = features.Position{}
 	}
