@@ -109,7 +109,7 @@ func (c Config) Resolve(ds *data.Dataset) (Config, error) {
 	if _, err := models.Lookup(c.Model); err != nil {
 		return c, err
 	}
-	c = c.applyScaleOf(graphSize{ds.NumNodes(), TrainPositives(ds, c.Task)}).WithDefaults()
+	c = c.applyScale(ds.NumNodes()).WithDefaults()
 	if c.Position.IsHash() || !c.Variant.Hash() {
 		c.Position = features.Position{}
 	}
