@@ -123,7 +123,7 @@ func (e *StaleOutError) Error() string {
 // "field old → new" (data_dir is ignored: the fingerprint covers the data).
 func configDiff(old, cur run.Config) []string {
 	flat := func(c run.Config) map[string]string {
-		c.DataDir = ""
+		c.DataDir, c.ScaleNote = "", "" // where the data is and the note's words are no settings
 		b, _ := json.Marshal(c)
 		var m map[string]any
 		json.Unmarshal(b, &m)

@@ -109,7 +109,7 @@ func (c Config) Resolve(ds *data.Dataset) (Config, error) {
 	if _, err := models.Lookup(c.Model); err != nil {
 		return c, err
 	}
-	c = c.applyScale(ds.NumNodes()).WithDefaults()
+	c = c.applyScale(graphSize{ds.NumNodes(), TrainPositives(ds, c.Task)}).WithDefaults()
 	if c.Position.IsHash() || !c.Variant.Hash() {
 		c.Position = features.Position{}
 	}

@@ -60,17 +60,20 @@ const SmallGraphLandmarks = 256
 // The large-graph defaults (issue 25, measured in docs/results.md; issue
 // 36 for the principal skip start, pair triples and the landmark count):
 // a landmark input with a skip path to the embedding, the ranking distance
-// term, and mini-batch steps. apply gets the graph's node count.
+// term, and mini-batch steps. apply gets the graph's size; why says in a
+// few words why the setting (consecutive settings with the same reason
+// share it in ScaleNote).
 var largeDefaults = []struct {
 	setting string // the CLI flag that overrides it
-	apply   func(c *Config, n int)
+	apply   func(c *Config, g graphSize)
 	says    func(Config) string
+	why     func(Config, graphSize) string
 }{
-	{"position", func(c *Config, n int) {
+	{"position", func(c *Config, g graphSize) {
 		if c.Variant.Hash() {
-			c.Position = features.Position{Kind: features.PosLandmark, K: LandmarkCount(n)}
+			c.Position = features.Position{Kind: features.PosLandmark, K: LandmarkCount(g.nodes)}
 		}
-	}, func(c Config) string { return "--position " + c.Position.String() }},
+	}, func(c Config) string { return "--position " + c.Position.String() }, whyInput},
 	// Above LargeGraphNodes a featureless graph's positional input is what
 	// tells its nodes apart, and the one-hot identity beside it costs an
 	// N × hidden input table with its gradient and Adam's two moments (at
@@ -78,61 +81,137 @@ var largeDefaults = []struct {
 	// measured gain: with a constant input instead, GCN, seed 1,
 	// grid:316x316 AUC 0.983 / τ 0.928 (identity 0.982 / 0.932),
 	// caveman:5000x20 0.990 / 0.437 (0.990 / 0.436).
-	{"features", func(c *Config, n int) {
-		if n >= LargeGraphNodes && c.Features == "" && c.Variant.Hash() && !c.Position.IsHash() && !slices.Contains(BuiltinDatasets, c.Dataset) {
+	{"features", func(c *Config, g graphSize) {
+		if g.nodes >= LargeGraphNodes && c.Features == "" && c.Variant.Hash() && !c.Position.IsHash() && !slices.Contains(BuiltinDatasets, c.Dataset) {
 			c.Features = data.FeaturesConstant
 		}
-	}, func(c Config) string { return "--features " + cmp.Or(c.Features, data.FeaturesIdentity) }},
-	{"position-skip", func(c *Config, _ int) { c.PositionSkip = c.Variant.Hash() && entryOf(c).Skip }, func(c Config) string { return fmt.Sprintf("--position-skip=%v", c.PositionSkip) }},
-	{"skip-gate", func(c *Config, _ int) { c.ModelConfig.SkipGate = c.PositionSkip }, func(c Config) string { return fmt.Sprintf("--skip-gate=%v", c.ModelConfig.SkipGate) }},
-	{"skip-standardise", func(c *Config, _ int) { c.SkipStandardise = c.PositionSkip }, func(c Config) string {
+	}, func(c Config) string { return "--features " + cmp.Or(c.Features, data.FeaturesIdentity) }, whyInput},
+	{"position-skip", func(c *Config, _ graphSize) { c.PositionSkip = c.Variant.Hash() && entryOf(c).Skip }, func(c Config) string { return fmt.Sprintf("--position-skip=%v", c.PositionSkip) }, whySkip},
+	{"skip-gate", func(c *Config, _ graphSize) { c.ModelConfig.SkipGate = c.PositionSkip }, func(c Config) string { return fmt.Sprintf("--skip-gate=%v", c.ModelConfig.SkipGate) }, whySkip},
+	{"skip-standardise", func(c *Config, _ graphSize) { c.SkipStandardise = c.PositionSkip }, func(c Config) string {
 		return fmt.Sprintf("--skip-standardise=%v", c.SkipStandardise)
-	}},
-	{"skip-principal", func(c *Config, _ int) { c.SkipPrincipal = c.PositionSkip }, func(c Config) string {
+	}, whySkip},
+	{"skip-principal", func(c *Config, _ graphSize) { c.SkipPrincipal = c.PositionSkip }, func(c Config) string {
 		return fmt.Sprintf("--skip-principal=%v", c.SkipPrincipal)
-	}},
-	{"skip-polar", func(c *Config, _ int) {
+	}, whySkip},
+	{"skip-polar", func(c *Config, _ graphSize) {
 		if c.PositionSkip && c.Position.Kind == features.PosLandmark {
 			c.SkipPolar = features.SkipPolarAuto
 		}
 	}, func(c Config) string {
 		return "--skip-polar " + c.SkipPolar.String()
-	}},
-	{"distance-loss", func(c *Config, _ int) {
+	}, whySkip},
+	{"distance-loss", func(c *Config, _ graphSize) {
 		if c.Variant.MSE() {
 			c.DistanceLoss = objective.DistanceRank
 		}
 	}, func(c Config) string {
 		return "--distance-loss " + string(cmp.Or(c.DistanceLoss, objective.DistanceMSE))
-	}},
-	{"rank-pairs", func(c *Config, _ int) { c.RankPairs = c.DistanceLoss == objective.DistanceRank && c.Variant.MSE() }, func(c Config) string {
+	}, whyDistance},
+	{"rank-pairs", func(c *Config, _ graphSize) {
+		c.RankPairs = c.DistanceLoss == objective.DistanceRank && c.Variant.MSE()
+	}, func(c Config) string {
 		return fmt.Sprintf("--rank-pairs=%v", c.RankPairs)
-	}},
-	{"batch-size", func(c *Config, _ int) {
+	}, whyDistance},
+	// 512 positives a step, or every training positive when the graph has
+	// fewer (a larger batch would repeat positives within a step).
+	{"batch-size", func(c *Config, g graphSize) {
 		if entryOf(c).Batches {
 			c.BatchSize = 512
+			if g.trainPositives > 0 && g.trainPositives < c.BatchSize {
+				c.BatchSize = g.trainPositives
+				if c.RankTriples == 0 { // the ranking term's 512 triples a step, as before
+					c.RankTriples = 512
+				}
+			}
 		}
-	}, func(c Config) string { return fmt.Sprintf("--batch-size %d", c.BatchSize) }},
-	{"batch-steps", func(c *Config, _ int) {
+	}, func(c Config) string { return fmt.Sprintf("--batch-size %d", c.BatchSize) }, whyBatch},
+	{"batch-steps", func(c *Config, _ graphSize) {
 		if c.BatchSize > 0 {
 			c.BatchSteps = 50
 		}
-	}, func(c Config) string { return fmt.Sprintf("--batch-steps %d", c.BatchSteps) }},
+	}, func(c Config) string { return fmt.Sprintf("--batch-steps %d", c.BatchSteps) }, whyBatch},
 	// 10 epochs of mini-batch steps; a model that cannot batch keeps its
 	// whole-graph epochs (10 of them would be 10 optimiser steps).
-	{"epochs", func(c *Config, _ int) {
+	{"epochs", func(c *Config, _ graphSize) {
 		if c.BatchSize > 0 {
 			c.Epochs = 10
 		}
-	}, func(c Config) string { return fmt.Sprintf("--epochs %d", c.Epochs) }},
-	{"eval-every", func(c *Config, n int) {
+	}, func(c Config) string { return fmt.Sprintf("--epochs %d", c.Epochs) }, whyBatch},
+	{"eval-every", func(c *Config, g graphSize) {
 		if c.BatchSize > 0 {
 			c.EvalEvery = min(2, c.Epochs)
-			if n >= HugeGraphNodes {
+			if g.nodes >= HugeGraphNodes {
 				c.EvalEvery = min(5, c.Epochs)
 			}
 		}
-	}, func(c Config) string { return fmt.Sprintf("--eval-every %d", c.EvalEvery) }},
+	}, func(c Config) string { return fmt.Sprintf("--eval-every %d", c.EvalEvery) }, whyBatch},
+}
+
+// graphSize is what the large defaults read of a graph: its nodes and its
+// training positives (TrainPositives).
+type graphSize struct{ nodes, trainPositives int }
+
+// TrainPositives is the number of training positives a task's splits of
+// ds hold: 80% of each graph's positive pairs (its edges, or its
+// same-label node pairs), as data.NewSplit cuts them, over the graphs with
+// enough pairs for a split.
+func TrainPositives(ds *data.Dataset, task data.Task) int {
+	total := 0
+	for _, g := range ds.Graphs {
+		p := len(g.Edges)
+		if task == data.TaskPair {
+			count := map[int32]int{}
+			for _, l := range g.Labels {
+				count[l]++
+			}
+			p = 0
+			for _, k := range count {
+				p += k * (k - 1) / 2
+			}
+		}
+		if p >= 10 { // data.NewSplit's minimum
+			total += int(0.8 * float64(p))
+		}
+	}
+	return total
+}
+
+// The reasons of the large defaults, in a few words each.
+func whyInput(c Config, g graphSize) string {
+	if !c.Variant.Hash() {
+		return fmt.Sprintf("variant %s has no positional input", c.Variant)
+	}
+	s := fmt.Sprintf("hop distances to %d landmarks set the nodes apart: %d below %d nodes, 64 above", LandmarkCount(g.nodes), SmallGraphLandmarks, LargeGraphNodes)
+	if c.Features == data.FeaturesConstant {
+		s += "; no one-hot identity beside them on a featureless graph this size"
+	}
+	return s
+}
+
+func whySkip(c Config, _ graphSize) string {
+	if !c.PositionSkip {
+		return fmt.Sprintf("no skip path: %s or variant %s takes none", c.Model, c.Variant)
+	}
+	return "a skip path carries the landmark distances to the embedding"
+}
+
+func whyDistance(c Config, _ graphSize) string {
+	if !c.Variant.MSE() {
+		return fmt.Sprintf("variant %s has no distance term", c.Variant)
+	}
+	return "the ranking term orders pairs by hop distance, docs/results.md"
+}
+
+func whyBatch(c Config, g graphSize) string {
+	if c.BatchSize == 0 {
+		return fmt.Sprintf("%s trains on the whole graph at once", c.Model)
+	}
+	s := fmt.Sprintf("%s trains on mini-batches", c.Model)
+	if c.BatchSize < 512 {
+		s += fmt.Sprintf(" of all %d training positives (fewer than 512)", g.trainPositives)
+	}
+	return s + "; 10 epochs of 50 steps"
 }
 
 // HugeGraphNodes is where the large-graph defaults also trim the stages
@@ -192,7 +271,8 @@ func entryOf(c *Config) models.Entry {
 	return e
 }
 
-// applyScale decides the scale of a run on n nodes for a configuration
+// applyScale decides the scale of a run on a graph of g's size (n nodes;
+// its training positives bound the default batch) for a configuration
 // made from the command line (Explicit not nil; a stored configuration is
 // already decided and left as it is): the large defaults when Scale is
 // ScaleLarge, or when it is "" or ScaleAuto and the graph is a user's (any
@@ -201,7 +281,8 @@ func entryOf(c *Config) models.Entry {
 // paper's recipe bit for bit. The defaults replace only settings not in
 // c.Explicit (the flags the user gave), and ScaleNote says what they chose
 // and why.
-func (c Config) applyScale(n int) Config {
+func (c Config) applyScale(g graphSize) Config {
+	n := g.nodes
 	if c.Explicit == nil {
 		return c
 	}
@@ -214,18 +295,33 @@ func (c Config) applyScale(n int) Config {
 		return c
 	}
 	c.Scale = ScaleLarge
-	var chose []string
+	var chose, whys []string // settings, and the reason after each group of them
 	for _, d := range largeDefaults {
 		if c.Explicit[d.setting] {
 			continue
 		}
-		d.apply(&c, n)
+		d.apply(&c, g)
 		chose = append(chose, d.says(c))
+		whys = append(whys, d.why(c, g))
 	}
 	for _, d := range hugeDefaults {
 		if n >= HugeGraphNodes && !c.Explicit[d.setting] {
 			d.apply(&c)
 			chose = append(chose, d.says(c))
+			whys = append(whys, fmt.Sprintf("≥ %d nodes: fewer BFS sources", HugeGraphNodes))
+		}
+	}
+	var said strings.Builder
+	for i, s := range chose {
+		said.WriteString(s)
+		switch {
+		case i+1 == len(chose) || whys[i+1] != whys[i]:
+			fmt.Fprintf(&said, " (%s)", whys[i])
+			if i+1 < len(chose) {
+				said.WriteString("; ")
+			}
+		default:
+			said.WriteString(", ")
 		}
 	}
 	why := fmt.Sprintf("a graph of %d nodes (≥ %d)", n, LargeGraphNodes)
@@ -235,7 +331,7 @@ func (c Config) applyScale(n int) Config {
 	case n < LargeGraphNodes:
 		why = fmt.Sprintf("a graph of your own (%d nodes; the paper's datasets keep its recipe)", n)
 	}
-	c.ScaleNote = fmt.Sprintf("%s: the large-graph defaults chose %s (--scale paper keeps the paper's)", why, strings.Join(chose, ", "))
+	c.ScaleNote = fmt.Sprintf("%s: the large-graph defaults chose %s; --scale paper keeps the paper's", why, said.String())
 	return c
 }
 
