@@ -2,8 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -40,6 +43,81 @@ func TestNewLayerOneFile(t *testing.T) {
 	r.Batches = ""
 	if err := json.Unmarshal([]byte(out), &r); err != nil || !strings.HasPrefix(r.Batches, "mini-batches") || !r.Config.PositionSkip || r.TestAUC < 0.9 {
 		t.Fatalf("--scale large --model sgc: batches %q, skip path %v, AUC %v, %v", r.Batches, r.Config.PositionSkip, r.TestAUC, err)
+	}
+}
+
+// TestModelWithOptionsOneFile (issue 65): APPNP was added as
+// docs/extending.md says — models/appnp.go, with two options of its own
+// declared there (--appnp-k, --appnp-alpha), and its test, nothing else —
+// and is listed with its depth, trains with its options set from the
+// command line (stored in its configuration), is saved and embedded,
+// runs in compare beside GCN (whose cells keep no APPNP setting), has its
+// lines in the flag reference, and its options are refused for another
+// model, out of range, and with --batch-size (its receptive field).
+func TestModelWithOptionsOneFile(t *testing.T) {
+	out, _, err := runCLI("models")
+	if err != nil || !regexp.MustCompile(`(?m)^appnp +10 \(--appnp-k\) +no +yes `).MatchString(out) {
+		t.Fatalf("ignn models: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	ck := filepath.Join(dir, "ck")
+	out, _, err = runCLI("train", "--model", "appnp", "--appnp-k", "5", "--appnp-alpha", "0.2", "--epochs", "40", "--eval-every", "10",
+		"--save", ck, "--json", "--quiet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		TestAUC float64 `json:"test_auc"`
+		Config  struct {
+			ModelConfig struct {
+				Own map[string]any
+			} `json:"model_config"`
+		} `json:"config"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || r.TestAUC < 0.9 ||
+		!reflect.DeepEqual(r.Config.ModelConfig.Own, map[string]any{"appnp-k": 5.0, "appnp-alpha": 0.2}) {
+		t.Fatalf("train --model appnp --appnp-k 5 --appnp-alpha 0.2: AUC %v, options %v, %v", r.TestAUC, r.Config.ModelConfig.Own, err)
+	}
+	if out, _, err := runCLI("embed", "--checkpoint", ck, "--out", filepath.Join(dir, "z.tsv")); err != nil || !strings.Contains(out, "wrote 400 embeddings") {
+		t.Fatalf("embed an APPNP checkpoint: %v %q", err, out)
+	}
+	cmp := filepath.Join(dir, "cmp")
+	if _, _, err := runCLI("compare", "--models", "appnp,gcn", "--variants", "base", "--repeats", "1", "--epochs", "10",
+		"--appnp-k", "3", "--heuristics=false", "--out", cmp, "--quiet"); err != nil {
+		t.Fatalf("compare with appnp: %v", err)
+	}
+	for model, want := range map[string]map[string]any{"appnp": {"appnp-k": 3.0}, "gcn": nil} {
+		b, err := os.ReadFile(filepath.Join(cmp, "cells", model+"_base_lr0.01_bce1_mse0_seed1.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Config.ModelConfig.Own = nil
+		if err := json.Unmarshal(b, &r); err != nil || !reflect.DeepEqual(r.Config.ModelConfig.Own, want) {
+			t.Errorf("compare: the %s cell's options are %v, want %v (%v)", model, r.Config.ModelConfig.Own, want, err)
+		}
+	}
+	table := flagTable(newApp(io.Discard, io.Discard).Commands)
+	for _, line := range []string{"| train | `--appnp-k` | 10 | an integer in 1…1024 |", "| compare | `--appnp-alpha` | 0.1 | in [0, 1] |"} {
+		if !strings.Contains(table, line) {
+			t.Errorf("the flag reference lacks %q", line)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"train", "--model", "gcn", "--appnp-k", "5"}, "--appnp-k is an option of appnp; --model gcn does not read it"},
+		{[]string{"compare", "--models", "gcn,sage", "--appnp-alpha", "0.5"}, "--appnp-alpha is an option of appnp; none of --models gcn,sage reads it"},
+		{[]string{"train", "--model", "appnp", "--appnp-k", "0"}, "--appnp-k must be an integer in 1…1024, got 0"},
+		{[]string{"train", "--model", "appnp", "--appnp-alpha", "1.5"}, "--appnp-alpha must be in [0, 1], got 1.5"},
+		{[]string{"train", "--model", "gcn", "--heads", "2"}, "--heads is an option of gat"},
+	} {
+		if _, _, err := runCLI(c.args...); err == nil || exitCode(err) != 2 || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v (exit %d), want %q", c.args, err, exitCode(err), c.want)
+		}
+	}
+	if _, _, err := runCLI("train", "--model", "appnp", "--batch-size", "64", "--epochs", "1"); err == nil || !strings.Contains(err.Error(), "its receptive field is --appnp-k hops") {
+		t.Errorf("--batch-size with appnp: %v", err)
 	}
 }
 
