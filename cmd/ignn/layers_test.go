@@ -22,11 +22,12 @@ var layers = map[string]int{
 	"features":             2,
 	"models":               2,
 	"objective":            2,
-	"cmd/internal/report":  3,
-	"cmd/internal/run":     3,
-	"cmd/internal/grid":    4,
-	"cmd/ignn":             5,
-	"scripts/selectgrid":   5,
+	"cmd/internal/memplan": 3,
+	"cmd/internal/report":  4,
+	"cmd/internal/run":     4,
+	"cmd/internal/grid":    5,
+	"cmd/ignn":             6,
+	"scripts/selectgrid":   6,
 }
 
 // TestImportsPointDown parses every production file of the module and

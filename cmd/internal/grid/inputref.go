@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime/debug"
 
+	"github.com/ignn/ignn/cmd/internal/memplan"
 	"github.com/ignn/ignn/cmd/internal/report"
 	"github.com/ignn/ignn/cmd/internal/run"
 	"github.com/ignn/ignn/engine"
@@ -43,7 +44,7 @@ func InputReference(cfg run.Config) (eval.Scores, error) {
 		cfg.Spill = plan.Spill
 	}
 	if plan.BigRun {
-		defer debug.SetGCPercent(debug.SetGCPercent(run.BigRunGCPercent))
+		defer debug.SetGCPercent(debug.SetGCPercent(memplan.BigRunGCPercent))
 	}
 	// The input rows are all it scores: no skip block (at 10⁷ nodes the
 	// standardised block and the cone are 5 GB); the draws are unchanged.

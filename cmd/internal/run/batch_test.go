@@ -284,7 +284,7 @@ func TestSmallWorldBatches(t *testing.T) {
 	set.BatchNodes = 1536 // the user's slots: no probe, the hub's reach alone
 	for _, c := range []Config{rc, set} {
 		layerwise := false
-		for _, part := range planMemory(c, ds).Parts {
+		for _, part := range PlanMemory(c, ds).Parts {
 			layerwise = layerwise || strings.HasPrefix(part.What, "layer-wise inference")
 		}
 		if !layerwise {

@@ -138,7 +138,7 @@ func Build(p *Prepared, cfg Config) (*Built, error) {
 	if err != nil {
 		return nil, err
 	}
-	if c.batch != nil && p.Union.N >= ChunkedInferenceNodes {
+	if chunked(cfg, p.Union.N) {
 		c.infer, err = newInferer(p, model, c.ps, cfg.ModelConfig.Layers, c.batch.sub.Slots)
 		return c, err
 	}

@@ -16,22 +16,6 @@ import (
 	"github.com/ignn/ignn/features"
 )
 
-// ViewInputNodes is the graph size from which a float32 mini-batch run
-// whose positional encoding is landmark hop counts keeps those (2 bytes an
-// entry) and computes its input's and skip block's rows from them as
-// batches load them (engine.Features.View), instead of storing both as
-// N × K float32 values (5.2 GB at 10⁷ nodes, plus the skip candidate while
-// --skip-polar auto chooses). The values are the same, bit for bit; from
-// this size on inference is chunked too (ChunkedInferenceNodes), so no
-// whole-graph graph stores the rows after all. A variable for tests.
-var ViewInputNodes = ChunkedInferenceNodes
-
-// viewInputs reports whether a run of cfg on nodes nodes reads its input
-// and skip rows through views of the landmark hop counts (ViewInputNodes).
-func viewInputs(cfg Config, nodes int) bool {
-	return cfg.BatchSize > 0 && cfg.DType == Float32 && nodes >= ViewInputNodes && cfg.Position.Kind == features.PosLandmark
-}
-
 // hopEncodings reports whether encs are landmark hop counts, smaller than
 // the float32 rows they make.
 func hopEncodings(encs []*features.Encoding) bool {

@@ -73,12 +73,8 @@ func widen[T engine.Float](z []T) []float64 {
 }
 
 // float32Embeddings reports whether the evaluations keep the embeddings in
-// float32: a float32 run's chunked inference, whose values are float32
-// already (half the memory; the scores sum in float64 as for float64
-// rows, so they are the same).
-func (c *Built) float32Embeddings() bool {
-	return c.infer != nil && c.cfg.DType == Float32 && c.lapK == 0
-}
+// float32 (float32Embeddings of the run's configuration).
+func (c *Built) float32Embeddings() bool { return float32Embeddings(c.cfg, c.p.Union.N) }
 
 // unflip sets a Laplacian input's column signs back to +1 (training flips
 // them at random each epoch); other inputs have none.

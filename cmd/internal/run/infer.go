@@ -9,13 +9,6 @@ import (
 	"github.com/ignn/ignn/models"
 )
 
-// ChunkedInferenceNodes is the graph size from which a mini-batch run
-// computes its evaluation embeddings in chunks of nodes (inferer) rather
-// than with one forward pass over the whole graph, whose N × hidden
-// buffers per layer are the largest part of a 10⁷-node run (issue 37). A
-// variable for tests.
-var ChunkedInferenceNodes = 1 << 18
-
 // inferer computes every node's embedding chunk by chunk: the chunk's
 // nodes are the seeds of a subgraph with their whole L-hop neighbourhood
 // (every neighbour, whole-graph degrees), so each seed's embedding is the

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/ignn/ignn/cmd/internal/memplan"
 )
 
 // TestMemoryPlanMatchesPeak runs real trainings in child processes and
@@ -53,9 +55,9 @@ func TestMemoryPlanMatchesPeak(t *testing.T) {
 			t.Fatalf("%s: the child reported no estimate or peak:\n%s", spec, out)
 		}
 		ratio := float64(est) / float64(peak)
-		t.Logf("%s: plan %s, peak RSS %s (ratio %.2f)", spec, FormatBytes(est), FormatBytes(peak), ratio)
+		t.Logf("%s: plan %s, peak RSS %s (ratio %.2f)", spec, memplan.FormatBytes(est), memplan.FormatBytes(peak), ratio)
 		if ratio < 0.7 || ratio > 1.3 {
-			t.Errorf("%s: plan %s is %.2f× the measured peak %s", spec, FormatBytes(est), ratio, FormatBytes(peak))
+			t.Errorf("%s: plan %s is %.2f× the measured peak %s", spec, memplan.FormatBytes(est), ratio, memplan.FormatBytes(peak))
 		}
 	}
 }
@@ -68,14 +70,6 @@ func TestMemoryPlanRefuses(t *testing.T) {
 	_, err := Run(context.Background(), cfg, Hooks{})
 	if err == nil || !strings.Contains(err.Error(), "hash vectors (N × hash dim)") || !strings.Contains(err.Error(), "lower with --hash-dim") {
 		t.Fatalf("error %v", err)
-	}
-	if _, err := ParseBytes("12G"); err != nil {
-		t.Error(err)
-	}
-	for _, bad := range []string{"12X", "-1G", "NaN"} {
-		if _, err := ParseBytes(bad); err == nil {
-			t.Errorf("ParseBytes(%q) accepted", bad)
-		}
 	}
 }
 
@@ -99,28 +93,6 @@ func TestPlanSlots(t *testing.T) {
 	}
 }
 
-// TestPlanSteps: a phase's peak is its whole-phase parts plus its largest
-// step (steps of a phase never overlap), the plan's the whole-run parts
-// plus the larger phase.
-func TestPlanSteps(t *testing.T) {
-	p := MemoryPlan{Parts: []MemPart{
-		{What: "graph", Bytes: 100},
-		{What: "encode rows", Bytes: 30, Phase: PhasePrepare, step: "encode"},
-		{What: "τ rows", Bytes: 20, Phase: PhasePrepare, step: "tau"},
-		{What: "τ scratch", Bytes: 15, Phase: PhasePrepare, step: "tau"},
-		{What: "batch", Bytes: 10, Phase: PhaseTrain},
-		{What: "rank rows", Bytes: 25, Phase: PhaseTrain, step: "rank"},
-		{What: "products", Bytes: 28, Phase: PhaseTrain, step: "evaluate"},
-	}}
-	if got, want := p.total(), int64(100+10+28); got != want { // prepare max(30, 35) = 35 < train 10 + max(25, 28)
-		t.Fatalf("total %d, want %d", got, want)
-	}
-	p.Parts[2].Bytes = 40 // τ step 55 > train 38
-	if got, want := p.total(), int64(100+55); got != want {
-		t.Fatalf("total %d, want %d", got, want)
-	}
-}
-
 // vmHWM is this process's peak resident set (/proc/self/status, VmHWM), in
 // bytes: its own, from its exec on.
 func vmHWM(t *testing.T) int64 {
@@ -139,49 +111,4 @@ func vmHWM(t *testing.T) int64 {
 	}
 	t.Fatal("no VmHWM in /proc/self/status")
 	return 0
-}
-
-// TestPlanLayerwiseSteps: where the evaluations' inference runs layer-wise,
-// its two stages' rows of every node and the held embeddings with their
-// pair tape are steps of the training phase that do not overlap (the
-// stages' rows are garbage once the last stage has put every row), so the
-// plan counts the larger of them, not both.
-func TestPlanLayerwiseSteps(t *testing.T) {
-	defer func(c, k int) { BatchSlotCap, ChunkedInferenceNodes = c, k }(BatchSlotCap, ChunkedInferenceNodes)
-	BatchSlotCap, ChunkedInferenceNodes = 1200, 0
-	cfg := shortRun("gcn")
-	cfg.Dataset, cfg.Variant, cfg.BatchSize = "ba:2000:3", Both, 64
-	cfg.Explicit = map[string]bool{"batch-size": true}
-	ds, err := LoadDataset(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg, err = cfg.Resolve(ds); err != nil {
-		t.Fatal(err)
-	}
-	p := planMemory(cfg, ds)
-	steps := map[string]int64{}
-	var whole, common, all int64
-	for _, q := range p.Parts {
-		all += q.Bytes
-		switch {
-		case q.Phase == "":
-			whole += q.Bytes
-		case q.Phase == PhaseTrain && q.step == "":
-			common += q.Bytes
-		case q.Phase == PhaseTrain:
-			steps[q.step] += q.Bytes
-		}
-		for prefix, step := range map[string]string{"layer-wise inference": "layerwise", "evaluation embeddings": "evaluate", "evaluation pairs and products": "evaluate"} {
-			if strings.HasPrefix(q.What, prefix) && (q.Phase != PhaseTrain || q.step != step) {
-				t.Errorf("%q: phase %q step %q, want %q %q", q.What, q.Phase, q.step, PhaseTrain, step)
-			}
-		}
-	}
-	if steps["layerwise"] == 0 || steps["evaluate"] == 0 {
-		t.Fatalf("steps %v: want layerwise and evaluate", steps)
-	}
-	if want := whole + common + max(steps["layerwise"], steps["evaluate"]); p.Total != want {
-		t.Errorf("total %d, want %d (whole %d, training %d, steps %v)", p.Total, want, whole, common, steps)
-	}
 }

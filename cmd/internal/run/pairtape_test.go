@@ -44,7 +44,7 @@ func TestPairTape(t *testing.T) {
 }
 
 // TestEvalPairCount: the memory plan's count of an evaluation's pairs
-// (evalPairCount) bounds what the first evaluation records on the
+// (memplan.Shape.EvalPairs) bounds what the first evaluation records on the
 // sampled path, and closely (the validation sample's triples are at most,
 // not exactly, one per two of its pairs).
 func TestEvalPairCount(t *testing.T) {
@@ -63,7 +63,7 @@ func TestEvalPairCount(t *testing.T) {
 	if _, _, err := c.Evaluate(); err != nil {
 		t.Fatal(err)
 	}
-	recorded, bound := int64(c.tape.Recorded()), evalPairCount(rc, int64(ds.NumEdges()))
+	recorded, bound := int64(c.tape.Recorded()), shapeOf(rc, ds).EvalPairs()
 	t.Logf("recorded %d pairs; the plan counts %d", recorded, bound)
 	if recorded > bound || float64(recorded) < 0.97*float64(bound) {
 		t.Fatalf("the first evaluation recorded %d pairs; the memory plan counts %d", recorded, bound)

@@ -3,7 +3,6 @@ package run
 import (
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
-	"github.com/ignn/ignn/models"
 	"github.com/ignn/ignn/objective"
 )
 
@@ -91,14 +90,4 @@ func hubReach(a *data.Adj, layers int, row []uint16) int64 {
 		row = make([]uint16, a.N)
 	}
 	return int64(len(a.BFS(a.Hub(), layers, row[:a.N], nil)))
-}
-
-// staged reports whether cfg's model runs its stages apart (models.Staged).
-func staged(cfg Config) bool {
-	e, err := models.Lookup(cfg.Model)
-	if err != nil {
-		return false
-	}
-	_, ok := e.New(cfg.ModelConfig).(models.Staged)
-	return ok
 }

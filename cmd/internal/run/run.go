@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"github.com/ignn/ignn/cmd/internal/memplan"
 	"github.com/ignn/ignn/features"
 )
 
@@ -69,7 +70,7 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	if hooks.Resolved != nil {
 		hooks.Resolved(cfg)
 	}
-	plan := PlanMemory(cfg, ds)
+	shape, plan := planOf(cfg, ds)
 	if hooks.Plan != nil && hooks.Plan(plan, ds.NumNodes(), ds.NumEdges()) {
 		return nil, ErrPlanOnly
 	}
@@ -80,15 +81,15 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 		cfg.Spill = plan.Spill
 	}
 	if cfg.Spill != "" {
-		if err := checkSpill(cfg, ds.NumNodes()); err != nil {
+		if err := shape.CheckSpill(cfg.Spill); err != nil {
 			return nil, err
 		}
 		if hooks.Warn != nil {
-			hooks.Warn(spillNote(cfg, plan, ds.NumNodes()))
+			hooks.Warn(shape.SpillNote(cfg.Spill, plan, cfg.MaxMemory))
 		}
 	}
 	if plan.BigRun {
-		defer debug.SetGCPercent(debug.SetGCPercent(BigRunGCPercent))
+		defer debug.SetGCPercent(debug.SetGCPercent(memplan.BigRunGCPercent))
 	}
 	var stage func(string)
 	var stages stageClock

@@ -8,6 +8,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/ignn/ignn/cmd/internal/memplan"
+	"github.com/ignn/ignn/data"
 )
 
 // TestSpillRun: a run that spills (the landmark hop counts its input's
@@ -32,7 +35,7 @@ func TestSpillRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sp := spills(resolved, 180); !sp.hops || !sp.rank || !sp.emb || !sp.queries {
+		if sp := shapeOf(resolved, &data.Dataset{Graphs: []*data.Graph{{N: 180}}}).Spills(); !sp.Hops || !sp.Rank || !sp.Emb || !sp.Queries {
 			t.Fatalf("the run would spill %+v: the test wants all four (%s, %s)", sp, resolved.Position, resolved.DistanceLoss)
 		}
 		res = append(res, r)
@@ -108,19 +111,21 @@ func TestSpillAutoPlan(t *testing.T) {
 	}
 	cfg.MaxMemory = held.Total - 1
 	p := PlanMemory(cfg, ds)
-	if AutoSpillDir() == "" {
+	if memplan.AutoSpillDir() == "" {
 		t.Skip("the temporary directory is a tmpfs: auto never spills there")
 	}
-	if p.Spill != AutoSpillDir() || p.Total != spilled.Total {
-		t.Fatalf("a run over the limit: spill %q, plan %d; want %q, %d", p.Spill, p.Total, AutoSpillDir(), spilled.Total)
+	if p.Spill != memplan.AutoSpillDir() || p.Total != spilled.Total {
+		t.Fatalf("a run over the limit: spill %q, plan %d; want %q, %d", p.Spill, p.Total, memplan.AutoSpillDir(), spilled.Total)
 	}
 	// A graph whose spill files the directory cannot hold: refused with
 	// the need and the room.
 	cfg.Spill = filepath.Join(t.TempDir(), "not", "yet")
-	if err := checkSpill(cfg, 1<<50); err == nil || !strings.Contains(err.Error(), "free") || !strings.Contains(err.Error(), cfg.Spill) {
+	big, small := shapeOf(cfg, ds), shapeOf(cfg, ds)
+	big.Nodes, small.Nodes = 1<<50, 1000
+	if err := big.CheckSpill(cfg.Spill); err == nil || !strings.Contains(err.Error(), "free") || !strings.Contains(err.Error(), cfg.Spill) {
 		t.Fatalf("a spill beyond the disk: %v", err)
 	}
-	if err := checkSpill(cfg, 1000); err != nil {
+	if err := small.CheckSpill(cfg.Spill); err != nil {
 		t.Fatalf("a small spill: %v", err)
 	}
 }

@@ -267,19 +267,3 @@ func CheckStages(ds *data.Dataset, cfg Config, dir string) error {
 	_, err = readStages(p, cfg)
 	return err
 }
-
-// PlanStagePart is the memory one of n parts of cfg's BFS stages on ds
-// needs: the runtime, the graph and its splits, the part's landmark rows
-// (twice: computed, then copied when they span graphs), a chunk of τ rows
-// (more on a small world) and a multi-source sweep's words, the part's
-// queries and the τ sample's pairs.
-func PlanStagePart(cfg Config, ds *data.Dataset, n int) int64 {
-	nodes, edges := int64(ds.NumNodes()), int64(ds.NumEdges())
-	b := int64(runtimeBase) + edges*bytesPerBatchEdge
-	if cfg.Position.Kind == features.PosLandmark {
-		b += 2 * int64((cfg.Position.K+n-1)/n) * nodes * 2
-	}
-	bfs, queries := int64(eval.TauBFSRows(data.MaxNodes(ds.Graphs))), int64(eval.TauRows(data.MaxNodes(ds.Graphs)))
-	b += (bfs+queries)*nodes*2 + nodes*data.SweepWordBytes + int64(cfg.TauPairs)*(4+4+2+4+1+2)
-	return b
-}

@@ -1,14 +1,13 @@
-package run
+package memplan
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 )
 
 // A memory plan's parts and their accounting: when each part is live
 // (the whole run, a phase, a step of a phase), the plan's total, and its
-// refusal above --max-memory. planMemory (memplan.go) makes the parts.
+// refusal above --max-memory. Estimate (estimate.go) makes the parts.
 
 // MemPart is one line of a memory plan: what it holds, its estimated bytes
 // and the flag that shrinks it ("" when none does).
@@ -36,8 +35,8 @@ const (
 	PhaseTrain   = "train"
 )
 
-// MemoryPlan is a run's estimated peak memory, by part.
-type MemoryPlan struct {
+// Plan is a run's estimated peak memory, by part.
+type Plan struct {
 	Parts  []MemPart `json:"parts"`
 	Total  int64     `json:"total_bytes"`
 	BigRun bool      `json:"big_run"` // the run collects garbage at GOGC = BigRunGCPercent
@@ -45,12 +44,13 @@ type MemoryPlan struct {
 	// by: the collector's, peak RSS over live heap.
 	Headroom float64 `json:"headroom"`
 	// Spill is the directory --spill auto chose because the run would not
-	// fit --max-memory otherwise ("" when it spills nothing or was told where).
+	// fit --max-memory otherwise ("" when it spills nothing or was told
+	// where): set by the caller that made that choice.
 	Spill string `json:"spill,omitempty"`
 }
 
 // total is the whole-run parts plus the larger phase.
-func (p MemoryPlan) total() int64 {
+func (p Plan) total() int64 {
 	whole, phases := p.Phases()
 	var peak int64
 	for _, ph := range phases {
@@ -70,7 +70,7 @@ type PlanPhase struct {
 
 // Phases splits p's parts (in p's order) into the whole run's (a phase
 // named "" with no steps) and the phases' (prepare, then train).
-func (p MemoryPlan) Phases() (whole PlanPhase, phases []PlanPhase) {
+func (p Plan) Phases() (whole PlanPhase, phases []PlanPhase) {
 	for _, name := range []string{"", PhasePrepare, PhaseTrain} {
 		ph := PlanPhase{Name: name, Steps: map[string][]MemPart{}}
 		steps := map[string]int64{}
@@ -97,7 +97,7 @@ func (p MemoryPlan) Phases() (whole PlanPhase, phases []PlanPhase) {
 
 // Check refuses a plan above limit with the estimate, its largest parts and
 // the flags that lower them.
-func (p MemoryPlan) Check(limit int64) error {
+func (p Plan) Check(limit int64) error {
 	if limit <= 0 || p.Total <= limit {
 		return nil
 	}
@@ -112,6 +112,3 @@ func (p MemoryPlan) Check(limit int64) error {
 	return fmt.Errorf("the run needs an estimated %s, above --max-memory %s; largest parts: %s",
 		FormatBytes(p.Total), FormatBytes(limit), strings.Join(parts, "; "))
 }
-
-// ErrPlanOnly is Run's error when Hooks.Plan stopped it after planning.
-var ErrPlanOnly = errors.New("stopped after the memory plan")
