@@ -99,3 +99,26 @@ func TestCleanedLines(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesNear: a name given in the wrong case is suggested first, then
+// names one or two edits away (issue 66: `neighbors --node valjean` on a
+// graph with Valjean said only that valjean was not there).
+func TestNamesNear(t *testing.T) {
+	names := Names{}
+	for _, s := range []string{"Valjean", "Javert", "Fantine", "Marius", "Mabeuf", "Myriel", "VALJEAN"} {
+		names[NameID(s)] = s
+	}
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"valjean", []string{"VALJEAN", "Valjean"}},
+		{"Javret", []string{"Javert"}},
+		{"Marus", []string{"Marius"}},
+		{"Cosette", nil},
+	} {
+		if got := names.Near(c.in, 3); !reflect.DeepEqual(got, c.want) && (len(got) > 0 || len(c.want) > 0) {
+			t.Errorf("Near(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -2,7 +2,9 @@ package data
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/spaolacci/murmur3"
 )
@@ -88,4 +90,58 @@ func NamesOf(ds *Dataset) Names {
 // an integer id, or a name (its NameID).
 func ParseNode(s string) (uint64, error) {
 	return parseNode(s, Names{})
+}
+
+// Near returns up to k names of n close to s, for a "did you mean"
+// message: those equal to s but for case first, then those at the
+// smallest edit distance, at most 2 (or a third of s's length, if more),
+// each group in lexical order.
+func (n Names) Near(s string, k int) []string {
+	var same []string
+	byDist := map[int][]string{}
+	limit := max(2, len([]rune(s))/3)
+	for _, name := range n {
+		if strings.EqualFold(name, s) {
+			same = append(same, name)
+		} else if d := editDistance(strings.ToLower(name), strings.ToLower(s), limit); d <= limit {
+			byDist[d] = append(byDist[d], name)
+		}
+	}
+	slices.Sort(same)
+	out := same
+	for d := 1; d <= limit && len(out) < k; d++ {
+		slices.Sort(byDist[d])
+		out = append(out, byDist[d]...)
+	}
+	return out[:min(k, len(out))]
+}
+
+// editDistance is the Levenshtein distance of a and b in runes, or
+// limit+1 once it is sure to exceed limit.
+func editDistance(a, b string, limit int) int {
+	ra, rb := []rune(a), []rune(b)
+	if d := len(ra) - len(rb); d > limit || -d > limit {
+		return limit + 1
+	}
+	prev, cur := make([]int, len(rb)+1), make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		best := cur[0]
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			best = min(best, cur[j])
+		}
+		if best > limit {
+			return limit + 1
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
 }

@@ -24,9 +24,12 @@ type usageError struct{ error }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
+// exitCode is 2 for a usage error (a flag, a value, a combination, also
+// when the run refuses it: run.SettingError), 1 for a run that failed.
 func exitCode(err error) int {
 	var u usageError
-	if errors.As(err, &u) {
+	var se *run.SettingError
+	if errors.As(err, &u) || errors.As(err, &se) {
 		return 2
 	}
 	return 1

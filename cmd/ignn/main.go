@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -25,7 +26,13 @@ func main() {
 		cancel()
 	}()
 	if err := execute(ctx, os.Args, os.Stdout, os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, "ignn:", err)
+		fmt.Fprintln(os.Stderr, errorLine(err))
 		os.Exit(exitCode(err))
 	}
+}
+
+// errorLine is the line a failed command ends with: the error after one
+// "ignn: ", whether or not the error's own text starts with it.
+func errorLine(err error) string {
+	return "ignn: " + strings.TrimPrefix(err.Error(), "ignn: ")
 }

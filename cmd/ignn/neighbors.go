@@ -86,7 +86,11 @@ func neighborsCommand(stdout, stderr io.Writer) *cli.Command {
 			for qi, id := range ids {
 				r, ok := rowOf[id]
 				if !ok {
-					return fmt.Errorf("node %s is not in %s", tokens[qi], cfg.Dataset)
+					msg := fmt.Sprintf("node %s is not in %s", tokens[qi], cfg.Dataset)
+					if near := names.Near(tokens[qi], 3); len(near) > 0 {
+						msg += "; did you mean " + strings.Join(near, ", ") + "?"
+					}
+					return usagef("%s", msg)
 				}
 				rows = append(rows, r)
 			}

@@ -111,3 +111,43 @@ func TestOneVoiceForWarnings(t *testing.T) {
 		t.Errorf("compare: the cleaning warning %d times (want once, as %q):\n%s", n, want, stderr)
 	}
 }
+
+// TestOneFormForErrors (issue 66): a refused combination exits 2 like any
+// usage error — --batch-size on a model that trains on the whole graph
+// exited 1 —, a run that fails exits 1, and the error line has one
+// "ignn:" prefix.
+func TestOneFormForErrors(t *testing.T) {
+	_, _, err := runCLI("train", "--model", "gat", "--batch-size", "64", "--epochs", "1", "--eval-every", "1", "--quiet")
+	if err == nil || exitCode(err) != 2 || !strings.Contains(err.Error(), "--batch-size: gat trains on the whole graph") {
+		t.Errorf("gat --batch-size: exit %d, %v", exitCode(err), err)
+	}
+	_, _, err = runCLI("train", "--dataset", writeFile(t, "one.txt", "0 1\n"), "--epochs", "1", "--eval-every", "1", "--quiet")
+	if err == nil || exitCode(err) != 1 {
+		t.Errorf("a graph too small to split: exit %d, %v", exitCode(err), err)
+	}
+	for _, e := range []error{fmt.Errorf("ignn: --x has no documented range"), fmt.Errorf("--x has no documented range")} {
+		if got := errorLine(e); got != "ignn: --x has no documented range" {
+			t.Errorf("error line %q", got)
+		}
+	}
+}
+
+// TestNeighborsSuggests (issue 66): a node name not in the graph is a usage
+// error that suggests near names, the same name in another case first.
+func TestNeighborsSuggests(t *testing.T) {
+	var b strings.Builder
+	names := []string{"Myriel", "Napoleon", "Valjean", "Fantine", "Cosette", "Javert", "Marius", "Gavroche", "Eponine", "Enjolras", "Bossuet", "Joly"}
+	for i := range names {
+		fmt.Fprintf(&b, "%s %s\n%s %s\n", names[i], names[(i+1)%len(names)], names[i], names[(i+5)%len(names)])
+	}
+	ck := filepath.Join(t.TempDir(), "ck")
+	if _, _, err := runCLI("train", "--dataset", writeFile(t, "named.txt", b.String()), "--epochs", "2", "--eval-every", "1", "--save", ck, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	for node, want := range map[string]string{"valjean": "did you mean Valjean?", "Javret": "did you mean Javert?"} {
+		_, _, err := runCLI("neighbors", "--checkpoint", ck, "--node", node)
+		if err == nil || exitCode(err) != 2 || !strings.Contains(err.Error(), want) {
+			t.Errorf("--node %s: exit %d, %v; want %q", node, exitCode(err), err, want)
+		}
+	}
+}

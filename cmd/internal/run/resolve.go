@@ -104,8 +104,24 @@ func (c Config) WithDefaults() Config {
 // positional input, and runs whose input is a graph encoding
 // (Position lap/rw/landmark), get HashDim 0; the Position of variants
 // without the input becomes the zero Position. It is idempotent, so a stored configuration resolves to
-// itself, and it validates the result.
+// itself, and it validates the result: its errors are SettingErrors.
 func (c Config) Resolve(ds *data.Dataset) (Config, error) {
+	r, err := c.resolve(ds)
+	if err != nil {
+		return r, &SettingError{err}
+	}
+	return r, nil
+}
+
+// SettingError is a configuration a run refuses before any work: a flag,
+// a value or a combination of them (the CLI exits with status 2, as for
+// any usage error).
+type SettingError struct{ Err error }
+
+func (e *SettingError) Error() string { return e.Err.Error() }
+func (e *SettingError) Unwrap() error { return e.Err }
+
+func (c Config) resolve(ds *data.Dataset) (Config, error) {
 	if _, err := models.Lookup(c.Model); err != nil {
 		return c, err
 	}
