@@ -131,7 +131,7 @@ func TestCapacityCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stdout, "(capacity)  table, rank") {
+	if !strings.Contains(stdout, "(capacity)") || !strings.Contains(stdout, "table, the runs' objective") {
 		t.Fatalf("no capacity row:\n%s", stdout)
 	}
 	b, err := os.ReadFile(filepath.Join(out, "results.json"))

@@ -48,10 +48,14 @@ type CompareConfig struct {
 	// histories when the table is made, so it is not part of a cell: the
 	// same cells serve every rule.
 	// Capacity adds a (capacity) row: per seed, a free embedding table of
-	// the runs' output width trained on the ranking distance term alone
-	// (run.CapacityConfig), scored on the same splits and τ pairs — what no
-	// model with cosine similarity in that many dimensions can beat by much.
+	// the runs' output width trained on their objective (run.CapacityConfig:
+	// the first model's BCE and distance term at its weights), scored on the
+	// same splits and τ pairs — a point on the joint frontier of link AUC
+	// and τ that cosine similarity in that many dimensions reaches.
 	Capacity bool
+	// Objective, when set, is the capacity cells' objective
+	// (CapacityObjective); Compare fills it when Capacity is set.
+	Objective *run.Objective
 	// Heuristics adds, on the link task, a (common neighbours) and an
 	// (adamic-adar) row: the heuristics' scores of each seed's own test
 	// pairs on its message-passing edges (HeuristicReference).
@@ -82,6 +86,13 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 	}
 	if cc.Workers < 1 {
 		cc.Workers = 1
+	}
+	if cc.Capacity && cc.Objective == nil {
+		o, err := cc.CapacityObjective()
+		if err != nil {
+			return nil, err
+		}
+		cc.Objective = &o
 	}
 	jobs := cc.Jobs()
 	if cc.InputsOnly {

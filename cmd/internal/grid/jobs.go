@@ -17,6 +17,8 @@ type Job struct {
 	LR        float64           `json:"lr"`
 	LambdaBCE float64           `json:"lambda_bce"`
 	LambdaMSE float64           `json:"lambda_mse"`
+	// Capacity marks the capacity reference's cells (withCapacity).
+	Capacity bool `json:"capacity,omitempty"`
 }
 
 // Key names the job's result file.
@@ -24,6 +26,9 @@ func (j Job) Key() string {
 	v := string(j.Variant)
 	if !j.Position.IsHash() {
 		v += "-" + strings.ReplaceAll(j.Position.String(), ":", "")
+	}
+	if j.Capacity {
+		v += "-capacity"
 	}
 	return fmt.Sprintf("%s_%s_lr%g_bce%g_mse%g_seed%d", j.Model, v, j.LR, j.LambdaBCE, j.LambdaMSE, j.Seed)
 }
@@ -158,7 +163,7 @@ func (cc CompareConfig) config(j Job) run.Config {
 	c.Model, c.Variant, c.Seed, c.LR, c.LambdaBCE, c.LambdaMSE = j.Model, j.Variant, j.Seed, j.LR, j.LambdaBCE, j.LambdaMSE
 	c.Position = j.Position
 	if j.IsCapacity() {
-		c = run.CapacityConfig(c)
+		c = run.CapacityConfig(c, cc.capacityObjective())
 	}
 	return c.WithDefaults()
 }
