@@ -104,7 +104,13 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 			var bar *progress
 			var mu sync.Mutex
 			warned := map[string]bool{} // a warning is printed once per compare, not once per cell
+			var work float64            // the cells to run, weighed for the ETA
 			hooks := grid.CompareHooks{
+				Todo: func(jobs []grid.Job) {
+					for _, j := range jobs {
+						work += cc.ETACost(j)
+					}
+				},
 				Start: func(total, done int) {
 					if quiet {
 						return
@@ -113,10 +119,11 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 						fmt.Fprintf(stderr, "resuming: %d of %d cells already done in %s\n", done, total, cc.Out)
 					}
 					bar = newProgress(stderr, "cells", total, done)
+					bar.weigh(work)
 				},
 				Done: func(j grid.Job, r *run.Result) {
 					if bar != nil {
-						bar.add(1)
+						bar.add(1, cc.ETACost(j))
 					}
 				},
 				Warn: func(j grid.Job, msg string) { // kept under --quiet
@@ -178,6 +185,9 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 				if !quiet {
 					fmt.Fprintf(stderr, "wrote %s/{%s} and %d cell files in %s/cells\n", cc.Out, files, len(res.Cells), cc.Out)
 				}
+			}
+			if cc.Out == "" && !quiet {
+				fmt.Fprintln(stderr, "note: no --out, so nothing was kept: the same command with --out DIR keeps the table and every cell (it resumes when run again; ignn plot --results DIR draws them)")
 			}
 			if n := len(res.Failures); n > 0 {
 				return fmt.Errorf("%d of %d cells failed (listed above); the rest are in the table — fix the cause and rerun with --retry-failed", n, n+len(res.Cells))

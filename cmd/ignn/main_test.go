@@ -300,7 +300,7 @@ func TestPlainProgress(t *testing.T) {
 	var b bytes.Buffer
 	p := newProgress(&b, "cells", 3, 0)
 	for i := 0; i < 3; i++ {
-		p.add(1)
+		p.add(1, 1)
 	}
 	p.finish()
 	if s := b.String(); strings.ContainsAny(s, "\r\x1b") || !strings.Contains(s, "cells 3/3 (100%)") {

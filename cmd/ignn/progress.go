@@ -19,7 +19,17 @@ type progress struct {
 	what         string
 	total, done  int
 	start, shown time.Time
+	// work and worked weigh the units this process runs (one each, or as
+	// weigh sets): the ETA extrapolates the work this process did, so
+	// units that cost more (capacity cells, P-GNN) and units done before a
+	// resume count as what they are.
+	work, worked float64
+	weighted     bool
 }
+
+// weigh sets the total work of the units this process will run; add then
+// takes each one's.
+func (p *progress) weigh(work float64) { p.work, p.weighted = work, true }
 
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
@@ -27,20 +37,31 @@ func isTerminal(w io.Writer) bool {
 }
 
 func newProgress(w io.Writer, what string, total, done int) *progress {
-	p := &progress{w: w, what: what, total: total, done: done, start: time.Now()}
+	p := &progress{w: w, what: what, total: total, done: done, start: time.Now(), work: float64(total - done)}
 	if isTerminal(w) {
 		p.bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription(what),
-			progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
+			progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
 		p.bar.Set(done)
 	}
 	return p
 }
 
-// add counts n more finished units; plain output prints at most one line
-// every 5 seconds, and always the last one.
-func (p *progress) add(n int) {
+// add counts n more finished units of work w (weigh; without it, one a
+// unit); plain output prints at most one line every 5 seconds, and always
+// the last one.
+func (p *progress) add(n int, w float64) {
 	p.done += n
+	if !p.weighted {
+		w = float64(n)
+	}
+	p.worked += w
+	el := time.Since(p.start)
+	eta := "?"
+	if p.worked > 0 {
+		eta = (time.Duration(float64(el) * max(0, p.work-p.worked) / p.worked)).Round(time.Second).String()
+	}
 	if p.bar != nil {
+		p.bar.Describe(fmt.Sprintf("%s (ETA %s)", p.what, eta))
 		p.bar.Add(n)
 		return
 	}
@@ -48,11 +69,6 @@ func (p *progress) add(n int) {
 		return
 	}
 	p.shown = time.Now()
-	el := time.Since(p.start)
-	eta := "?"
-	if p.done > 0 {
-		eta = (time.Duration(float64(el) * float64(p.total-p.done) / float64(p.done))).Round(time.Second).String()
-	}
 	fmt.Fprintf(p.w, "%s %d/%d (%d%%), %s elapsed, ETA %s\n", p.what, p.done, p.total, 100*p.done/max(1, p.total), el.Round(time.Second), eta)
 }
 

@@ -1,12 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/ignn/ignn/cmd/internal/grid"
+	"github.com/ignn/ignn/cmd/internal/run"
 )
 
 // writeFile writes s to name in a fresh directory and returns its path.
@@ -110,6 +115,12 @@ func TestOneVoiceForWarnings(t *testing.T) {
 	if n := strings.Count(stderr, "input cleaned"); n != 1 || strings.Contains(stderr, "level=") || !strings.Contains(stderr, want) {
 		t.Errorf("compare: the cleaning warning %d times (want once, as %q):\n%s", n, want, stderr)
 	}
+	// Without --quiet, a compare without --out says how to keep its cells.
+	_, stderr, err = runCLI("compare", "--dataset", path, "--models", "gcn", "--variants", "base", "--repeats", "1",
+		"--epochs", "2", "--eval-every", "1", "--heuristics=false")
+	if err != nil || !strings.Contains(stderr, "note: no --out, so nothing was kept: the same command with --out DIR keeps the table and every cell") {
+		t.Errorf("compare without --out: %v\n%s", err, stderr)
+	}
 }
 
 // TestOneFormForErrors (issue 66): a refused combination exits 2 like any
@@ -149,5 +160,34 @@ func TestNeighborsSuggests(t *testing.T) {
 		if err == nil || exitCode(err) != 2 || !strings.Contains(err.Error(), want) {
 			t.Errorf("--node %s: exit %d, %v; want %q", node, exitCode(err), err, want)
 		}
+	}
+}
+
+// TestETACountsEveryCell (issue 66): compare's ETA weighs each cell by its
+// cost, a capacity cell's CapacityEpochs steps included (`make run` said
+// "ETA 4s" with 34 s of capacity cells to go): after 10 s and a cell of
+// weight 2 out of 12, 50 s remain, not the 20 s a count of cells says.
+func TestETACountsEveryCell(t *testing.T) {
+	var b bytes.Buffer
+	p := newProgress(&b, "cells", 3, 0)
+	p.weigh(12)
+	p.start = time.Now().Add(-10 * time.Second)
+	p.add(1, 2)
+	if !strings.Contains(b.String(), "ETA 50s") {
+		t.Errorf("progress %q, want ETA 50s", b.String())
+	}
+	base := run.Default()
+	base.Epochs = 100
+	cc := grid.CompareConfig{Base: base, Models: []string{"gcn"}, Variants: []run.Variant{run.Both}, Repeats: 1, Capacity: true}
+	var model, capacity float64
+	for _, j := range cc.Jobs() {
+		if j.IsCapacity() {
+			capacity = cc.ETACost(j)
+		} else {
+			model = cc.ETACost(j)
+		}
+	}
+	if model <= 0 || capacity < model*float64(run.CapacityEpochs)/float64(base.Epochs)/2 {
+		t.Errorf("ETA costs: capacity cell %g, gcn both %g", capacity, model)
 	}
 }

@@ -70,6 +70,9 @@ type CompareHooks struct {
 	Start func(total, done int)      // before running, with the cells already on disk
 	Done  func(j Job, r *run.Result) // after each cell that ran
 	Warn  func(j Job, msg string)
+	// Todo, before Start, gets the cells this process will run (for an ETA
+	// weighted by their costs, ETACost).
+	Todo func(jobs []Job)
 }
 
 // cellFile is what each cell writes: its full result (with timings).
@@ -160,6 +163,13 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 				todo = append(todo, i)
 			}
 		}
+	}
+	if hooks.Todo != nil {
+		js := make([]Job, len(todo))
+		for k, i := range todo {
+			js[k] = jobs[i]
+		}
+		hooks.Todo(js)
 	}
 	if hooks.Start != nil {
 		hooks.Start(len(jobs), len(jobs)-len(todo))

@@ -193,3 +193,13 @@ func (cc CompareConfig) PeakMemory() (int64, error) {
 	}
 	return peak, nil
 }
+
+// ETACost is j's relative cost for an ETA: jobCost at the epochs j itself
+// runs (a capacity cell's CapacityEpochs steps, not the grid's epochs:
+// `make run`'s ETA said 4 s with 34 s of capacity cells to go).
+func (cc CompareConfig) ETACost(j Job) float64 {
+	if j.IsCapacity() {
+		return cc.jobCost(j) / float64(max(1, cc.Base.Epochs)) * run.CapacityEpochs
+	}
+	return cc.jobCost(j)
+}
