@@ -26,6 +26,13 @@ type Config struct {
 	// training brings the message passing in from there, and the map alone
 	// sets its share (GIN's summed messages would otherwise swamp the skip).
 	SkipGate bool `json:",omitempty"`
+	// SkipAlone, with a skip path, leaves the message passing out: the
+	// embedding is the skip's linear map of the positional input alone,
+	// normalised — the ablation that shows what the message passing adds
+	// to a recipe with a skip path. Only the layer stack (GCN, SAGE, GAT,
+	// GIN, GraphConv) can leave its layers out; Output refuses it after
+	// message passing that was built.
+	SkipAlone bool `json:",omitempty"`
 	// AnchorIndex is P-GNN's closest-anchor semantics: AnchorFixed ("" or
 	// "fixed", the reference code since its fix 9c1553d) or AnchorOriginal
 	// (before it: the anchor's position in its set used as a node id).

@@ -81,8 +81,13 @@ func (s stack) Forward(b *engine.Builder, gi *engine.GraphInput) *G.Node {
 }
 
 // Stages: the pre-layer (row-wise, when Pre), one a message-passing layer,
-// and Output (row-wise).
-func (s stack) Stages() int { return s.pre() + s.cfg.Layers + 1 }
+// and Output (row-wise); Output alone with SkipAlone.
+func (s stack) Stages() int {
+	if s.cfg.SkipAlone {
+		return 1
+	}
+	return s.pre() + s.cfg.Layers + 1
+}
 
 func (s stack) pre() int {
 	if s.cfg.Pre {
@@ -92,7 +97,7 @@ func (s stack) pre() int {
 }
 
 func (s stack) StageHops(st int) int {
-	if st < s.pre() || st == s.Stages()-1 {
+	if s.cfg.SkipAlone || st < s.pre() || st == s.Stages()-1 {
 		return 0
 	}
 	return 1
@@ -101,6 +106,9 @@ func (s stack) StageHops(st int) int {
 // Stage adds the pre-layer, layer l = st − pre (h is layer l−1's output,
 // ReLU'd and dropped out, or the pre-layer's) or Output.
 func (s stack) Stage(b *engine.Builder, gi *engine.GraphInput, st int, h *G.Node) *G.Node {
+	if s.cfg.SkipAlone {
+		return Output(b, s.name, s.cfg, nil, gi)
+	}
 	switch l := st - s.pre(); {
 	case l < 0:
 		return b.InputLinear(s.name+".pre", gi.X, s.cfg.Hidden, true)
@@ -130,20 +138,34 @@ func (s stack) Stage(b *engine.Builder, gi *engine.GraphInput, st int, h *G.Node
 // NAME.skip), with c.SkipGate first passing h, normalised, through an
 // Out×Out map started at 0 (NAME.gate); then rows L2-normalised. The skip
 // map starts at gi.SkipInit when it is set (run's --skip-principal), at
-// random otherwise. Every
-// model that declares Entry.Skip ends with it.
+// random otherwise. With c.SkipAlone, h must be nil and the embedding is
+// the skip's map alone. Every model that declares Entry.Skip ends with it.
 func Output(b *engine.Builder, name string, c Config, h *G.Node, gi *engine.GraphInput) *G.Node {
+	if c.SkipAlone {
+		switch {
+		case gi.Skip == nil:
+			panic("models: --skip-alone leaves only the skip path, and the input has no skip block (--position-skip)")
+		case h != nil:
+			panic(fmt.Sprintf("models: --skip-alone: %s builds its message passing before its output; only the layer stack (gcn, sage, gat, gin, graphconv) leaves it out", name))
+		}
+		return engine.RowNormalize(b.InputLinearInit(name+".skip", gi.Skip, c.Out, false, skipInit(gi)))
+	}
 	if gi.Skip != nil {
 		if c.SkipGate { // the message-passing branch, normalised, through an Out×Out map that starts at 0
 			h = engine.MatMul(engine.RowNormalize(h), b.Param(name+".gate", engine.Zeros, c.Out, c.Out))
 		}
-		var init engine.Init
-		if gi.SkipInit != nil {
-			init = engine.Values(gi.SkipInit)
-		}
-		h = engine.Add(h, b.InputLinearInit(name+".skip", gi.Skip, c.Out, false, init))
+		h = engine.Add(h, b.InputLinearInit(name+".skip", gi.Skip, c.Out, false, skipInit(gi)))
 	}
 	return engine.RowNormalize(h)
+}
+
+// skipInit is the skip map's start: gi.SkipInit when set (run's
+// --skip-principal), random (nil) otherwise.
+func skipInit(gi *engine.GraphInput) engine.Init {
+	if gi.SkipInit != nil {
+		return engine.Values(gi.SkipInit)
+	}
+	return nil
 }
 
 // transform returns h·W (no bias) for a layer, or X·W through the sparse-aware

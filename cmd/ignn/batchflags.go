@@ -14,6 +14,7 @@ import (
 func batchFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "select", Value: "auc", Usage: "which epoch a run reports, and which setting a sweep keeps: auc (the paper's: the highest validation AUC, first on ties), objective (the lowest validation objective: BCE on validation pairs + λ_MSE × the distance term on a validation pair sample disjoint from the test τ pairs), or auc-then-objective (AUC ties within one standard error broken by the objective); compare applies it to the cells' histories, so changing it reruns nothing"},
+		&cli.BoolFlag{Name: "skip-alone", Usage: "with --position-skip: leave the message passing out — the embedding is the skip path's map of the positional input alone (the ablation that shows what the message passing adds; gcn, sage, gat, gin, graphconv)"},
 		&cli.BoolFlag{Name: "skip-gate", Usage: "with --position-skip: pass the message-passing output, L2-normalised, through a learned map that starts at 0, so training starts from the skip's map of the positional input (a large-graph default)"},
 		&cli.BoolFlag{Name: "skip-standardise", Usage: "with --position-skip: standardise the skip path's positional columns over the nodes (mean 0, std 1 each; the message-passing input keeps them as they are), so no column-wide common part swamps the differences between nodes (a large-graph default)"},
 		&cli.BoolFlag{Name: "skip-identity", Usage: "with --position-skip and one-hot identity features (a featureless graph's input): the skip path also reads the one-hot identity, so each node has a free vector added to its embedding (an experiment, issue 36)"},
@@ -49,7 +50,7 @@ func setBatch(c *cli.Context, cfg *run.Config) error {
 	}
 	cfg.Explicit = map[string]bool{}
 	cfg.ModelConfig.SkipGate, cfg.SkipStandardise, cfg.SkipIdentity = c.Bool("skip-gate"), c.Bool("skip-standardise"), c.Bool("skip-identity")
-	cfg.SkipPrincipal = c.Bool("skip-principal")
+	cfg.SkipPrincipal, cfg.ModelConfig.SkipAlone = c.Bool("skip-principal"), c.Bool("skip-alone")
 	if cfg.SkipPolar, err = features.ParseSkipPolar(c.String("skip-polar")); err != nil {
 		return usagef("%v", err)
 	}

@@ -98,7 +98,7 @@ func TestFlagValidation(t *testing.T) {
 		{[]string{"--model", "nope"}, `unknown model "nope" (valid: `},
 		{[]string{"--variant", "x"}, `unknown variant "x" (valid: base, hash, mse, both)`},
 		{[]string{"--task", "node"}, `unknown task "node" (valid: link, pair)`},
-		{[]string{"--dataset", "nope"}, `unknown dataset "nope" (valid: communities, email, protein, a generated graph caveman:CLIQUESxSIZE[:REWIRE] or grid:ROWSxCOLS or rgg:NODES:DEGREE or ba:NODES:EDGES_PER_NODE, or a path to an edge list)`},
+		{[]string{"--dataset", "nope"}, `unknown dataset "nope" (valid: communities, email, protein, a generated graph caveman:CLIQUESxSIZE[:REWIRE] or grid:ROWSxCOLS or rgg:NODES:DEGREE or ba:NODES:EDGES_PER_NODE or plc:NODES:EDGES_PER_NODE:TRIANGLE_PROBABILITY, or a path to an edge list)`},
 		{[]string{"--epochs", "0"}, "--epochs must be an integer in 1…1000000, got 0"},
 		{[]string{"--hidden", "-1"}, "--hidden must be an integer in 1…65536, got -1"},
 		{[]string{"--lambda-bce", "0", "--lambda-mse", "0"}, "objective: λ_BCE and λ_MSE are both 0: nothing to train"},

@@ -133,6 +133,9 @@ func (c Config) resolve(ds *data.Dataset) (Config, error) {
 		c.PositionSkip = false
 	}
 	if !c.PositionSkip {
+		if c.ModelConfig.SkipAlone {
+			return c, fmt.Errorf("--skip-alone leaves only the skip path, and this run has none: it needs --position-skip and a positional input (--variant hash or both)")
+		}
 		c.ModelConfig.SkipGate, c.SkipStandardise, c.SkipPolar, c.SkipPrincipal = false, false, features.SkipPolarOff, false
 	}
 	if c.DistanceLoss != objective.DistanceRank || c.LambdaMSE == 0 {
