@@ -16,7 +16,10 @@
 // and float32 copies included. Subgraph (subgraph.go) is the loader that
 // fills them: a batch's seed nodes and their L-hop neighbourhood (every
 // neighbour, or a drawn fan-out) in node slots, loaded with whole-graph
-// degrees. Fit runs FitConfig.Steps steps per epoch. Softplus, RowDot and
+// degrees. SlotInput (slotinput.go) is the two together, staged apart
+// from a running graph and then bound, so that the next batch or
+// inference chunk is prepared while one runs (Prefetch, Go and Ahead:
+// ahead.go). Fit runs FitConfig.Steps steps per epoch. Softplus, RowDot and
 // OtherThan are the scalar pieces the ops and every forward-only score and
 // sampler above share.
 //

@@ -22,6 +22,7 @@ var layers = map[string]int{
 	"features":             2,
 	"models":               2,
 	"objective":            2,
+	"cmd/internal/infer":   3,
 	"cmd/internal/memplan": 3,
 	"cmd/internal/report":  4,
 	"cmd/internal/run":     4,

@@ -41,11 +41,9 @@ type batcher struct {
 	posG            []int32     // their graphs (nil: one graph)
 	pass            int         // the pass perm holds (−1: none)
 	perm            []int32
-	sub             engine.Subgraph
-	adj             *engine.Adjacency
-	x, skip         *engine.Features
-	Cut, CutBatches int  // links to nodes beyond the slots, and the steps that cut some
-	capped          bool // the probe's estimate exceeded BatchSlotCap: the slots are the cap (cut only where a step's neighbourhood exceeds them)
+	slots           *engine.SlotInput // the step's subgraph, adjacency and rows
+	Cut, CutBatches int               // links to nodes beyond the slots, and the steps that cut some
+	capped          bool              // the probe's estimate exceeded BatchSlotCap: the slots are the cap (cut only where a step's neighbourhood exceeds them)
 }
 
 // newBatcher trains on size positives per step, steps steps per epoch (0:
@@ -128,19 +126,11 @@ func (b *batcher) allocate(slots, seeds int) {
 		}
 		slots, b.capped = probedSlots(int(1.25*float64(seeds)*float64(total)/probeNodes), seeds, n)
 	}
-	slots = min(slots, n)
-	b.sub = engine.NewSubgraph(b.p.Input.Adj, slots)
-	b.adj = engine.NewBatchAdjacency(slots)
-	b.x = engine.NewBatchFeatures(b.p.Input.X, slots)
-	if b.p.Input.Skip != nil {
-		b.skip = engine.NewBatchFeatures(b.p.Input.Skip, slots)
-	}
+	b.slots = engine.NewSlotInput(b.p.Input, min(slots, n))
 }
 
-// Input is the training graph's input: n slots, filled by load.
-func (b *batcher) Input() *engine.GraphInput {
-	return &engine.GraphInput{Adj: b.adj, X: b.x, Skip: b.skip, SkipInit: b.p.Input.SkipInit}
-}
+// Input is the training graph's input: the slots, filled by apply.
+func (b *batcher) Input() *engine.GraphInput { return b.slots.Input() }
 
 // Mode describes the scheme for the result.
 func (b *batcher) Mode() string {
@@ -153,7 +143,7 @@ func (b *batcher) Mode() string {
 		capped = " (capped: the probe estimated more; a neighbourhood beyond the slots keeps its nearest hops)"
 	}
 	return fmt.Sprintf("mini-batches: %d steps per epoch, each on %d training positives (a seeded permutation per pass over all %d) with as many negatives and the distance term's own draw, over the %d-hop neighbourhood of their nodes (%s) in %d node slots%s",
-		b.steps, b.size, len(b.pos), b.layers, nb, b.sub.Slots, capped)
+		b.steps, b.size, len(b.pos), b.layers, nb, b.slots.Sub.Slots, capped)
 }
 
 // positives appends the B positives of (epoch, step) to pairs and counts
@@ -213,7 +203,7 @@ func (b *batcher) stage(epoch, step int, pairs []*objective.Pairs, triples *obje
 	if b.fanout > 0 {
 		rng = engine.Stream(b.seed, fmt.Sprintf("batch-fanout/%d/%d", epoch, step))
 	}
-	cut, err := b.sub.Build(seeds, b.layers, b.fanout, rng)
+	cut, err := b.slots.Sub.Build(seeds, b.layers, b.fanout, rng)
 	if err != nil {
 		return err
 	}
@@ -221,35 +211,22 @@ func (b *batcher) stage(epoch, step int, pairs []*objective.Pairs, triples *obje
 		b.Cut += cut
 		b.CutBatches++
 	}
-	b.sub.Stage(b.adj, b.fanout == 0)
-	b.x.StageRows(b.p.Input.X, b.sub.Nodes)
-	if b.skip != nil {
-		b.skip.StageRows(b.p.Input.Skip, b.sub.Nodes)
-	}
+	b.slots.Stage(b.fanout == 0, true, true)
 	for _, ps := range pairs {
 		for k := range ps.I {
-			ps.I[k], ps.J[k] = b.sub.Slot(ps.I[k]), b.sub.Slot(ps.J[k])
+			ps.I[k], ps.J[k] = b.slots.Sub.Slot(ps.I[k]), b.slots.Sub.Slot(ps.J[k])
 		}
 	}
 	if triples != nil {
 		for k := range triples.I {
-			triples.I[k], triples.J[k], triples.K[k] = b.sub.Slot(triples.I[k]), b.sub.Slot(triples.J[k]), b.sub.Slot(triples.K[k])
+			triples.I[k], triples.J[k], triples.K[k] = b.slots.Sub.Slot(triples.I[k]), b.slots.Sub.Slot(triples.J[k]), b.slots.Sub.Slot(triples.K[k])
 		}
 		for k, a := range triples.A {
-			triples.A[k] = b.sub.Slot(a)
+			triples.A[k] = b.slots.Sub.Slot(a)
 		}
 	}
-	b.sub.Clear()
+	b.slots.Sub.Clear()
 	return nil
-}
-
-// apply loads the staged batch into the training input.
-func (b *batcher) apply() {
-	b.adj.UseStaged()
-	b.x.UseStaged()
-	if b.skip != nil {
-		b.skip.UseStaged()
-	}
 }
 
 // feedEpoch draws what a mini-batch epoch shares out over its steps: the

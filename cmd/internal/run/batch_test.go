@@ -27,8 +27,8 @@ func batchRun(model string) Config {
 // for each model that trains on mini-batches (float64; the sums run in
 // another order, so equal to rounding).
 func TestBatchSeedsSeeWholeGraph(t *testing.T) {
-	defer func(p bool) { PrefetchBatches = p }(PrefetchBatches)
-	PrefetchBatches = false // the test reads the batch's pairs and slots, which a batch prepared ahead would be rewriting
+	defer func(p bool) { engine.Prefetch = p }(engine.Prefetch)
+	engine.Prefetch = false // the test reads the batch's pairs and slots, which a batch prepared ahead would be rewriting
 	for _, model := range models.NamesWhere(func(e models.Entry) bool { return e.Batches }) {
 		cfg := batchRun(model)
 		cfg.DType, cfg.Position, cfg.PositionSkip = Float64, position(t, "landmark:4"), true
@@ -66,11 +66,11 @@ func TestBatchSeedsSeeWholeGraph(t *testing.T) {
 		for _, k := range append(c.bce.I, c.bce.J...) {
 			seeds = max(seeds, k+1) // pairs hold slots now; seeds take the first slots
 		}
-		if seeds < 2 || len(c.batch.sub.Nodes) <= seeds || c.batch.Cut > 0 {
-			t.Fatalf("%s: %d seeds in %d slots, %d cut", model, seeds, len(c.batch.sub.Nodes), c.batch.Cut)
+		if seeds < 2 || len(c.batch.slots.Sub.Nodes) <= seeds || c.batch.Cut > 0 {
+			t.Fatalf("%s: %d seeds in %d slots, %d cut", model, seeds, len(c.batch.slots.Sub.Nodes), c.batch.Cut)
 		}
 		for s := 0; s < seeds; s++ {
-			g := c.batch.sub.Nodes[s]
+			g := c.batch.slots.Sub.Nodes[s]
 			for k := 0; k < d; k++ {
 				if diff := math.Abs(batchZ[s*d+k] - full[g*d+k]); diff > 1e-12 {
 					t.Fatalf("%s: seed slot %d (node %d) column %d: batch %v, whole graph %v", model, s, g, k, batchZ[s*d+k], full[g*d+k])
@@ -176,12 +176,12 @@ func TestBatchRefusals(t *testing.T) {
 }
 
 // TestBatchPrefetchSameNumbers: preparing each step's batch ahead, while
-// the step before trains (PrefetchBatches), gives the numbers preparing it
+// the step before trains (engine.Prefetch), gives the numbers preparing it
 // in turn gives, bit for bit, under GOMAXPROCS 2 — the large-graph defaults
 // (identity and landmark inputs, the skip block, the ranking term) and a
 // fanout run — and the batches did come from ahead.
 func TestBatchPrefetchSameNumbers(t *testing.T) {
-	defer func(p bool) { PrefetchBatches = p }(PrefetchBatches)
+	defer func(p bool) { engine.Prefetch = p }(engine.Prefetch)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	defaults := Default()
 	defaults.Dataset, defaults.Explicit = "grid:30x30", map[string]bool{"batch-steps": true}
@@ -191,7 +191,7 @@ func TestBatchPrefetchSameNumbers(t *testing.T) {
 	for name, cfg := range map[string]Config{"defaults": defaults, "fanout": fanout} {
 		// The losses of every step, by hand, and a whole run's history.
 		steps := func(prefetch bool) ([]float64, int) {
-			PrefetchBatches = prefetch
+			engine.Prefetch = prefetch
 			rc, _, p := prepared(t, cfg)
 			c, err := Build(p, rc)
 			if err != nil {
@@ -226,7 +226,7 @@ func TestBatchPrefetchSameNumbers(t *testing.T) {
 		}
 		var res []*Result
 		for _, prefetch := range []bool{false, true} {
-			PrefetchBatches = prefetch
+			engine.Prefetch = prefetch
 			r, err := Run(context.Background(), cfg, Hooks{})
 			if err != nil {
 				t.Fatal(err)
@@ -295,8 +295,8 @@ func TestSmallWorldBatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := c.Embeddings(); err != nil || c.batch.sub.Slots != 1200 || !c.batch.capped || c.infer.stages == nil {
-		t.Errorf("%v: %d slots, capped %v, layer-wise %v", err, c.batch.sub.Slots, c.batch.capped, c.infer.stages != nil)
+	if _, _, err := c.Embeddings(); err != nil || c.batch.slots.Sub.Slots != 1200 || !c.batch.capped || !c.infer.Layerwise() {
+		t.Errorf("%v: %d slots, capped %v, layer-wise %v", err, c.batch.slots.Sub.Slots, c.batch.capped, c.infer.Layerwise())
 	}
 	c.Close()
 	res, err := Run(context.Background(), cfg, Hooks{})

@@ -129,7 +129,7 @@ func benchSteps(b *testing.B, c *Built, next *int) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(c.batch.sub.Slots), "slots")
+	b.ReportMetric(float64(c.batch.slots.Sub.Slots), "slots")
 }
 
 // BenchmarkScaleDefaultStep: one mini-batch step of the defaults a user

@@ -3,6 +3,7 @@ package run
 import (
 	"gorgonia.org/tensor"
 
+	"github.com/ignn/ignn/cmd/internal/infer"
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
 	"github.com/ignn/ignn/eval"
@@ -20,7 +21,7 @@ type Built struct {
 	ps    *engine.ParamStore
 	tr    *engine.Trainer
 	fwd   *engine.Forward // the whole-graph forward pass, or
-	infer *inferer        // chunks of nodes (mini-batch runs from ChunkedInferenceNodes on)
+	infer *infer.Inferer  // chunks of nodes (mini-batch runs from ChunkedInferenceNodes on)
 	loss  *objective.Loss
 
 	negRN, dropRN, evalRN *engine.Seeded
@@ -139,7 +140,7 @@ func Build(p *Prepared, cfg Config) (*Built, error) {
 		return nil, err
 	}
 	if chunked(cfg, p.Union.N) {
-		c.infer, err = newInferer(p, model, c.ps, cfg.ModelConfig.Layers, c.batch.sub.Slots)
+		c.infer, err = infer.New(infer.Input{Graph: p.Input, Model: model, Params: c.ps, Layers: cfg.ModelConfig.Layers, Slots: c.batch.slots.Sub.Slots})
 		return c, err
 	}
 	bEval := engine.NewBuilder(c.ps, false)

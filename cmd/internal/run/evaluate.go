@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/ignn/ignn/cmd/internal/infer"
 	"github.com/ignn/ignn/engine"
 	"github.com/ignn/ignn/eval"
 	"github.com/ignn/ignn/models"
@@ -92,7 +93,7 @@ func (c *Built) unflip() {
 }
 
 // EmbeddingShard is shard i of n of the embeddings through chunked
-// inference (inferer.Shard): the run's own inferer (mini-batch runs from
+// inference (infer.Inferer.Shard): the run's own inferer (mini-batch runs from
 // ChunkedInferenceNodes on) when slots is 0 or its slots, otherwise one on
 // slots node slots (0: the training batch's), the same for every shard, so
 // that the shards of one slots setting together are `--shard 0/1` of it,
@@ -104,28 +105,23 @@ func (c *Built) EmbeddingShard(i, n, slots int) ([]int, []float32, int, error) {
 	}
 	c.unflip()
 	f := c.infer
-	if f == nil || (slots > 0 && slots != f.sub.Slots) {
+	if f == nil || (slots > 0 && slots != f.Slots()) {
 		if c.batch == nil {
 			return nil, nil, 0, fmt.Errorf("sharded embedding runs chunked inference over a mini-batch model's node slots; this model was trained on the whole graph at once (no --batch-size): embed it in one process")
 		}
 		if slots <= 0 {
-			slots = c.batch.sub.Slots
+			slots = c.batch.slots.Sub.Slots
 		}
 		entry, err := models.Lookup(c.cfg.Model)
 		if err != nil {
 			return nil, nil, 0, err
 		}
-		if f, err = newInferer(c.p, entry.New(c.cfg.ModelConfig), c.ps, c.cfg.ModelConfig.Layers, slots); err != nil {
+		if f, err = infer.New(infer.Input{Graph: c.p.Input, Model: entry.New(c.cfg.ModelConfig), Params: c.ps, Layers: c.cfg.ModelConfig.Layers, Slots: slots}); err != nil {
 			return nil, nil, 0, err
 		}
 		defer f.Close()
 	}
 	return f.Shard(c.evalRN.Rand, i, n)
-}
-
-// divergedError is the error of embeddings holding the non-finite v.
-func divergedError[T engine.Float](v T) error {
-	return fmt.Errorf("training diverged: the embeddings contain %v (lower --lr or the λ weights)", v)
 }
 
 // spillEmbeddings is the directory a float32 chunked evaluation on the
@@ -142,7 +138,7 @@ func (c *Built) spillEmbeddings() string {
 func evaluate[T engine.Float](c *Built, z []T, d int) (eval.Scores, []string, error) {
 	for _, v := range z {
 		if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
-			return eval.Scores{}, nil, divergedError(v)
+			return eval.Scores{}, nil, infer.DivergedError(v)
 		}
 	}
 	if !c.p.Exact() {

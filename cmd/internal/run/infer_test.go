@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/cmd/internal/infer"
 	"github.com/ignn/ignn/engine"
 	"github.com/ignn/ignn/models"
 )
@@ -18,12 +18,12 @@ import (
 func TestChunkedInference(t *testing.T) {
 	for _, m := range []string{"gcn", "sage", "gin"} {
 		c, p, _, f, got, d := chunkedAgainstWhole(t, m, "caveman:30x6", 40)
-		small := 20
-		for k := 1; k < len(f.bounds); k++ {
-			small = min(small, f.bounds[k]-f.bounds[k-1])
+		small, bounds := 20, f.Bounds()
+		for k := 1; k < len(bounds); k++ {
+			small = min(small, bounds[k]-bounds[k-1])
 		}
-		if f.Chunks < 2 || small >= 20 || f.bounds[len(f.bounds)-1] != p.Union.N || f.stages != nil {
-			t.Errorf("%s: %d chunks (the smallest %d nodes) in 40 slots, bounds %v, layer-wise %v: the shrinking was not exercised", m, f.Chunks, small, f.bounds, f.stages != nil)
+		if f.Chunks < 2 || small >= 20 || bounds[len(bounds)-1] != p.Union.N || f.Layerwise() {
+			t.Errorf("%s: %d chunks (the smallest %d nodes) in 40 slots, bounds %v, layer-wise %v: the shrinking was not exercised", m, f.Chunks, small, bounds, f.Layerwise())
 		}
 		// Kept in float32, the embeddings are the same values, and every
 		// score of an evaluation is the same.
@@ -53,7 +53,7 @@ func TestChunkedInference(t *testing.T) {
 // embeddings with an inferer of slots node slots: every value within 1e-5
 // of the whole-graph forward pass's (float32 rounding: the batch sums a
 // node's neighbours in slot order), and a second pass equal bit for bit.
-func chunkedAgainstWhole(t *testing.T, m, spec string, slots int) (c *Built, p *Prepared, newInf func() *inferer, f *inferer, got []float64, d int) {
+func chunkedAgainstWhole(t *testing.T, m, spec string, slots int) (c *Built, p *Prepared, newInf func() *infer.Inferer, f *infer.Inferer, got []float64, d int) {
 	t.Helper()
 	cfg := shortRun(m)
 	cfg.Dataset, cfg.Variant, cfg.Explicit = spec, Both, map[string]bool{}
@@ -78,8 +78,8 @@ func chunkedAgainstWhole(t *testing.T, m, spec string, slots int) (c *Built, p *
 		t.Fatal(err)
 	}
 	entry, _ := models.Lookup(m)
-	newInf = func() *inferer {
-		f, err := newInferer(p, entry.New(rc.ModelConfig), c.ps, rc.ModelConfig.Layers, slots)
+	newInf = func() *infer.Inferer {
+		f, err := infer.New(infer.Input{Graph: p.Input, Model: entry.New(rc.ModelConfig), Params: c.ps, Layers: rc.ModelConfig.Layers, Slots: slots})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,22 +105,22 @@ func chunkedAgainstWhole(t *testing.T, m, spec string, slots int) (c *Built, p *
 }
 
 // TestPipelinedInference: chunks prepared while the chunk before runs
-// (PrefetchBatches) give every embedding bit for bit as chunks prepared
+// (engine.Prefetch) give every embedding bit for bit as chunks prepared
 // one after the other, chunked (caveman:30x6 in 40 slots) and layer-wise
 // (ba:600:3 in 120 slots).
 func TestPipelinedInference(t *testing.T) {
-	defer func(p bool) { PrefetchBatches = p }(PrefetchBatches)
+	defer func(p bool) { engine.Prefetch = p }(engine.Prefetch)
 	for _, g := range []struct {
 		spec  string
 		slots int
 	}{{"caveman:30x6", 40}, {"ba:600:3", 120}} {
-		PrefetchBatches = true
+		engine.Prefetch = true
 		c, _, newInf, f, want, _ := chunkedAgainstWhole(t, "gcn", g.spec, g.slots)
-		if f.ahead == 0 {
+		if f.Ahead() == 0 {
 			t.Errorf("%s: no chunk was prepared ahead", g.spec)
 		}
 		f.Close()
-		PrefetchBatches = false
+		engine.Prefetch = false
 		for pass := range 2 { // the sizing pass, then the sized chunks
 			f = newInf()
 			for range pass + 1 {
@@ -134,62 +134,12 @@ func TestPipelinedInference(t *testing.T) {
 					}
 				}
 			}
-			if f.ahead != 0 {
-				t.Errorf("%s: %d chunks prepared ahead with PrefetchBatches off", g.spec, f.ahead)
+			if f.Ahead() != 0 {
+				t.Errorf("%s: %d chunks prepared ahead with engine.Prefetch off", g.spec, f.Ahead())
 			}
 			f.Close()
 		}
 		c.Close()
-	}
-}
-
-// TestInferenceChunkShapes: the chunks are grown as balls, so that their
-// neighbourhoods add a thin rim: on a 500 × 500 grid and a 250,000-node
-// random geometric graph, 3-hop chunks in 4,000 and 6,000 node slots run
-// forward passes over at most 1.4 × N slots in all (consecutive nodes of
-// the breadth-first order, anti-diagonal bands, took 2.62 × N and 3.14 ×
-// N), and every node is in exactly one chunk, also when the graph is
-// many small components; slots that hold the graph run one chunk.
-func TestInferenceChunkShapes(t *testing.T) {
-	var parts [][2]int32 // 500 triangles and 100 lone nodes: balls run out, chunks gather components
-	for k := int32(0); k < 500; k++ {
-		parts = append(parts, [2]int32{3 * k, 3*k + 1}, [2]int32{3*k + 1, 3*k + 2}, [2]int32{3 * k, 3*k + 2})
-	}
-	for _, c := range []struct {
-		spec  string
-		slots int
-	}{{"grid:500x500", 4000}, {"rgg:250000:8", 6000}, {"grid:60x60", 3600}, {"", 100}} {
-		n, edges := 1600, parts
-		if c.spec != "" {
-			ds, err := data.Generate(c.spec, engine.Stream(1, "graph"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			n, edges = ds.Graphs[0].N, ds.Graphs[0].Edges
-		}
-		adj := engine.NewAdjacency(n, edges)
-		f := &inferer{p: &Prepared{Union: &data.Union{N: n}, Input: &engine.GraphInput{Adj: adj}},
-			layers: 3, hops: 3, chunk: firstChunk(c.slots, n), order: bfsOrder(adj.Links()), sub: engine.NewSubgraph(adj, c.slots)}
-		if err := f.sizeChunks(); err != nil {
-			t.Fatal(err)
-		}
-		seen := make([]bool, n)
-		for _, v := range f.order {
-			if seen[v] {
-				t.Fatalf("%s: node %d in two chunks", c.spec, v)
-			}
-			seen[v] = true
-		}
-		chunks := len(f.bounds) - 1
-		if len(f.order) != n || f.bounds[chunks] != n {
-			t.Fatalf("%s: %d nodes in chunks ending at %d, want %d", c.spec, len(f.order), f.bounds[chunks], n)
-		}
-		if c.slots >= n && chunks != 1 {
-			t.Errorf("%s: %d chunks in slots that hold the graph", c.spec, chunks)
-		}
-		if r := float64(chunks*c.slots) / float64(n); r > 1.4 {
-			t.Errorf("%s: %d chunks of %d slots = %.2f × N", c.spec, chunks, c.slots, r)
-		}
 	}
 }
 
@@ -202,8 +152,8 @@ func TestInferenceChunkShapes(t *testing.T) {
 func TestLayerwiseInference(t *testing.T) {
 	for _, m := range []string{"gcn", "sage", "gin", "sgc"} {
 		c, p, newInf, f, got, d := chunkedAgainstWhole(t, m, "ba:600:3", 120)
-		if len(f.stages) != f.staged.Stages() || len(f.stages) < f.layers || f.hops != 1 || f.Chunks < 2 {
-			t.Fatalf("%s: %d stages, %d-hop chunks, %d chunks: not layer-wise", m, len(f.stages), f.hops, f.Chunks)
+		if !f.Layerwise() || f.Chunks < 2 {
+			t.Fatalf("%s: layer-wise %v, %d chunks: not layer-wise", m, f.Layerwise(), f.Chunks)
 		}
 		// Shards, each on a fresh inferer as `embed --shard` makes them.
 		seen := 0

@@ -50,7 +50,7 @@ func TestKeptEmbeddings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return fmt.Sprintf("%+v %+v", s, *f), c.infer.passes
+			return fmt.Sprintf("%+v %+v", s, *f), c.infer.Passes()
 		}
 		again, n2 := score(false, false)
 		kept, n1 := score(true, false)

@@ -3,27 +3,18 @@ package run
 import (
 	"fmt"
 
+	"github.com/ignn/ignn/engine"
 	"github.com/ignn/ignn/objective"
 )
 
 // A mini-batch step's batch: drawn and staged (batcher.stage), then bound
-// (batcher.apply and the terms' Bind), the next one prepared ahead while
-// the step trains.
-
-// PrefetchBatches makes Batch prepare the next step's batch (its draws,
-// subgraph and input rows) on another goroutine while the current step
-// trains: the same draws in the same order, so the same numbers, with the
-// batch's mostly serial work off the step's path on two cores (issue 37).
-// The evaluations' inference does the same with its sized chunks
-// (inferer.runChunks). Tests turn it off to compare.
-var PrefetchBatches = true
+// (engine.SlotInput.Use and the terms' Bind), the next one prepared ahead
+// while the step trains (engine.Prefetch).
 
 // nextBatch is a batch being prepared ahead (Batch).
 type nextBatch struct {
 	epoch, step int
-	done        chan struct{}
-	tri         *objective.Triples
-	err         error
+	tri         *engine.Ahead[*objective.Triples]
 }
 
 // Batch binds mini-batch step of epoch (after Feed(epoch)): its positives
@@ -37,14 +28,14 @@ func (c *Built) Batch(epoch, step int) error {
 	var tri *objective.Triples
 	if n := c.next; n != nil {
 		c.next = nil
-		<-n.done
+		t, err := n.tri.Wait()
 		if n.epoch != epoch || n.step != step {
 			return fmt.Errorf("batch %d of epoch %d asked for while batch %d of epoch %d was prepared ahead (its draws are taken)", step, epoch, n.step, n.epoch)
 		}
-		if n.err != nil {
-			return n.err
+		if err != nil {
+			return err
 		}
-		tri = n.tri
+		tri = t
 		c.ahead++
 	} else {
 		var err error
@@ -55,13 +46,8 @@ func (c *Built) Batch(epoch, step int) error {
 	if err := c.applyBatch(tri); err != nil {
 		return err
 	}
-	if PrefetchBatches && step+1 < c.batch.steps {
-		n := &nextBatch{epoch: epoch, step: step + 1, done: make(chan struct{})}
-		c.next = n
-		go func() {
-			defer close(n.done)
-			n.tri, n.err = c.stageBatch(n.epoch, n.step)
-		}()
+	if engine.Prefetch && step+1 < c.batch.steps {
+		c.next = &nextBatch{epoch: epoch, step: step + 1, tri: engine.Go(func() (*objective.Triples, error) { return c.stageBatch(epoch, step+1) })}
 	}
 	return nil
 }
@@ -69,7 +55,7 @@ func (c *Built) Batch(epoch, step int) error {
 // settle waits for a batch being prepared ahead and drops it.
 func (c *Built) settle() {
 	if c.next != nil {
-		<-c.next.done
+		c.next.tri.Wait()
 		c.next = nil
 	}
 }
@@ -108,7 +94,7 @@ func (c *Built) stageBatch(epoch, step int) (*objective.Triples, error) {
 // applyBatch loads the staged batch and binds its pairs and triples (the
 // terms copy them: the next batch may be staged at once).
 func (c *Built) applyBatch(tri *objective.Triples) error {
-	c.batch.apply()
+	c.batch.slots.Use(true, true)
 	if c.loss.BCE != nil {
 		if err := c.loss.BCE.Bind(&c.bce); err != nil {
 			return err

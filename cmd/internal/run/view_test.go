@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ignn/ignn/cmd/internal/infer"
 	"github.com/ignn/ignn/models"
 )
 
@@ -47,7 +48,7 @@ func TestViewInputs(t *testing.T) {
 	entry, _ := models.Lookup("gcn")
 	var embs [][]float64
 	for _, p := range preps {
-		f, err := newInferer(p, entry.New(rc.ModelConfig), c.ps, rc.ModelConfig.Layers, 40)
+		f, err := infer.New(infer.Input{Graph: p.Input, Model: entry.New(rc.ModelConfig), Params: c.ps, Layers: rc.ModelConfig.Layers, Slots: 40})
 		if err != nil {
 			t.Fatal(err)
 		}

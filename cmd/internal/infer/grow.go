@@ -1,4 +1,4 @@
-package run
+package infer
 
 import "github.com/ignn/ignn/engine"
 
