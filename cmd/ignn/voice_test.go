@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,17 +11,8 @@ import (
 
 	"github.com/ignn/ignn/cmd/internal/grid"
 	"github.com/ignn/ignn/cmd/internal/run"
+	"github.com/ignn/ignn/data/datatest"
 )
-
-// writeFile writes s to name in a fresh directory and returns its path.
-func writeFile(t *testing.T, name, s string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
 
 // trainJSON runs train --json with args and returns the result's fields
 // and stderr.
@@ -66,7 +56,7 @@ func TestFirstHourInputs(t *testing.T) {
 		{"plain.txt", "12 3\n" + plain.String(), "", 13}, // 12 3 is an edge: 24 lines follow, 12 nodes
 	}
 	for _, c := range cases {
-		r, stderr := trainJSON(t, "--dataset", writeFile(t, c.file, c.content))
+		r, stderr := trainJSON(t, "--dataset", datatest.File(t, c.file, c.content))
 		if r["nodes"] != c.nodes {
 			t.Errorf("%s: %v nodes, want %v", c.file, r["nodes"], c.nodes)
 		}
@@ -84,7 +74,7 @@ func TestUndefinedTauJSON(t *testing.T) {
 	for i := range 20 {
 		fmt.Fprintf(&b, "%d %d\n", 2*i, 2*i+1)
 	}
-	r, _ := trainJSON(t, "--dataset", writeFile(t, "single.txt", b.String()))
+	r, _ := trainJSON(t, "--dataset", datatest.File(t, "single.txt", b.String()))
 	if tau, ok := r["test_kendall_tau"]; !ok || tau != nil {
 		t.Errorf("test_kendall_tau %v, want null", tau)
 	}
@@ -99,7 +89,7 @@ func TestOneVoiceForWarnings(t *testing.T) {
 	for i := 2; i < 20; i++ {
 		fmt.Fprintf(&b, "%d %d\n%d %d\n", i, (i+1)%20, i, (i+7)%20)
 	}
-	path := writeFile(t, "dups.txt", b.String())
+	path := datatest.File(t, "dups.txt", b.String())
 	want := "warning: input cleaned: removed 1 self-loops and 1 duplicate edges (" + path + ": self-loops at line 4; repeated edges at line 2)"
 	for _, quiet := range []string{"--quiet=false", "--quiet"} {
 		_, stderr := trainJSON(t, "--dataset", path, quiet)
@@ -132,7 +122,7 @@ func TestOneFormForErrors(t *testing.T) {
 	if err == nil || exitCode(err) != 2 || !strings.Contains(err.Error(), "--batch-size: gat trains on the whole graph") {
 		t.Errorf("gat --batch-size: exit %d, %v", exitCode(err), err)
 	}
-	_, _, err = runCLI("train", "--dataset", writeFile(t, "one.txt", "0 1\n"), "--epochs", "1", "--eval-every", "1", "--quiet")
+	_, _, err = runCLI("train", "--dataset", datatest.File(t, "one.txt", "0 1\n"), "--epochs", "1", "--eval-every", "1", "--quiet")
 	if err == nil || exitCode(err) != 1 {
 		t.Errorf("a graph too small to split: exit %d, %v", exitCode(err), err)
 	}
@@ -152,7 +142,7 @@ func TestNeighborsSuggests(t *testing.T) {
 		fmt.Fprintf(&b, "%s %s\n%s %s\n", names[i], names[(i+1)%len(names)], names[i], names[(i+5)%len(names)])
 	}
 	ck := filepath.Join(t.TempDir(), "ck")
-	if _, _, err := runCLI("train", "--dataset", writeFile(t, "named.txt", b.String()), "--epochs", "2", "--eval-every", "1", "--save", ck, "--quiet"); err != nil {
+	if _, _, err := runCLI("train", "--dataset", datatest.File(t, "named.txt", b.String()), "--epochs", "2", "--eval-every", "1", "--save", ck, "--quiet"); err != nil {
 		t.Fatal(err)
 	}
 	for node, want := range map[string]string{"valjean": "did you mean Valjean?", "Javret": "did you mean Javert?"} {

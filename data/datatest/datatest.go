@@ -1,10 +1,13 @@
 // Package datatest holds test helpers over package data: hop-distance
 // sources of generated graphs, for the samplers' tests in eval and
-// objective (which test without building a run). Imported by tests only.
+// objective (which test without building a run), and input files for the
+// tests that read a user's graph. Imported by tests only.
 package datatest
 
 import (
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/ignn/ignn/data"
@@ -24,4 +27,15 @@ func Hops(t testing.TB, spec string, exact bool, workers int) *data.Hops {
 		t.Fatal(err)
 	}
 	return h
+}
+
+// File writes text to a file called name in a fresh temporary directory
+// and returns its path (an edge list, labels, features for a test).
+func File(t testing.TB, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

@@ -77,7 +77,15 @@ type CompareHooks struct {
 
 // cellFile is what each cell writes: its full result (with timings).
 func (cc CompareConfig) cellPath(j Job) string {
-	return filepath.Join(cc.Out, "cells", j.Key()+".json")
+	path := filepath.Join(cc.Out, "cells", j.Key()+".json")
+	if old := filepath.Join(cc.Out, "cells", j.oldKey()+".json"); old != path {
+		if _, err := os.Stat(path); os.IsNotExist(err) {
+			if _, err := os.Stat(old); err == nil {
+				return old // finished before cells named their distance term (issue 66)
+			}
+		}
+	}
+	return path
 }
 
 // Compare runs every job not already finished under Out (resume), Workers

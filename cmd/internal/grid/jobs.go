@@ -1,11 +1,13 @@
 package grid
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
 	"github.com/ignn/ignn/cmd/internal/run"
 	"github.com/ignn/ignn/features"
+	"github.com/ignn/ignn/objective"
 )
 
 // Job is one cell of a comparison grid.
@@ -19,9 +21,15 @@ type Job struct {
 	LambdaMSE float64           `json:"lambda_mse"`
 	// Capacity marks the capacity reference's cells (withCapacity).
 	Capacity bool `json:"capacity,omitempty"`
+	// Distance is the distance term the cell trains with as Resolve
+	// decides it, when it is not the MSE ("rank": the large defaults'),
+	// so that the cell's name says which term λ_MSE weighs.
+	Distance string `json:"distance,omitempty"`
 }
 
-// Key names the job's result file.
+// Key names the job's result file: model, variant (with its positional
+// input), learning rate and the two terms' weights, the distance term by
+// its resolved name ("mse10", "rank10"), and seed.
 func (j Job) Key() string {
 	v := string(j.Variant)
 	if !j.Position.IsHash() {
@@ -30,7 +38,15 @@ func (j Job) Key() string {
 	if j.Capacity {
 		v += "-capacity"
 	}
-	return fmt.Sprintf("%s_%s_lr%g_bce%g_mse%g_seed%d", j.Model, v, j.LR, j.LambdaBCE, j.LambdaMSE, j.Seed)
+	return fmt.Sprintf("%s_%s_lr%g_bce%g_%s%g_seed%d", j.Model, v, j.LR, j.LambdaBCE, cmp.Or(j.Distance, "mse"), j.LambdaMSE, j.Seed)
+}
+
+// oldKey is the name Key gave a cell before the distance term was named
+// (issue 66): "mse10" whatever the term, read when a cell has no file of
+// its own name (an --out made before).
+func (j Job) oldKey() string {
+	j.Distance = ""
+	return j.Key()
 }
 
 // Label is the job's row name in tables: the variant, with its positional
@@ -134,7 +150,11 @@ func (cc CompareConfig) gridJobs() []Job {
 						if !v.MSE() && j.LambdaBCE == 0 {
 							j.LambdaBCE = 1
 						}
-						j.LambdaMSE = cc.config(j).LambdaMSE
+						c := cc.config(j)
+						j.LambdaMSE = c.LambdaMSE
+						if t := c.DistanceTerm(); t != objective.DistanceMSE {
+							j.Distance = string(t)
+						}
 						if !seen[j.Key()] {
 							seen[j.Key()] = true
 							jobs = append(jobs, j)

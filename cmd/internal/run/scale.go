@@ -335,6 +335,17 @@ func (c Config) applyScale(g graphSize) Config {
 	return c
 }
 
+// DistanceTerm is the distance term c's runs train with as Resolve
+// decides it (the MSE for variants without one, and when c is not
+// scaled): the large defaults' choice depends on the graph's size only for
+// the paper's datasets, all below LargeGraphNodes, so no graph is loaded.
+func (c Config) DistanceTerm() objective.DistanceLoss {
+	if !c.Variant.MSE() {
+		return objective.DistanceMSE
+	}
+	return cmp.Or(c.applyScale(graphSize{nodes: 1}).DistanceLoss, objective.DistanceMSE)
+}
+
 // Settings is what a resolved configuration trains with, in the words a
 // table heading uses (issue 38): the cells of one grid may resolve
 // differently (--scale auto decides by each dataset's size), so headings and

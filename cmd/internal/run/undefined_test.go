@@ -5,12 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/ignn/ignn/data/datatest"
 	"github.com/ignn/ignn/features"
 )
 
@@ -26,10 +25,7 @@ func TestUndefinedMetricsEncode(t *testing.T) {
 	for i := range 20 {
 		fmt.Fprintf(&b, "%d %d\n", 2*i, 2*i+1)
 	}
-	path := filepath.Join(t.TempDir(), "single.txt")
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path := datatest.File(t, "single.txt", b.String())
 	cfg := Default()
 	cfg.Dataset, cfg.Epochs, cfg.EvalEvery = path, 4, 2
 	cfg.Explicit = map[string]bool{"epochs": true, "eval-every": true} // the other settings as the CLI resolves them
