@@ -209,7 +209,7 @@ func whyBatch(c Config, g graphSize) string {
 	}
 	s := fmt.Sprintf("%s trains on mini-batches", c.Model)
 	if c.BatchSize < 512 {
-		s += fmt.Sprintf(" of all %d training positives (fewer than 512)", g.trainPositives)
+		s += fmt.Sprintf(" of all %d training positives, fewer than 512", g.trainPositives)
 	}
 	return s + "; 10 epochs of 50 steps"
 }

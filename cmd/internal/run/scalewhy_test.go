@@ -38,7 +38,7 @@ func TestDefaultsExplained(t *testing.T) {
 		"--features identity (hop distances to 256 landmarks set the nodes apart",
 		"--skip-polar auto (a skip path carries the landmark distances to the embedding)",
 		"--rank-pairs=true (the ranking term orders pairs by hop distance",
-		"--eval-every 2 (gcn trains on mini-batches of all " + strconv.Itoa(train) + " training positives (fewer than 512); 10 epochs of 50 steps)",
+		"--eval-every 2 (gcn trains on mini-batches of all " + strconv.Itoa(train) + " training positives, fewer than 512; 10 epochs of 50 steps)",
 	} {
 		if !strings.Contains(r.ScaleNote, why) {
 			t.Errorf("note lacks %q:\n%s", why, r.ScaleNote)
