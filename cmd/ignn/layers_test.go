@@ -24,6 +24,7 @@ var layers = map[string]int{
 	"objective":            2,
 	"cmd/internal/infer":   3,
 	"cmd/internal/memplan": 3,
+	"cmd/internal/stages":  3,
 	"cmd/internal/report":  4,
 	"cmd/internal/run":     4,
 	"cmd/internal/grid":    5,

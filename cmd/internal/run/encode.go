@@ -3,13 +3,15 @@ package run
 // The run's positional input, as Prepare makes it: the encoding of every
 // kept graph (or its rows from BFS stages computed beforehand), the views
 // that compute input and skip rows from landmark hop counts on large
-// graphs, and --skip-polar auto's choice of skip block.
+// graphs, and --skip-polar auto's choice of skip block; the BFS stages'
+// parts (package stages) ignn prepare writes and --prepared reads.
 
 import (
 	"fmt"
 	"math"
 	"time"
 
+	"github.com/ignn/ignn/cmd/internal/stages"
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
 	"github.com/ignn/ignn/eval"
@@ -76,7 +78,7 @@ func (p *Prepared) valSample(cfg Config) *eval.ValSample {
 // message-passing edges (never the held-out ones) into fo.
 // With st (BFS stages computed beforehand), a landmark encoding is made
 // from st's rows instead of its own BFS: the same encoding.
-func (p *Prepared) encode(cfg Config, fo *features.Options, st *stageParts) error {
+func (p *Prepared) encode(cfg Config, fo *features.Options, st *stages.Parts) error {
 	pos := cfg.Position
 	t0 := time.Now()
 	fo.EncodingDim = pos.K
@@ -89,9 +91,9 @@ func (p *Prepared) encode(cfg Config, fo *features.Options, st *stageParts) erro
 		var info features.EncodingInfo
 		var err error
 		switch {
-		case st != nil && st.landmarks != nil:
-			v, info, err = landmarkEncoding(spill, s.Graph.N, pos.K, st.marks[g], st.landmarks[g])
-			st.landmarks[g] = nil
+		case st != nil && st.Landmarks != nil:
+			v, info, err = landmarkEncoding(spill, s.Graph.N, pos.K, st.Marks[g], st.Landmarks[g])
+			st.Landmarks[g] = nil
 		case spill != "" && !p.Exact(): // LandmarkPE's landmarks and rows, a few rows at a time, spilled
 			marks := features.LandmarkMarks(s.Graph.N, pos.K, cfg.Seed, g)
 			v, info, err = features.LandmarkBFSSpilled(spill, p.Hops.Adjs[g], pos.K, marks, cfg.Workers)
@@ -112,4 +114,51 @@ func (p *Prepared) encode(cfg Config, fo *features.Options, st *stageParts) erro
 	}
 	p.EncodingSeconds = time.Since(t0).Seconds()
 	return nil
+}
+
+// stagesInput is what p's BFS stages depend on (stages.Input); only the
+// sampled path has any.
+func (p *Prepared) stagesInput(cfg Config) (stages.Input, error) {
+	if p.Exact() {
+		return stages.Input{}, fmt.Errorf("BFS stages computed beforehand are for sampled distances (--distances sampled, the default once the all-pairs tables would exceed %d entries); this run has exact tables, which need no BFS stage", ExactDistanceLimit)
+	}
+	return stages.Input{Union: p.Union, Hops: p.Hops, Fingerprint: p.Fingerprint, Seed: cfg.Seed, Task: cfg.Task,
+		Position: cfg.Position, TauSources: cfg.TauSources, TauPairs: cfg.TauPairs, Workers: cfg.Workers}, nil
+}
+
+// PrepareStagePart computes part i of n of the BFS stages of cfg's run on
+// ds (cfg resolved, ds as the run uses it: UseFeatures) into dir
+// (stages.WritePart); it returns the part's path and what it holds.
+func PrepareStagePart(ds *data.Dataset, cfg Config, dir string, i, n int) (string, string, error) {
+	p, _, err := prepareGraphs(ds, cfg)
+	if err != nil {
+		return "", "", err
+	}
+	in, err := p.stagesInput(cfg)
+	if err != nil {
+		return "", "", err
+	}
+	return stages.WritePart(in, dir, i, n)
+}
+
+// readStages reads the parts in cfg.Stages written for p's run
+// (stages.Read).
+func readStages(p *Prepared, cfg Config) (*stages.Parts, error) {
+	in, err := p.stagesInput(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("--prepared %s: %w", cfg.Stages, err)
+	}
+	return stages.Read(in, cfg.Stages)
+}
+
+// CheckStages reads the parts in dir as a run of cfg on ds would (cfg
+// resolved): nil when they are complete and of this run.
+func CheckStages(ds *data.Dataset, cfg Config, dir string) error {
+	p, _, err := prepareGraphs(ds, cfg)
+	if err != nil {
+		return err
+	}
+	cfg.Stages = dir
+	_, err = readStages(p, cfg)
+	return err
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ignn/ignn/cmd/internal/stages"
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
 	"github.com/ignn/ignn/eval"
@@ -80,7 +81,7 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 		return nil, err
 	}
 	u := p.Union
-	var st *stageParts
+	var st *stages.Parts
 	if cfg.Stages != "" {
 		stage("BFS stages computed beforehand: reading " + cfg.Stages)
 		if st, err = readStages(p, cfg); err != nil {
@@ -163,7 +164,7 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 	if !p.Exact() {
 		stage(fmt.Sprintf("the fixed τ sample: %d pairs from %d BFS sources", cfg.TauPairs, cfg.TauSources))
 		if st != nil {
-			p.TauSample, p.Queries, p.val = st.tau, st.queries, st.val
+			p.TauSample, p.Queries, p.val = st.Tau, st.Queries, st.Val
 		} else {
 			var err error // the queries' rows spilled with the rest (issue 37)
 			if p.TauSample, p.Queries, err = eval.DrawTauSampleSpilled(p.Hops, cfg.TauSources, cfg.TauPairs, cfg.Seed, cfg.spillDir()); err != nil {

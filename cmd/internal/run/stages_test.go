@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ignn/ignn/cmd/internal/stages"
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/features"
 )
@@ -96,7 +97,7 @@ func TestStagePartsEqualInProcess(t *testing.T) {
 			if _, err := Prepare(ds, c); err == nil || !strings.Contains(err.Error(), "bfs.shard-2-of-7.npz: computed for another run") {
 				t.Fatalf("a part of another seed: %v", err)
 			}
-			os.Remove(StagePartPath(dir, 2, 7))
+			os.Remove(stages.PartPath(dir, 2, 7))
 			if _, err := Prepare(ds, c); err == nil || !strings.Contains(err.Error(), "part 2 of 7") {
 				t.Fatalf("a missing part: %v", err)
 			}

@@ -1,4 +1,4 @@
-package run
+package stages
 
 import (
 	"fmt"
@@ -13,14 +13,20 @@ import (
 	"github.com/ignn/ignn/features"
 )
 
-// BFS stages as separate processes (issue 37): the whole-graph BFS work of
-// a run's preparation on the sampled path — one BFS per landmark of a
-// landmark:L input, one per source of the fixed τ sample and of the
-// validation sample — divided into
-// parts that Slurm array tasks (ignn prepare --shard I/N) compute into
-// DIR/bfs.shard-I-of-N.npz; a run given Config.Stages = DIR reads the parts
-// instead of running those BFS. Each BFS row is the same whoever computes
-// it, so the run's numbers are the same bit for bit.
+// Input is what a run's BFS stages depend on: its prepared graphs (the
+// kept graphs' union and hop source on the message-passing edges, the
+// data's fingerprint) and the settings that choose the BFS roots.
+type Input struct {
+	Union       *data.Union
+	Hops        *data.Hops // on the sampled path (exact tables need no stage)
+	Fingerprint string
+	Seed        uint64
+	Task        data.Task
+	Position    features.Position // a landmark input's landmarks are BFS roots
+	TauSources  int
+	TauPairs    int
+	Workers     int
+}
 
 // stageJobs is the BFS work parts divide: the landmarks of every kept
 // graph in order (flat: graph and index of each), the τ sample's plan and
@@ -32,33 +38,30 @@ type stageJobs struct {
 	val   *eval.ValPlan
 }
 
-// stageParts is the BFS work read back from the parts.
-type stageParts struct {
-	marks     [][]int    // the landmarks per kept graph (nil without a landmark input)
-	landmarks [][]uint16 // per graph, len(marks[g]) rows of its node count
-	tau       *eval.PairSample
-	queries   []eval.Query
-	val       *eval.ValSample
+// Parts is the BFS work read back from the parts.
+type Parts struct {
+	Marks     [][]int    // the landmarks per kept graph (nil without a landmark input)
+	Landmarks [][]uint16 // per graph, len(Marks[g]) rows of its node count
+	Tau       *eval.PairSample
+	Queries   []eval.Query
+	Val       *eval.ValSample
 }
 
-// stageJobs lists p's BFS work for cfg; only the sampled path has any.
-func (p *Prepared) stageJobs(cfg Config) (*stageJobs, error) {
-	if p.Exact() {
-		return nil, fmt.Errorf("BFS stages computed beforehand are for sampled distances (--distances sampled, the default once the all-pairs tables would exceed %d entries); this run has exact tables, which need no BFS stage", ExactDistanceLimit)
-	}
+// jobs lists in's BFS work.
+func jobs(in Input) *stageJobs {
 	j := &stageJobs{}
-	if cfg.Position.Kind == features.PosLandmark {
-		for g, s := range p.Splits {
-			m := features.LandmarkMarks(s.Graph.N, cfg.Position.K, cfg.Seed, g)
+	if in.Position.Kind == features.PosLandmark {
+		for g, gr := range in.Union.Graphs {
+			m := features.LandmarkMarks(gr.N, in.Position.K, in.Seed, g)
 			j.marks = append(j.marks, m)
 			for k := range m {
 				j.flat = append(j.flat, [2]int{g, k})
 			}
 		}
 	}
-	j.tau = eval.PlanTauSample(p.Union, cfg.TauSources, cfg.TauPairs, cfg.Seed)
-	j.val = eval.PlanValSample(p.Union, j.tau.Sample, cfg.TauSources, cfg.TauPairs, cfg.Seed)
-	return j, nil
+	j.tau = eval.PlanTauSample(in.Union, in.TauSources, in.TauPairs, in.Seed)
+	j.val = eval.PlanValSample(in.Union, j.tau.Sample, in.TauSources, in.TauPairs, in.Seed)
+	return j
 }
 
 // stagesVersion is the parts' format: 2 added the validation sample.
@@ -72,36 +75,28 @@ func span(i, n, total int) (int, int) {
 // stageKey is a checksum of what the BFS rows depend on: the data, the
 // seed and task (the splits' message-passing edges), the landmarks and the
 // τ sample's size; as two exact 32-bit halves.
-func stageKey(p *Prepared, cfg Config) (float64, float64) {
+func stageKey(in Input) (float64, float64) {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "ignn bfs stages v1|%s|%d|%s|%s|%d|%d", p.Fingerprint, cfg.Seed, cfg.Task, cfg.Position, cfg.TauSources, cfg.TauPairs)
+	fmt.Fprintf(h, "ignn bfs stages v1|%s|%d|%s|%s|%d|%d", in.Fingerprint, in.Seed, in.Task, in.Position, in.TauSources, in.TauPairs)
 	s := h.Sum64()
 	return float64(s & 0xffffffff), float64(s >> 32)
 }
 
-// StagePartPath is part i of n of the BFS stages in dir.
-func StagePartPath(dir string, i, n int) string {
+// PartPath is part i of n of the BFS stages in dir.
+func PartPath(dir string, i, n int) string {
 	return filepath.Join(dir, fmt.Sprintf("bfs.shard-%d-of-%d.npz", i, n))
 }
 
-// PrepareStagePart computes part i of n of the BFS stages of cfg's run on
-// ds (cfg resolved, ds as the run uses it: UseFeatures) and writes it
-// atomically to StagePartPath(dir, i, n): consecutive ranges of the
-// landmark BFS and of the τ sources. It returns the path and what the part
-// holds.
-func PrepareStagePart(ds *data.Dataset, cfg Config, dir string, i, n int) (string, string, error) {
+// WritePart computes part i of n of in's BFS stages and writes it
+// atomically to PartPath(dir, i, n): consecutive ranges of the landmark
+// BFS and of the τ and validation sources. It returns the path and what
+// the part holds.
+func WritePart(in Input, dir string, i, n int) (string, string, error) {
 	if n < 1 || i < 0 || i >= n {
 		return "", "", fmt.Errorf("part %d of %d: want 0 ≤ I < N", i, n)
 	}
-	p, _, err := prepareGraphs(ds, cfg)
-	if err != nil {
-		return "", "", err
-	}
-	jobs, err := p.stageJobs(cfg)
-	if err != nil {
-		return "", "", err
-	}
-	u := p.Union
+	jobs := jobs(in)
+	u := in.Union
 	lo, hi := span(i, n, len(jobs.flat))
 	var marks []uint16
 	for a := lo; a < hi; {
@@ -112,7 +107,7 @@ func PrepareStagePart(ds *data.Dataset, cfg Config, dir string, i, n int) (strin
 		}
 		nn := u.Graphs[g].N
 		rows := make([]uint16, (b-a)*nn)
-		p.Hops.Adjs[g].BFSRows(jobs.marks[g][jobs.flat[a][1]:jobs.flat[a][1]+b-a], 0, rows, cfg.Workers)
+		in.Hops.Adjs[g].BFSRows(jobs.marks[g][jobs.flat[a][1]:jobs.flat[a][1]+b-a], 0, rows, in.Workers)
 		if marks == nil { // one graph's rows: kept as they are, not copied
 			marks = rows
 		} else {
@@ -125,7 +120,7 @@ func PrepareStagePart(ds *data.Dataset, cfg Config, dir string, i, n int) (strin
 	plo, phi := tau.Pairs(from, to)
 	d := make([]uint16, tau.Sample.Len())
 	var qrows []uint16
-	qs, err := tau.Fill(p.Hops, from, to, d) // held rows (no QueryRows): no error
+	qs, err := tau.Fill(in.Hops, from, to, d) // held rows (no QueryRows): no error
 	if err != nil {
 		return "", "", err
 	}
@@ -135,9 +130,9 @@ func PrepareStagePart(ds *data.Dataset, cfg Config, dir string, i, n int) (strin
 	val := jobs.val
 	vf, vt := span(i, n, val.Sources())
 	vlo, vhi := val.Pairs(vf, vt)
-	val.Fill(p.Hops, vf, vt, val.D())
-	klo, khi := stageKey(p, cfg)
-	path := StagePartPath(dir, i, n)
+	val.Fill(in.Hops, vf, vt, val.D())
+	klo, khi := stageKey(in)
+	path := PartPath(dir, i, n)
 	meta := []float64{stagesVersion, float64(i), float64(n), klo, khi, float64(u.N), float64(len(jobs.flat)), float64(tau.Sample.Sources), float64(lo), float64(hi), float64(from), float64(to), float64(len(qs)), float64(val.Sources()), float64(vf), float64(vt)}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", "", err
@@ -165,15 +160,11 @@ func nonNil(v []uint16) []uint16 {
 
 var partName = regexp.MustCompile(`^bfs\.shard-(\d+)-of-(\d+)\.npz$`)
 
-// readStages reads the parts in cfg.Stages written for p's run: every part
-// of one N must be there, of this data and settings. Errors name the part
-// and the command that recomputes it.
-func readStages(p *Prepared, cfg Config) (*stageParts, error) {
-	dir := cfg.Stages
-	jobs, err := p.stageJobs(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("--prepared %s: %w", dir, err)
-	}
+// Read reads the parts in dir written for in's run: every part of one N
+// must be there, of this data and settings. Errors name the part and the
+// command that recomputes it.
+func Read(in Input, dir string) (*Parts, error) {
+	jobs := jobs(in)
 	redo := "ignn prepare with this run's flags --out " + dir + " --shard I/N (or --slurm)"
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -192,15 +183,15 @@ func readStages(p *Prepared, cfg Config) (*stageParts, error) {
 	if n == 0 {
 		return nil, fmt.Errorf("--prepared %s holds no BFS stage part (bfs.shard-I-of-N.npz): compute them with %s", dir, redo)
 	}
-	u, tau, val := p.Union, jobs.tau, jobs.val
-	st := &stageParts{marks: jobs.marks, tau: tau.Sample}
+	u, tau, val := in.Union, jobs.tau, jobs.val
+	st := &Parts{Marks: jobs.marks, Tau: tau.Sample}
 	for g := range jobs.marks {
-		st.landmarks = append(st.landmarks, make([]uint16, len(jobs.marks[g])*u.Graphs[g].N))
+		st.Landmarks = append(st.Landmarks, make([]uint16, len(jobs.marks[g])*u.Graphs[g].N))
 	}
 	tau.Sample.D = make([]uint16, tau.Sample.Len())
-	klo, khi := stageKey(p, cfg)
+	klo, khi := stageKey(in)
 	for i := range n {
-		path := StagePartPath(dir, i, n)
+		path := PartPath(dir, i, n)
 		a, err := data.ReadNPZ(path, "")
 		if err != nil {
 			return nil, fmt.Errorf("part %d of %d: %w (compute it with %s)", i, n, err, redo)
@@ -233,7 +224,7 @@ func readStages(p *Prepared, cfg Config) (*stageParts, error) {
 			if off+nn > len(rows) {
 				return nil, fmt.Errorf("%s: %d landmark hop counts, too few for landmarks %d…%d", path, len(rows), lo, hi)
 			}
-			copy(st.landmarks[f[0]][f[1]*nn:(f[1]+1)*nn], rows[off:off+nn])
+			copy(st.Landmarks[f[0]][f[1]*nn:(f[1]+1)*nn], rows[off:off+nn])
 			off += nn
 		}
 		qoff := 0
@@ -245,25 +236,13 @@ func readStages(p *Prepared, cfg Config) (*stageParts, error) {
 			if qoff+nn > len(q) {
 				return nil, fmt.Errorf("%s: %d query hop counts, too few for its queries", path, len(q))
 			}
-			st.queries = append(st.queries, tau.Query(k, q[qoff:qoff+nn:qoff+nn]))
+			st.Queries = append(st.Queries, tau.Query(k, q[qoff:qoff+nn:qoff+nn]))
 			qoff += nn
 		}
 		if off != len(rows) || qoff != len(q) {
 			return nil, fmt.Errorf("%s: %d landmark and %d query hop counts, %d and %d expected", path, len(rows), len(q), off, qoff)
 		}
 	}
-	st.val = val.Finish()
+	st.Val = val.Finish()
 	return st, nil
-}
-
-// CheckStages reads the parts in dir as a run of cfg on ds would (cfg
-// resolved): nil when they are complete and of this run.
-func CheckStages(ds *data.Dataset, cfg Config, dir string) error {
-	p, _, err := prepareGraphs(ds, cfg)
-	if err != nil {
-		return err
-	}
-	cfg.Stages = dir
-	_, err = readStages(p, cfg)
-	return err
 }
