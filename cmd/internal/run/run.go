@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ignn/ignn/cmd/internal/memplan"
+	"github.com/ignn/ignn/eval"
 	"github.com/ignn/ignn/features"
 )
 
@@ -177,6 +178,9 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	res.History = l.evals
 	res.Final = l.evals[len(l.evals)-1]
 	res.Select(cfg.Select)
+	if msg := belowChance(res, p); msg != "" {
+		warn(msg)
+	}
 	if stage != nil {
 		stages.mark("faithfulness of the final embeddings")
 	}
@@ -209,4 +213,25 @@ func (c *stageClock) mark(stage string) {
 func (c *stageClock) done() []StageTime {
 	c.mark("")
 	return c.stages
+}
+
+// belowChance is the warning for a run whose reported or final test AUC is
+// below chance beyond sampling noise (eval.BelowChance over the test
+// pairs of every graph), "" otherwise: a ranking that puts held-out
+// positives below random pairs is a defect of the setting, not a weak
+// model, and is said, never left to a table.
+func belowChance(res *Result, p *Prepared) string {
+	var pos, neg int
+	for _, s := range p.Splits {
+		pos, neg = pos+len(s.Test), neg+len(s.TestNeg)
+	}
+	which, auc := "final", float64(res.Final.TestAUC)
+	if a := float64(res.TestAUC); a < auc {
+		which, auc = fmt.Sprintf("reported (epoch %d)", res.BestEpoch), a
+	}
+	if !eval.BelowChance(auc, pos, neg) {
+		return ""
+	}
+	return fmt.Sprintf("the %s test AUC %.3f is below chance (under %.3f, 0.5 − 2 SE over %d + %d test pairs): the model ranks held-out positives "+
+		"below random pairs — a defect of the setting, not a weak model; see docs/frontier.md (below chance) for one such case and what lifts it", which, auc, eval.ChanceBound(pos, neg), pos, neg)
 }
