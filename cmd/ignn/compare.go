@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -102,9 +101,8 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 				}
 			}
 			var bar *progress
-			var mu sync.Mutex
-			warned := map[string]bool{} // a warning is printed once per compare, not once per cell
-			var work float64            // the cells to run, weighed for the ETA
+			warnings := newWarnings(stderr) // once per compare, not once per cell
+			var work float64                // the cells to run, weighed for the ETA
 			hooks := grid.CompareHooks{
 				Todo: func(jobs []grid.Job) {
 					for _, j := range jobs {
@@ -127,16 +125,11 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 					}
 				},
 				Warn: func(j grid.Job, msg string) { // kept under --quiet
-					mu.Lock()
-					defer mu.Unlock()
-					if warned[msg] {
-						return
-					}
-					warned[msg] = true
-					if bar.live() { // off the bar's line
-						fmt.Fprintln(stderr)
-					}
-					fmt.Fprintf(stderr, "warning: %s (from cell %s; printed once per compare)\n", msg, j.Key())
+					warnings.print(msg, fmt.Sprintf(" (from cell %s; printed once per compare)", j.Key()), func() {
+						if bar.live() { // off the bar's line
+							fmt.Fprintln(stderr)
+						}
+					})
 				},
 			}
 			res, err := grid.Compare(c.Context, cc, hooks)

@@ -61,7 +61,8 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 			}
 			cfg.Stages = c.String("prepared")
 			// Warnings are kept under --quiet, which silences progress and notes.
-			warn := func(msg string) { fmt.Fprintf(stderr, "warning: %s\n", msg) }
+			warnings := newWarnings(stderr)
+			warn := func(msg string) { warnings.print(msg, "", nil) }
 			stopProfile, err := startCPUProfile(c.String("cpuprofile"))
 			if err != nil {
 				return err

@@ -181,3 +181,17 @@ func TestETACountsEveryCell(t *testing.T) {
 		t.Errorf("ETA costs: capacity cell %g, gcn both %g", capacity, model)
 	}
 }
+
+// TestWarningKindsOnce: a warning that differs from an earlier one only in
+// its numbers (a collapse's cosine spread at every evaluation and in every
+// cell) is printed once.
+func TestWarningKindsOnce(t *testing.T) {
+	var b bytes.Buffer
+	ws := newWarnings(&b)
+	for _, msg := range []string{"graph g#0: embeddings collapsed (cosine spread 6.4e-08 ≤ 1e-6)", "graph g#0: embeddings collapsed (cosine spread 4.7e-08 ≤ 1e-6)", "input cleaned"} {
+		ws.print(msg, "", nil)
+	}
+	if got := b.String(); got != "warning: graph g#0: embeddings collapsed (cosine spread 6.4e-08 ≤ 1e-6)\nwarning: input cleaned\n" {
+		t.Errorf("printed %q", got)
+	}
+}
