@@ -38,15 +38,10 @@ func ParseEdgeListWith(name string, r io.Reader, o EdgeListOptions) (*EdgeList, 
 	if head, _ := br.Peek(len(mmBanner)); string(head) == mmBanner {
 		return parseMatrixMarket(name, br)
 	}
-	switch o.Header {
-	case "", HeaderAuto, HeaderYes, HeaderNo:
-	default:
-		return nil, fmt.Errorf("data: unknown header mode %q (valid: auto, yes, no)", o.Header)
-	}
-	cols, byName, err := parseColumns(o.Columns)
-	if err != nil {
+	if err := o.Check(); err != nil {
 		return nil, err
 	}
+	cols, byName, err := parseColumns(o.Columns) // checked above
 	el := &EdgeList{Names: Names{}}
 	var header []string
 	headerWhy := "" // why a header line of words before named nodes is one
@@ -160,6 +155,18 @@ func ParseEdgeListWith(name string, r io.Reader, o EdgeListOptions) (*EdgeList, 
 		el.Notes = append(el.Notes, columnNote(name, header, headerWhy, cols, widest))
 	}
 	return el, nil
+}
+
+// Check reports whether o is well formed: a header mode, and two columns
+// by position or by name (whether the file has them is for the reader).
+func (o EdgeListOptions) Check() error {
+	switch o.Header {
+	case "", HeaderAuto, HeaderYes, HeaderNo:
+	default:
+		return fmt.Errorf("data: unknown header mode %q (valid: auto, yes, no)", o.Header)
+	}
+	_, _, err := parseColumns(o.Columns)
+	return err
 }
 
 // intColumns reports whether f's node columns are integer ids.

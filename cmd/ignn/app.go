@@ -198,6 +198,9 @@ func configFrom(c *cli.Context) (run.Config, error) {
 		cfg.Header = h // auto stays implicit, so existing configurations are unchanged
 	}
 	cfg.Columns = c.String("columns")
+	if err := (data.EdgeListOptions{Header: cfg.Header, Columns: cfg.Columns}).Check(); err != nil {
+		return cfg, usageError{err}
+	}
 	var err error
 	if cfg.Task, err = data.ParseTask(c.String("task")); err != nil {
 		return cfg, usagef("--task: %v", err)

@@ -122,6 +122,11 @@ func TestOneFormForErrors(t *testing.T) {
 	if err == nil || exitCode(err) != 2 || !strings.Contains(err.Error(), "--batch-size: gat trains on the whole graph") {
 		t.Errorf("gat --batch-size: exit %d, %v", exitCode(err), err)
 	}
+	for _, bad := range [][]string{{"--header", "maybe"}, {"--columns", "0"}} { // exited 1
+		if _, _, err := runCLI(append([]string{"train", "--epochs", "1", "--eval-every", "1", "--quiet"}, bad...)...); err == nil || exitCode(err) != 2 {
+			t.Errorf("%s: exit %d, %v", bad, exitCode(err), err)
+		}
+	}
 	_, _, err = runCLI("train", "--dataset", datatest.File(t, "one.txt", "0 1\n"), "--epochs", "1", "--eval-every", "1", "--quiet")
 	if err == nil || exitCode(err) != 1 {
 		t.Errorf("a graph too small to split: exit %d, %v", exitCode(err), err)
