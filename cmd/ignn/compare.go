@@ -101,8 +101,9 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 				}
 			}
 			var bar *progress
-			warnings := newWarnings(stderr) // once per compare, not once per cell
-			var work float64                // the cells to run, weighed for the ETA
+			warnings := newWarnings(stderr, "warning") // once per compare, not once per cell
+			notes := newWarnings(stderr, "note")
+			var work float64 // the cells to run, weighed for the ETA
 			hooks := grid.CompareHooks{
 				Todo: func(jobs []grid.Job) {
 					for _, j := range jobs {
@@ -122,6 +123,11 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 				Done: func(j grid.Job, r *run.Result) {
 					if bar != nil {
 						bar.add(1, cc.ETACost(j))
+					}
+				},
+				Note: func(j grid.Job, msg string) { // the graph's, the same in every cell: once
+					if !quiet {
+						notes.print(msg, "", nil)
 					}
 				},
 				Warn: func(j grid.Job, msg string) { // kept under --quiet

@@ -61,7 +61,7 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 			}
 			cfg.Stages = c.String("prepared")
 			// Warnings are kept under --quiet, which silences progress and notes.
-			warnings := newWarnings(stderr)
+			warnings := newWarnings(stderr, "warning")
 			warn := func(msg string) { warnings.print(msg, "", nil) }
 			stopProfile, err := startCPUProfile(c.String("cpuprofile"))
 			if err != nil {
@@ -115,6 +115,11 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 						epoch, epochs, loss, f4(m.ValAUC), f4(m.TestAUC), f4(m.TestKendallTau), eta.Round(100*time.Millisecond))
 				},
 				Warn: warn,
+				Note: func(msg string) {
+					if !c.Bool("quiet") {
+						fmt.Fprintf(stderr, "note: %s\n", msg)
+					}
+				},
 				Stage: func(msg string) {
 					if !c.Bool("quiet") {
 						fmt.Fprintf(stderr, "[%6.1fs] %s\n", time.Since(start).Seconds(), msg)

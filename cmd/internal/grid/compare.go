@@ -70,6 +70,7 @@ type CompareHooks struct {
 	Start func(total, done int)      // before running, with the cells already on disk
 	Done  func(j Job, r *run.Result) // after each cell that ran
 	Warn  func(j Job, msg string)
+	Note  func(j Job, msg string) // run.Hooks.Note; nil: Warn gets the notes
 	// Todo, before Start, gets the cells this process will run (for an ETA
 	// weighted by their costs, ETACost).
 	Todo func(jobs []Job)
@@ -197,11 +198,15 @@ func Compare(ctx context.Context, cc CompareConfig, hooks CompareHooks) (*Compar
 				if cc.Out != "" {
 					cc.mark(j)
 				}
-				r, err := run.Run(ctx, cc.config(j), run.Hooks{Warn: func(msg string) {
+				rh := run.Hooks{Warn: func(msg string) {
 					if hooks.Warn != nil {
 						hooks.Warn(j, msg)
 					}
-				}})
+				}}
+				if hooks.Note != nil {
+					rh.Note = func(msg string) { hooks.Note(j, msg) }
+				}
+				r, err := run.Run(ctx, cc.config(j), rh)
 				if err == nil && cc.Out != "" {
 					var b []byte
 					if b, err = json.MarshalIndent(r, "", "  "); err == nil {

@@ -25,6 +25,7 @@ type Prepared struct {
 	Splits      []*data.Split // one per graph, in union order
 	Input       *engine.GraphInput
 	Warnings    []string
+	Notes       []string // what loading decided (the dataset's Notes): a header read as one, ignored columns
 	Fingerprint string
 	// Hops is the hop-distance source every sampler reads: each graph's
 	// exact table (Split.Dist), or on the sampled path its BFS adjacency
@@ -207,7 +208,7 @@ func prepareGraphs(ds *data.Dataset, cfg Config) (*Prepared, *data.Dataset, erro
 	if err := pairTaskClasses(ds, cfg); err != nil {
 		return nil, nil, err
 	}
-	p := &Prepared{Fingerprint: Fingerprint(ds), Warnings: append([]string(nil), ds.Notes...)}
+	p := &Prepared{Fingerprint: Fingerprint(ds), Notes: ds.Notes}
 	splits, kept, skipped, err := data.NewSplits(ds, cfg.Task, engine.Stream(cfg.Seed, "split"))
 	if err != nil {
 		return nil, nil, err

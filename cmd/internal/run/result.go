@@ -162,6 +162,11 @@ type Hooks struct {
 	Epoch func(epoch int, loss float64, ev *Metrics)
 	// Warn reports a non-fatal problem (also kept in Result.Warnings).
 	Warn func(msg string)
+	// Note reports what loading the graph decided that a user should hear
+	// about — a first line read as a header or as counts, ignored columns
+	// (data.Dataset.Notes) —, kept in Result.Warnings before the warnings
+	// as always; Warn gets them when Note is nil.
+	Note func(msg string)
 	// Resolved is called once with the effective configuration, before
 	// any training work.
 	Resolved func(cfg Config)

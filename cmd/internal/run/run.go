@@ -116,6 +116,14 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 			hooks.Warn(msg)
 		}
 	}
+	for _, n := range p.Notes {
+		res.Warnings = append(res.Warnings, n)
+		if hooks.Note != nil {
+			hooks.Note(n)
+		} else if hooks.Warn != nil {
+			hooks.Warn(n)
+		}
+	}
 	for _, w := range p.Warnings {
 		warn(w)
 	}
