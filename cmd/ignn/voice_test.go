@@ -91,7 +91,7 @@ func TestOneVoiceForWarnings(t *testing.T) {
 		fmt.Fprintf(&b, "%d %d\n%d %d\n", i, (i+1)%20, i, (i+7)%20)
 	}
 	path := datatest.File(t, "dups.txt", b.String())
-	want := "warning: input cleaned: removed 1 self-loops and 1 duplicate edges (" + path + ": self-loops at line 4; repeated edges at line 2)"
+	want := "warning: input cleaned: removed 1 self-loop and 1 duplicate edge (" + path + ": self-loops at line 4; repeated edges at line 2)"
 	for _, quiet := range []string{"--quiet=false", "--quiet"} {
 		_, stderr := trainJSON(t, "--dataset", path, quiet)
 		if strings.Contains(stderr, "level=") || !strings.Contains(stderr, want) {

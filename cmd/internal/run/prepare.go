@@ -94,7 +94,13 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 		loops, dups = loops+g.Removed.SelfLoops, dups+g.Removed.Duplicates
 	}
 	if loops+dups > 0 && IsPath(cfg.Dataset) { // built-in Email collapses directed mail: expected, documented
-		msg := fmt.Sprintf("input cleaned: removed %d self-loops and %d duplicate edges", loops, dups)
+		count := func(n int, what string) string {
+			if n == 1 {
+				return "1 " + what
+			}
+			return fmt.Sprintf("%d %ss", n, what)
+		}
+		msg := fmt.Sprintf("input cleaned: removed %s and %s", count(loops, "self-loop"), count(dups, "duplicate edge"))
 		if ds.Cleaned != "" {
 			msg += fmt.Sprintf(" (%s: %s)", ds.Name, ds.Cleaned)
 		}
