@@ -29,7 +29,7 @@ func compareFlags() []cli.Flag {
 		&cli.StringFlag{Name: "format", Value: "table", Usage: "table, markdown, csv or json"},
 		&cli.StringFlag{Name: "out", Usage: "directory for results.{json,csv,md} and per-cell files; re-running resumes"},
 		&cli.BoolFlag{Name: "sweep", Usage: "per cell, select lr and λ by validation AUC (the paper's protocol)"},
-		&cli.BoolFlag{Name: "quiet", Usage: "no progress on stderr"},
+		&cli.BoolFlag{Name: "quiet", Usage: "no progress or notes on stderr (warnings stay)"},
 		&cli.BoolFlag{Name: "fresh", Usage: "discard the cells and results already in --out and start over"},
 		&cli.BoolFlag{Name: "retry-failed", Usage: "run the cells whose earlier attempt failed again"},
 		&cli.StringFlag{Name: "grid", Usage: "a YAML grid file (settings + sub-grids whose cells are joined); see scripts/run.grid.yaml"},

@@ -25,7 +25,7 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 			&cli.StringFlag{Name: "save", Usage: "checkpoint directory, written atomically after every evaluation and on interrupt"},
 			&cli.StringFlag{Name: "resume", Usage: "continue the run checkpointed in this directory (its saved configuration is used)"},
 			&cli.StringFlag{Name: "prepared", Usage: "read the landmark and τ-sample BFS from the parts ignn prepare --out DIR wrote for this run (same flags) instead of running them: the same numbers"},
-			&cli.BoolFlag{Name: "quiet", Usage: "no progress on stderr"},
+			&cli.BoolFlag{Name: "quiet", Usage: "no progress or notes on stderr (warnings stay)"},
 			&cli.BoolFlag{Name: "verbose", Usage: "print the effective configuration (every default resolved) before training"},
 			&cli.StringFlag{Name: "cpuprofile", Usage: "write a Go CPU profile of the run to this file (read it with go tool pprof)"},
 			&cli.StringFlag{Name: "memprofile", Usage: "write a Go heap profile to this file after every evaluation, while the model and its buffers are live (go tool pprof)"},
