@@ -5,5 +5,7 @@
 // named or integer node ids), link and pair-classification splits with
 // leak-free negatives, breadth-first hop distances, and Hops: the one
 // hop-distance source every sampler reads (exact all-pairs tables, or BFS
-// rows on demand for graphs whose tables would not fit).
+// rows on demand for graphs whose tables would not fit). Files are written
+// atomically (atomic.go) and JSON files read back with the reason a bad
+// one is corrupt (ReadJSONFile, CorruptFileError: jsonfile.go).
 package data

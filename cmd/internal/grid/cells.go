@@ -61,7 +61,7 @@ func (cc CompareConfig) expectations(jobs []Job) ([]expectation, error) {
 // its file is corrupt (empty, truncated, not JSON: then corrupt says so and
 // the cell runs again); and an error when it exists but was made with
 // another configuration or other data.
-func (cc CompareConfig) loadCell(j Job, want expectation) (r *run.Result, corrupt *run.CorruptFileError, err error) {
+func (cc CompareConfig) loadCell(j Job, want expectation) (r *run.Result, corrupt *data.CorruptFileError, err error) {
 	r = new(run.Result)
 	if err := readCell(cc.cellPath(j), r); err != nil {
 		errors.As(err, &corrupt)
@@ -79,10 +79,10 @@ func (cc CompareConfig) loadCell(j Job, want expectation) (r *run.Result, corrup
 
 // readCell decodes the cell file at path into r. A file that parses but is
 // not a finished cell (an empty object left by a sync tool or an editor,
-// missing fields, another schema) is a *run.CorruptFileError saying "not a
+// missing fields, another schema) is a *data.CorruptFileError saying "not a
 // finished cell: no …", so it runs again like a truncated one.
 func readCell(path string, r *run.Result) error {
-	if err := run.ReadJSONFile(path, r); err != nil {
+	if err := data.ReadJSONFile(path, r); err != nil {
 		return err
 	}
 	var missing []string
@@ -102,7 +102,7 @@ func readCell(path string, r *run.Result) error {
 		}
 	}
 	if len(missing) > 0 {
-		return &run.CorruptFileError{Path: path, Problem: "not a finished cell: no " + strings.Join(missing, ", no ")}
+		return &data.CorruptFileError{Path: path, Problem: "not a finished cell: no " + strings.Join(missing, ", no ")}
 	}
 	return nil
 }

@@ -138,7 +138,7 @@ func (cc CompareConfig) Status() ([]CellStatus, error) {
 	for _, j := range cc.Jobs() {
 		st := CellStatus{Key: j.Key(), State: "missing"}
 		var r run.Result
-		var corrupt *run.CorruptFileError
+		var corrupt *data.CorruptFileError
 		if err := readCell(cc.cellPath(j), &r); err == nil {
 			st.State = "finished"
 		} else if errors.As(err, &corrupt) {

@@ -152,7 +152,7 @@ func (ck *Checkpoint) Save(dir string) error {
 func LoadCheckpoint(dir string) (*Checkpoint, error) {
 	path := filepath.Join(dir, CheckpointFile)
 	var ck Checkpoint
-	if err := ReadJSONFile(path, &ck); err != nil {
+	if err := data.ReadJSONFile(path, &ck); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("checkpoint: %s not found", path)
 		}

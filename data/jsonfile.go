@@ -1,4 +1,4 @@
-package run
+package data
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 	"os"
 )
 
-// CorruptFileError is a result, cell or checkpoint file that exists but
+// CorruptFileError is a JSON file (a result, a cell, a checkpoint) that exists but
 // does not parse: empty, truncated (an interrupted copy, a full disk) or
 // not JSON. Problem says which, with the byte offset.
 type CorruptFileError struct {

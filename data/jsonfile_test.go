@@ -1,4 +1,4 @@
-package run
+package data
 
 import (
 	"errors"
@@ -12,6 +12,9 @@ import (
 // file are each reported as corrupt with the file and what is wrong; an
 // absent file is os.ErrNotExist, not corrupt.
 func TestReadJSONFileNamesTheProblem(t *testing.T) {
+	type Result struct {
+		Dataset string `json:"dataset"`
+	}
 	dir := t.TempDir()
 	for body, want := range map[string]string{
 		"":                         "empty (0 bytes)",
