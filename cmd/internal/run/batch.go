@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/ignn/ignn/cmd/internal/memplan"
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
 	"github.com/ignn/ignn/objective"
@@ -43,7 +44,7 @@ type batcher struct {
 	perm            []int32
 	slots           *engine.SlotInput // the step's subgraph, adjacency and rows
 	Cut, CutBatches int               // links to nodes beyond the slots, and the steps that cut some
-	capped          bool              // the probe's estimate exceeded BatchSlotCap: the slots are the cap (cut only where a step's neighbourhood exceeds them)
+	capped          bool              // the probe's estimate exceeded memplan.SlotCap: the slots are the cap (cut only where a step's neighbourhood exceeds them)
 }
 
 // newBatcher trains on size positives per step, steps steps per epoch (0:
@@ -73,58 +74,24 @@ func newBatcher(p *Prepared, seed uint64, size, steps, fanout, layers int) (*bat
 	return b, nil
 }
 
-// probeNodes is how many nodes autoSlots measures the neighbourhood of.
-const probeNodes = 64
-
-// BatchSlotCap bounds the node slots a probe sizes (allocate, planSlots):
-// a step's cost follows its slots. On a small world (a Barabási–Albert
-// graph, a social network) the seeds' 3-hop neighbourhoods reach most of
-// the graph, so that without a cap every step computes every node (10⁶
-// nodes: 1.3 s a step, 10⁷: refused at 47 GB); grids and geometric graphs
-// probe 10⁵–1.9·10⁵ slots at every size measured up to 10⁸ nodes. A step
-// whose neighbourhoods exceed the slots keeps its seeds and their nearest
-// hops and cuts the rest, and how deep did not show in any result measured
-// (GCN, one seed, Intel machine, 2026-11-27; docs/large-graphs.md):
-// ba:1000000:4 test AUC 0.5743 and τ 0.5487 at 65,536 slots against 0.5741
-// and 0.5493 at 262,144, the command 609 → 286 s and 2.80 → 1.55 GiB;
-// rgg:1000000:8 0.9972 and 0.8800 against 0.9972 and 0.8807 at its probed
-// 191,280 slots (340 → 189 s); grid:1000x1000 0.9845 and 0.9292 against
-// 0.9846 and 0.9287 at 101,600 (205 → 157 s); on ba:100000:4 16,384 slots
-// cost τ 0.0014.
-var BatchSlotCap = 1 << 16 // a variable for tests
-
-// slotLimit is the most slots a probe gives a batch of seeds seed nodes
-// (listed, with repeats): BatchSlotCap, or twice the seeds where they
-// would not leave room for their first hop (a --batch-size of 10⁵).
-func slotLimit(seeds int) int { return max(BatchSlotCap, 2*seeds) }
-
-// probedSlots are the slots of a batch of seeds seed nodes whose probe
-// estimated estimate (a quarter more than the seeds × the mean
-// neighbourhood): the estimate up to slotLimit, at least 1024, at most n;
-// cut reports whether the limit bound it below n.
-func probedSlots(estimate, seeds, n int) (slots int, cut bool) {
-	limit := slotLimit(seeds)
-	slots = min(max(min(estimate, limit), 1024), n)
-	return slots, estimate > limit && slots < n
-}
-
 // allocate makes the batch inputs: slots node slots, or when slots is 0,
 // enough for seeds seed nodes with neighbourhoods the size of the mean
-// L-hop neighbourhood (with the fanout) of probeNodes nodes drawn from the
-// stream "batch-probe", a quarter more for margin; at most the graph's
-// nodes and slotLimit, at least 1024.
+// L-hop neighbourhood (with the fanout) of memplan.ProbeNodes nodes drawn
+// from the stream "batch-probe", a quarter more for margin
+// (memplan.ProbedSlots: at most the graph's nodes and the cap, at least
+// 1024).
 func (b *batcher) allocate(slots, seeds int) {
 	n := b.p.Union.N
 	if slots == 0 {
 		probe := engine.NewSubgraph(b.p.Input.Adj, n)
 		rng := engine.Stream(b.seed, "batch-probe")
 		total := 0
-		for k := 0; k < probeNodes; k++ {
+		for k := 0; k < memplan.ProbeNodes; k++ {
 			probe.Build([]int32{int32(rng.IntN(n))}, b.layers, b.fanout, rng)
 			total += len(probe.Nodes)
 			probe.Clear()
 		}
-		slots, b.capped = probedSlots(int(1.25*float64(seeds)*float64(total)/probeNodes), seeds, n)
+		slots, b.capped = memplan.ProbedSlots(int(1.25*float64(seeds)*float64(total)/memplan.ProbeNodes), seeds, n)
 	}
 	b.slots = engine.NewSlotInput(b.p.Input, min(slots, n))
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ignn/ignn/cmd/internal/memplan"
 	"github.com/ignn/ignn/engine"
 	"github.com/ignn/ignn/models"
 	"github.com/ignn/ignn/objective"
@@ -239,30 +240,6 @@ func TestBatchPrefetchSameNumbers(t *testing.T) {
 	}
 }
 
-// TestProbedSlots: the probe's estimate is the slots up to slotLimit
-// (BatchSlotCap, or twice the seeds; at least 1024, at most N), and only
-// beyond it is the batch cut.
-func TestProbedSlots(t *testing.T) {
-	for _, c := range []struct {
-		estimate, seeds, n, slots int
-		cut                       bool
-	}{
-		{500, 100, 10_000, 1024, false},
-		{60_000, 4096, 1_000_000, 60_000, false},
-		{BatchSlotCap, 4096, 10_000_000, BatchSlotCap, false},
-		{BatchSlotCap + 1, 4096, 10_000_000, BatchSlotCap, true},
-		{5_000_000, 4096, 100_000, BatchSlotCap, true},
-		{5_000_000, 4096, BatchSlotCap, BatchSlotCap, false},
-		{5_000_000, 4096, 50_000, 50_000, false},
-		{5_000_000, 200_000, 10_000_000, 400_000, true},
-	} {
-		slots, cut := probedSlots(c.estimate, c.seeds, c.n)
-		if slots != c.slots || cut != c.cut {
-			t.Errorf("probedSlots(%d, %d, %d) = %d, %v; want %d, %v", c.estimate, c.seeds, c.n, slots, cut, c.slots, c.cut)
-		}
-	}
-}
-
 // TestSmallWorldBatches: on a small world (a Barabási–Albert graph, whose
 // batches' 3-hop neighbourhoods are the whole graph) a probed batch's
 // estimate exceeds BatchSlotCap, so it gets the cap's slots, the plan
@@ -271,14 +248,14 @@ func TestProbedSlots(t *testing.T) {
 // says how much its steps cut instead of warning (the cut is the cap's
 // design, not a setting to mend).
 func TestSmallWorldBatches(t *testing.T) {
-	defer func(c, k int) { BatchSlotCap, ChunkedInferenceNodes = c, k }(BatchSlotCap, ChunkedInferenceNodes)
-	BatchSlotCap, ChunkedInferenceNodes = 1200, 0
+	defer func(c, k int) { memplan.SlotCap, ChunkedInferenceNodes = c, k }(memplan.SlotCap, ChunkedInferenceNodes)
+	memplan.SlotCap, ChunkedInferenceNodes = 1200, 0
 	cfg := shortRun("gcn")
 	cfg.Dataset, cfg.Variant, cfg.Epochs, cfg.EvalEvery, cfg.BatchSize = "ba:2000:3", Both, 2, 2, 64
 	cfg.Explicit = map[string]bool{"epochs": true, "eval-every": true, "batch-size": true}
 	rc, ds, p := prepared(t, cfg)
-	if got := planSlots(rc, ds); got != 1200 {
-		t.Errorf("planned %d slots, want BatchSlotCap 1200", got)
+	if got, _ := planSlotsWidest(rc, ds); got != 1200 {
+		t.Errorf("planned %d slots, want memplan.SlotCap 1200", got)
 	}
 	set := rc
 	set.BatchNodes = 1536 // the user's slots: no probe, the hub's reach alone

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ignn/ignn/cmd/internal/memplan"
 	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/engine"
 	"github.com/ignn/ignn/features"
 	"github.com/ignn/ignn/models"
 	"github.com/ignn/ignn/objective"
@@ -148,4 +149,23 @@ func staged(cfg Config) bool {
 	}
 	_, ok := e.New(cfg.ModelConfig).(models.Staged)
 	return ok
+}
+
+// planSlotsWidest is the plan's probe of a mini-batch run's node slots and
+// the widest neighbourhood it met (memplan.ProbeSlots), for a step's seed
+// nodes: its positives and as many negatives, both ends each, and its
+// triples' nodes or its share of the epoch's MSE pairs.
+func planSlotsWidest(cfg Config, ds *data.Dataset) (slots, widest int64) {
+	triples := 0
+	if cfg.DistanceLoss == objective.DistanceRank && cfg.Variant.MSE() {
+		triples = cfg.RankTriples * 3
+		if cfg.RankPairs {
+			triples = cfg.RankTriples * 4
+		}
+	}
+	mse := 0
+	if cfg.Variant.MSE() && cfg.DistanceLoss != objective.DistanceRank && cfg.BatchSteps > 0 {
+		mse = 2 * ((cfg.MSEPairs + cfg.BatchSteps - 1) / cfg.BatchSteps)
+	}
+	return memplan.ProbeSlots(ds.Graphs, cfg.ModelConfig.Layers, 4*cfg.BatchSize+triples+mse, cfg.BatchNodes, engine.Stream(cfg.Seed, "plan-probe"))
 }
