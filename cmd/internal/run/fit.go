@@ -25,6 +25,23 @@ func untrainedNote(best, final int) string {
 	return "; here the highest validation AUC came at epoch 0, after one training step, so the selected metrics describe a nearly untrained model: compare variants by 'final'"
 }
 
+// InterruptedError reports a run stopped by its context after finishing an
+// epoch; Dir holds the checkpoint to resume from ("" if none was saved).
+type InterruptedError struct {
+	Epoch int
+	Dir   string
+	Err   error
+}
+
+func (e *InterruptedError) Error() string {
+	if e.Dir == "" {
+		return fmt.Sprintf("interrupted after epoch %d: %v (no --save directory, nothing kept)", e.Epoch, e.Err)
+	}
+	return fmt.Sprintf("interrupted after epoch %d: %v; checkpoint saved in %s — resume with `ignn train --resume %s`", e.Epoch, e.Err, e.Dir, e.Dir)
+}
+
+func (e *InterruptedError) Unwrap() error { return e.Err }
+
 func newResult(cfg Config, p *Prepared) *Result {
 	r := &Result{Dataset: cfg.Dataset, Task: cfg.Task, Model: cfg.Model, Variant: cfg.Variant,
 		Seed: cfg.Seed, Epochs: cfg.Epochs, HashDim: cfg.HashDim, Graphs: len(p.DS.Graphs), Nodes: p.Union.N,

@@ -156,53 +156,6 @@ type StageTime struct {
 	Seconds float64 `json:"seconds"`
 }
 
-// Hooks observe a run (all optional).
-type Hooks struct {
-	// Epoch is called after every epoch; ev is nil on unevaluated epochs.
-	Epoch func(epoch int, loss float64, ev *Metrics)
-	// Warn reports a non-fatal problem (also kept in Result.Warnings).
-	Warn func(msg string)
-	// Note reports what loading the graph decided that a user should hear
-	// about — a first line read as a header or as counts, ignored columns
-	// (data.Dataset.Notes) —, kept in Result.Warnings before the warnings
-	// as always; Warn gets them when Note is nil.
-	Note func(msg string)
-	// Resolved is called once with the effective configuration, before
-	// any training work.
-	Resolved func(cfg Config)
-	// Stage announces each slow phase before the first epoch (loading,
-	// distances, encodings, features, building) for graphs of at least
-	// StageNodes nodes; small runs stay quiet.
-	Stage func(msg string)
-	// Start is called once preparation is done, as the first epoch starts
-	// (an ETA measured from here leaves setup out).
-	Start func()
-	// Plan is called with the run's memory plan (and its graph's size)
-	// once the graph is built, before the plan is checked against
-	// --max-memory; returning true stops the run there with ErrPlanOnly.
-	Plan func(p MemoryPlan, nodes, edges int) (stop bool)
-}
-
-// StageNodes is the graph size from which Hooks.Stage is called.
-const StageNodes = 10_000
-
-// InterruptedError reports a run stopped by its context after finishing an
-// epoch; Dir holds the checkpoint to resume from ("" if none was saved).
-type InterruptedError struct {
-	Epoch int
-	Dir   string
-	Err   error
-}
-
-func (e *InterruptedError) Error() string {
-	if e.Dir == "" {
-		return fmt.Sprintf("interrupted after epoch %d: %v (no --save directory, nothing kept)", e.Epoch, e.Err)
-	}
-	return fmt.Sprintf("interrupted after epoch %d: %v; checkpoint saved in %s — resume with `ignn train --resume %s`", e.Epoch, e.Err, e.Dir, e.Dir)
-}
-
-func (e *InterruptedError) Unwrap() error { return e.Err }
-
 // Faithfulness is eval.Faithfulness in JSON (undefined values as null).
 type Faithfulness struct {
 	K              int      `json:"k"`

@@ -19,6 +19,36 @@ func Run(ctx context.Context, cfg Config, hooks Hooks) (*Result, error) {
 	return run(ctx, cfg, hooks, nil)
 }
 
+// Hooks observe a run (all optional).
+type Hooks struct {
+	// Epoch is called after every epoch; ev is nil on unevaluated epochs.
+	Epoch func(epoch int, loss float64, ev *Metrics)
+	// Warn reports a non-fatal problem (also kept in Result.Warnings).
+	Warn func(msg string)
+	// Note reports what loading the graph decided that a user should hear
+	// about — a first line read as a header or as counts, ignored columns
+	// (data.Dataset.Notes) —, kept in Result.Warnings before the warnings
+	// as always; Warn gets them when Note is nil.
+	Note func(msg string)
+	// Resolved is called once with the effective configuration, before
+	// any training work.
+	Resolved func(cfg Config)
+	// Stage announces each slow phase before the first epoch (loading,
+	// distances, encodings, features, building) for graphs of at least
+	// StageNodes nodes; small runs stay quiet.
+	Stage func(msg string)
+	// Start is called once preparation is done, as the first epoch starts
+	// (an ETA measured from here leaves setup out).
+	Start func()
+	// Plan is called with the run's memory plan (and its graph's size)
+	// once the graph is built, before the plan is checked against
+	// --max-memory; returning true stops the run there with ErrPlanOnly.
+	Plan func(p MemoryPlan, nodes, edges int) (stop bool)
+}
+
+// StageNodes is the graph size from which Hooks.Stage is called.
+const StageNodes = 10_000
+
 // Resume continues the run saved in dir with its saved configuration; it
 // ends with the same metrics as the uninterrupted run. Its checkpoints go
 // back to dir.
