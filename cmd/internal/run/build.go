@@ -154,6 +154,11 @@ func Build(p *Prepared, cfg Config) (*Built, error) {
 	return c, nil
 }
 
+// Objective is the loss configuration of a resolved Config.
+func (c Config) Objective() objective.Config {
+	return objective.Config{LambdaBCE: c.LambdaBCE, LambdaMSE: c.LambdaMSE, Alpha: c.Alpha, Distance: c.DistanceLoss, RankTemp: c.RankTemp}
+}
+
 // Supervision says what the distance term trains on: its pairs or triples
 // and how they are drawn ("" without the term).
 func (c *Built) Supervision() string {

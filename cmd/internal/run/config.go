@@ -3,8 +3,6 @@ package run
 import (
 	"fmt"
 	"math"
-	"os"
-	"strings"
 
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/features"
@@ -192,11 +190,6 @@ func Default() Config {
 	}
 }
 
-// Objective is the loss configuration of a resolved Config.
-func (c Config) Objective() objective.Config {
-	return objective.Config{LambdaBCE: c.LambdaBCE, LambdaMSE: c.LambdaMSE, Alpha: c.Alpha, Distance: c.DistanceLoss, RankTemp: c.RankTemp}
-}
-
 // Validate checks everything that can be checked before loading data, with
 // one clear message per problem; "decide for me" values are accepted.
 func (c Config) Validate() error {
@@ -299,27 +292,4 @@ func (c Config) validate() error {
 		return err
 	}
 	return c.ModelConfig.Validate()
-}
-
-// IsPath reports whether a --dataset value names a file rather than a
-// built-in dataset: it is not a built-in name, and it looks like a path or
-// an existing file has that name.
-func IsPath(name string) bool {
-	if contains(BuiltinDatasets, name) || data.IsGenerated(name) {
-		return false
-	}
-	if strings.ContainsAny(name, "/.\\") {
-		return true
-	}
-	_, err := os.Stat(name)
-	return err == nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

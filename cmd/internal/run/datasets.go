@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"os"
 	"strings"
 
 	"github.com/ignn/ignn/data"
@@ -101,4 +102,62 @@ func Fingerprint(ds *data.Dataset) string {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// IsPath reports whether a --dataset value names a file rather than a
+// built-in dataset: it is not a built-in name, and it looks like a path or
+// an existing file has that name.
+func IsPath(name string) bool {
+	if contains(BuiltinDatasets, name) || data.IsGenerated(name) {
+		return false
+	}
+	if strings.ContainsAny(name, "/.\\") {
+		return true
+	}
+	_, err := os.Stat(name)
+	return err == nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// UseFeatures is ds with the input the resolved cfg names: the large
+// defaults may replace a featureless graph's one-hot identity by a constant
+// (loading happens before the size is known). ds is not modified.
+func UseFeatures(ds *data.Dataset, cfg Config) *data.Dataset {
+	if cfg.Features == data.FeaturesConstant {
+		return ds.WithConstantFeatures()
+	}
+	return ds
+}
+
+// TrainPositives is the number of training positives a task's splits of
+// ds hold: 80% of each graph's positive pairs (its edges, or its
+// same-label node pairs), as data.NewSplit cuts them, over the graphs with
+// enough pairs for a split.
+func TrainPositives(ds *data.Dataset, task data.Task) int {
+	total := 0
+	for _, g := range ds.Graphs {
+		p := len(g.Edges)
+		if task == data.TaskPair {
+			count := map[int32]int{}
+			for _, l := range g.Labels {
+				count[l]++
+			}
+			p = 0
+			for _, k := range count {
+				p += k * (k - 1) / 2
+			}
+		}
+		if p >= 10 { // data.NewSplit's minimum
+			total += int(0.8 * float64(p))
+		}
+	}
+	return total
 }

@@ -224,3 +224,68 @@ func exactEntries(ds *data.Dataset) int64 {
 	}
 	return s
 }
+
+// DistanceTerm is the distance term c's runs train with as Resolve
+// decides it (the MSE for variants without one, and when c is not
+// scaled): the large defaults' choice depends on the graph's size only for
+// the paper's datasets, all below LargeGraphNodes, so no graph is loaded.
+func (c Config) DistanceTerm() objective.DistanceLoss {
+	if !c.Variant.MSE() {
+		return objective.DistanceMSE
+	}
+	return cmp.Or(c.applyScale(graphSize{nodes: 1}).DistanceLoss, objective.DistanceMSE)
+}
+
+// Settings is what a resolved configuration trains with, in the words a
+// table heading uses (issue 38): the cells of one grid may resolve
+// differently (--scale auto decides by each dataset's size), so headings and
+// results.json state these, never the flags as given.
+type Settings struct {
+	Epochs int `json:"epochs"`
+	// Steps is one epoch: "1 whole-graph step", "50 mini-batch steps of 512
+	// positives" or "a pass over the training positives in mini-batches of 512".
+	Steps string `json:"steps"`
+	// Input is "features", or "features + " the positional input (hash,
+	// lap:K, rw:K, landmark:L) with " + skip" when it also feeds the embedding.
+	Input string `json:"input"`
+	// Distance is the distance term: "none", "mse" or "rank".
+	Distance string `json:"distance"`
+}
+
+// Settings returns what c trains with; c must be resolved.
+func (c Config) Settings() Settings {
+	s := Settings{Epochs: c.Epochs, Steps: "1 whole-graph step", Input: "features", Distance: "none"}
+	switch {
+	case c.BatchSize > 0 && c.BatchSteps > 0:
+		s.Steps = fmt.Sprintf("%d mini-batch steps of %d positives", c.BatchSteps, c.BatchSize)
+	case c.BatchSize > 0:
+		s.Steps = fmt.Sprintf("a pass over the training positives in mini-batches of %d", c.BatchSize)
+	}
+	if c.Variant.Hash() {
+		s.Input += " + " + c.Position.String()
+		if c.PositionSkip {
+			s.Input += " + skip"
+		}
+	}
+	if c.Variant.MSE() {
+		s.Distance = string(cmp.Or(c.DistanceLoss, objective.DistanceMSE))
+	}
+	return s
+}
+
+// Schedule says how many optimiser steps the settings take ("200 epochs × 1
+// whole-graph step = 200 optimiser steps").
+func (s Settings) Schedule() string {
+	var n int
+	if _, err := fmt.Sscanf(s.Steps, "%d", &n); err != nil || n <= 0 {
+		return fmt.Sprintf("%d epochs, each %s", s.Epochs, s.Steps)
+	}
+	return fmt.Sprintf("%d epochs × %s = %d optimiser steps", s.Epochs, s.Steps, s.Epochs*n)
+}
+
+// entryOf is c's model's registry entry (the zero Entry for an unknown
+// model, which validation reports).
+func entryOf(c *Config) models.Entry {
+	e, _ := models.Lookup(c.Model)
+	return e
+}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/features"
-	"github.com/ignn/ignn/models"
 	"github.com/ignn/ignn/objective"
 )
 
@@ -152,31 +151,6 @@ var largeDefaults = []struct {
 // training positives (TrainPositives).
 type graphSize struct{ nodes, trainPositives int }
 
-// TrainPositives is the number of training positives a task's splits of
-// ds hold: 80% of each graph's positive pairs (its edges, or its
-// same-label node pairs), as data.NewSplit cuts them, over the graphs with
-// enough pairs for a split.
-func TrainPositives(ds *data.Dataset, task data.Task) int {
-	total := 0
-	for _, g := range ds.Graphs {
-		p := len(g.Edges)
-		if task == data.TaskPair {
-			count := map[int32]int{}
-			for _, l := range g.Labels {
-				count[l]++
-			}
-			p = 0
-			for _, k := range count {
-				p += k * (k - 1) / 2
-			}
-		}
-		if p >= 10 { // data.NewSplit's minimum
-			total += int(0.8 * float64(p))
-		}
-	}
-	return total
-}
-
 // The reasons of the large defaults, in a few words each.
 func whyInput(c Config, g graphSize) string {
 	if !c.Variant.Hash() {
@@ -240,16 +214,6 @@ var hugeDefaults = []struct {
 	}},
 }
 
-// UseFeatures is ds with the input the resolved cfg names: the large
-// defaults may replace a featureless graph's one-hot identity by a constant
-// (loading happens before the size is known). ds is not modified.
-func UseFeatures(ds *data.Dataset, cfg Config) *data.Dataset {
-	if cfg.Features == data.FeaturesConstant {
-		return ds.WithConstantFeatures()
-	}
-	return ds
-}
-
 // LargeDefaultSettings are the flags the large-graph defaults set when
 // not given (Config.Explicit records which were), in their order; those
 // set only from HugeGraphNodes nodes on come last.
@@ -262,13 +226,6 @@ func LargeDefaultSettings() []string {
 		names = append(names, d.setting)
 	}
 	return names
-}
-
-// entryOf is c's model's registry entry (the zero Entry for an unknown
-// model, which validation reports).
-func entryOf(c *Config) models.Entry {
-	e, _ := models.Lookup(c.Model)
-	return e
 }
 
 // applyScale decides the scale of a run on a graph of g's size (n nodes;
@@ -333,62 +290,4 @@ func (c Config) applyScale(g graphSize) Config {
 	}
 	c.ScaleNote = fmt.Sprintf("%s: the large-graph defaults chose %s; --scale paper keeps the paper's", why, said.String())
 	return c
-}
-
-// DistanceTerm is the distance term c's runs train with as Resolve
-// decides it (the MSE for variants without one, and when c is not
-// scaled): the large defaults' choice depends on the graph's size only for
-// the paper's datasets, all below LargeGraphNodes, so no graph is loaded.
-func (c Config) DistanceTerm() objective.DistanceLoss {
-	if !c.Variant.MSE() {
-		return objective.DistanceMSE
-	}
-	return cmp.Or(c.applyScale(graphSize{nodes: 1}).DistanceLoss, objective.DistanceMSE)
-}
-
-// Settings is what a resolved configuration trains with, in the words a
-// table heading uses (issue 38): the cells of one grid may resolve
-// differently (--scale auto decides by each dataset's size), so headings and
-// results.json state these, never the flags as given.
-type Settings struct {
-	Epochs int `json:"epochs"`
-	// Steps is one epoch: "1 whole-graph step", "50 mini-batch steps of 512
-	// positives" or "a pass over the training positives in mini-batches of 512".
-	Steps string `json:"steps"`
-	// Input is "features", or "features + " the positional input (hash,
-	// lap:K, rw:K, landmark:L) with " + skip" when it also feeds the embedding.
-	Input string `json:"input"`
-	// Distance is the distance term: "none", "mse" or "rank".
-	Distance string `json:"distance"`
-}
-
-// Settings returns what c trains with; c must be resolved.
-func (c Config) Settings() Settings {
-	s := Settings{Epochs: c.Epochs, Steps: "1 whole-graph step", Input: "features", Distance: "none"}
-	switch {
-	case c.BatchSize > 0 && c.BatchSteps > 0:
-		s.Steps = fmt.Sprintf("%d mini-batch steps of %d positives", c.BatchSteps, c.BatchSize)
-	case c.BatchSize > 0:
-		s.Steps = fmt.Sprintf("a pass over the training positives in mini-batches of %d", c.BatchSize)
-	}
-	if c.Variant.Hash() {
-		s.Input += " + " + c.Position.String()
-		if c.PositionSkip {
-			s.Input += " + skip"
-		}
-	}
-	if c.Variant.MSE() {
-		s.Distance = string(cmp.Or(c.DistanceLoss, objective.DistanceMSE))
-	}
-	return s
-}
-
-// Schedule says how many optimiser steps the settings take ("200 epochs × 1
-// whole-graph step = 200 optimiser steps").
-func (s Settings) Schedule() string {
-	var n int
-	if _, err := fmt.Sscanf(s.Steps, "%d", &n); err != nil || n <= 0 {
-		return fmt.Sprintf("%d epochs, each %s", s.Epochs, s.Steps)
-	}
-	return fmt.Sprintf("%d epochs × %s = %d optimiser steps", s.Epochs, s.Steps, s.Epochs*n)
 }
