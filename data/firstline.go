@@ -84,7 +84,7 @@ func (fl *firstLine) drop(el *EdgeList) {
 func (fl *firstLine) see(f []string) {
 	fl.later++
 	for k, c := range fl.cols {
-		if c < len(fl.f) && !fl.named[k] {
+		if fl.words && c < len(fl.f) && !fl.named[k] { // counts name no node
 			fl.named[k] = slices.Contains(f, fl.f[c])
 		}
 	}
