@@ -22,6 +22,7 @@ var layers = map[string]int{
 	"features":             2,
 	"models":               2,
 	"objective":            2,
+	"cmd/internal/batch":   3,
 	"cmd/internal/infer":   3,
 	"cmd/internal/memplan": 3,
 	"cmd/internal/stages":  3,

@@ -12,7 +12,7 @@
 //	train.go     the training phase's parts: activations, inference, embeddings, pair products
 //	costs.go     the per-unit costs, calibrated against measured peak RSS
 //	plan.go      Plan and MemPart: phases, steps, the total, Check against --max-memory
-//	slots.go     a mini-batch's node slots: the sizing rule, and the plan's probe
+//	slots.go     the plan's probe of a mini-batch's node slots (engine.ProbedSlots sizes them)
 //	spill.go     what a run spills and the disk it needs; the --spill auto directory
 //	bytes.go     FormatBytes, ParseBytes, DefaultMaxMemory
 package memplan

@@ -5,11 +5,9 @@ import (
 	"math"
 	"reflect"
 	"runtime"
-	"slices"
 	"strings"
 	"testing"
 
-	"github.com/ignn/ignn/cmd/internal/memplan"
 	"github.com/ignn/ignn/engine"
 	"github.com/ignn/ignn/models"
 	"github.com/ignn/ignn/objective"
@@ -67,11 +65,11 @@ func TestBatchSeedsSeeWholeGraph(t *testing.T) {
 		for _, k := range append(c.bce.I, c.bce.J...) {
 			seeds = max(seeds, k+1) // pairs hold slots now; seeds take the first slots
 		}
-		if seeds < 2 || len(c.batch.slots.Sub.Nodes) <= seeds || c.batch.Cut > 0 {
-			t.Fatalf("%s: %d seeds in %d slots, %d cut", model, seeds, len(c.batch.slots.Sub.Nodes), c.batch.Cut)
+		if seeds < 2 || len(c.batch.Slots.Sub.Nodes) <= seeds || c.batch.Cut > 0 {
+			t.Fatalf("%s: %d seeds in %d slots, %d cut", model, seeds, len(c.batch.Slots.Sub.Nodes), c.batch.Cut)
 		}
 		for s := 0; s < seeds; s++ {
-			g := c.batch.slots.Sub.Nodes[s]
+			g := c.batch.Slots.Sub.Nodes[s]
 			for k := 0; k < d; k++ {
 				if diff := math.Abs(batchZ[s*d+k] - full[g*d+k]); diff > 1e-12 {
 					t.Fatalf("%s: seed slot %d (node %d) column %d: batch %v, whole graph %v", model, s, g, k, batchZ[s*d+k], full[g*d+k])
@@ -79,44 +77,6 @@ func TestBatchSeedsSeeWholeGraph(t *testing.T) {
 			}
 		}
 		c.Close()
-	}
-}
-
-// TestBatchPassCoversEachPositiveOnce: the positives of consecutive steps,
-// across epoch boundaries, are each training positive once per pass of P
-// draws.
-func TestBatchPassCoversEachPositiveOnce(t *testing.T) {
-	cfg := batchRun("gcn")
-	cfg.BatchSize, cfg.BatchSteps = 7, 5 // 35 draws per epoch; P is not a multiple
-	cfg, _, p := prepared(t, cfg)
-	b, err := newBatcher(p, cfg.Seed, cfg.BatchSize, cfg.BatchSteps, cfg.BatchFanout, cfg.ModelConfig.Layers)
-	if err != nil {
-		t.Fatal(err)
-	}
-	P := len(b.pos)
-	var drawn objective.Pairs
-	counts := make([]int, 1)
-	for epoch := 0; drawn.Len() < 2*P; epoch++ {
-		for step := 0; step < cfg.BatchSteps; step++ {
-			b.positives(epoch, step, &drawn, counts)
-		}
-	}
-	all := map[[2]int]bool{}
-	for _, q := range b.pos {
-		all[[2]int{int(q.I), int(q.J)}] = true
-	}
-	for pass := 0; pass < 2; pass++ {
-		seen := map[[2]int]bool{}
-		for k := pass * P; k < (pass+1)*P; k++ {
-			q := [2]int{drawn.I[k], drawn.J[k]}
-			if !all[q] || seen[q] {
-				t.Fatalf("pass %d draw %d: %v is not a training positive or came twice", pass, k, q)
-			}
-			seen[q] = true
-		}
-	}
-	if slices.Equal(drawn.I[:P], drawn.I[P:2*P]) {
-		t.Fatal("the second pass repeats the first one's order")
 	}
 }
 
@@ -204,7 +164,7 @@ func TestBatchPrefetchSameNumbers(t *testing.T) {
 				if err := c.Feed(epoch); err != nil {
 					t.Fatal(err)
 				}
-				for s := range c.batch.steps {
+				for s := range c.batch.Steps {
 					if err := c.Batch(epoch, s); err != nil {
 						t.Fatal(err)
 					}
@@ -248,14 +208,14 @@ func TestBatchPrefetchSameNumbers(t *testing.T) {
 // says how much its steps cut instead of warning (the cut is the cap's
 // design, not a setting to mend).
 func TestSmallWorldBatches(t *testing.T) {
-	defer func(c, k int) { memplan.SlotCap, ChunkedInferenceNodes = c, k }(memplan.SlotCap, ChunkedInferenceNodes)
-	memplan.SlotCap, ChunkedInferenceNodes = 1200, 0
+	defer func(c, k int) { engine.SlotCap, ChunkedInferenceNodes = c, k }(engine.SlotCap, ChunkedInferenceNodes)
+	engine.SlotCap, ChunkedInferenceNodes = 1200, 0
 	cfg := shortRun("gcn")
 	cfg.Dataset, cfg.Variant, cfg.Epochs, cfg.EvalEvery, cfg.BatchSize = "ba:2000:3", Both, 2, 2, 64
 	cfg.Explicit = map[string]bool{"epochs": true, "eval-every": true, "batch-size": true}
 	rc, ds, p := prepared(t, cfg)
 	if got, _ := planSlotsWidest(rc, ds); got != 1200 {
-		t.Errorf("planned %d slots, want memplan.SlotCap 1200", got)
+		t.Errorf("planned %d slots, want engine.SlotCap 1200", got)
 	}
 	set := rc
 	set.BatchNodes = 1536 // the user's slots: no probe, the hub's reach alone
@@ -272,8 +232,8 @@ func TestSmallWorldBatches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := c.Embeddings(); err != nil || c.batch.slots.Sub.Slots != 1200 || !c.batch.capped || !c.infer.Layerwise() {
-		t.Errorf("%v: %d slots, capped %v, layer-wise %v", err, c.batch.slots.Sub.Slots, c.batch.capped, c.infer.Layerwise())
+	if _, _, err := c.Embeddings(); err != nil || c.batch.Slots.Sub.Slots != 1200 || !c.batch.Capped || !c.infer.Layerwise() {
+		t.Errorf("%v: %d slots, capped %v, layer-wise %v", err, c.batch.Slots.Sub.Slots, c.batch.Capped, c.infer.Layerwise())
 	}
 	c.Close()
 	res, err := Run(context.Background(), cfg, Hooks{})

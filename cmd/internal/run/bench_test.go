@@ -121,7 +121,7 @@ func benchSteps(b *testing.B, c *Built, next *int) {
 	b.ResetTimer()
 	for range b.N {
 		k := *next
-		*next = (k + 1) % c.batch.steps
+		*next = (k + 1) % c.batch.Steps
 		if err := c.Batch(0, k); err != nil {
 			b.Fatal(err)
 		}
@@ -129,7 +129,7 @@ func benchSteps(b *testing.B, c *Built, next *int) {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(c.batch.slots.Sub.Slots), "slots")
+	b.ReportMetric(float64(c.batch.Slots.Sub.Slots), "slots")
 }
 
 // BenchmarkScaleDefaultStep: one mini-batch step of the defaults a user

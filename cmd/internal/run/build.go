@@ -3,6 +3,7 @@ package run
 import (
 	"gorgonia.org/tensor"
 
+	"github.com/ignn/ignn/cmd/internal/batch"
 	"github.com/ignn/ignn/cmd/internal/infer"
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
@@ -33,7 +34,7 @@ type Built struct {
 	mse                   *objective.PairSampler   // nil without the MSE term
 	rank                  *objective.TripleSampler // nil without the ranking term
 	scorer                eval.Evaluator
-	batch                 *batcher        // nil: whole-graph steps
+	batch                 *batch.Batcher  // nil: whole-graph steps
 	val                   *eval.ValSample // the validation pair sample (issue 29)
 	valBCE                objective.Pairs // every graph's validation negatives, then positives
 	lastVal               valScores       // its yardsticks at the last Evaluate
@@ -86,7 +87,13 @@ func Build(p *Prepared, cfg Config) (*Built, error) {
 		nTrain += len(s.Train)
 	}
 	if cfg.BatchSize > 0 {
-		if c.batch, err = newBatcher(p, cfg.Seed, cfg.BatchSize, cfg.BatchSteps, cfg.BatchFanout, cfg.ModelConfig.Layers); err != nil {
+		train := make([][]data.Pair, len(p.Splits))
+		for g, s := range p.Splits {
+			train[g] = s.Train
+		}
+		c.batch, err = batch.New(batch.Input{Union: p.Union, Train: train, Graph: p.Input, Seed: cfg.Seed,
+			Size: cfg.BatchSize, Steps: cfg.BatchSteps, Fanout: cfg.BatchFanout, Layers: cfg.ModelConfig.Layers})
+		if err != nil {
 			return nil, err
 		}
 		nTrain = cfg.BatchSize
@@ -112,7 +119,7 @@ func Build(p *Prepared, cfg Config) (*Built, error) {
 			MayFix: cfg.BatchSize == 0, Sources: cfg.MSESources, Stratified: cfg.MSESampling == MSEStratified})
 		mseIn.Slots = c.mse.Slots
 		if c.batch != nil {
-			mseIn.Slots = (c.mse.Slots + c.batch.steps - 1) / c.batch.steps
+			mseIn.Slots = (c.mse.Slots + c.batch.Steps - 1) / c.batch.Steps
 		}
 		if c.mse.Fixed {
 			mseIn.All, mseIn.AllPairs = c.mse.Blocks, c.mse.Total
@@ -124,7 +131,7 @@ func Build(p *Prepared, cfg Config) (*Built, error) {
 		if cfg.RankPairs {
 			perTriple = 4
 		}
-		c.batch.allocate(cfg.BatchNodes, 4*nTrain+perTriple*mseIn.Triples+2*mseIn.Slots)
+		c.batch.Allocate(cfg.BatchNodes, 4*nTrain+perTriple*mseIn.Triples+2*mseIn.Slots)
 		in = c.batch.Input()
 	}
 	z, err := models.Build(model, bTrain, in)
@@ -140,7 +147,7 @@ func Build(p *Prepared, cfg Config) (*Built, error) {
 		return nil, err
 	}
 	if chunked(cfg, p.Union.N) {
-		c.infer, err = infer.New(infer.Input{Graph: p.Input, Model: model, Params: c.ps, Layers: cfg.ModelConfig.Layers, Slots: c.batch.slots.Sub.Slots})
+		c.infer, err = infer.New(infer.Input{Graph: p.Input, Model: model, Params: c.ps, Layers: cfg.ModelConfig.Layers, Slots: c.batch.Slots.Sub.Slots})
 		return c, err
 	}
 	bEval := engine.NewBuilder(c.ps, false)

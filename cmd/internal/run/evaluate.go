@@ -112,7 +112,7 @@ func (c *Built) EmbeddingShard(i, n, slots int) ([]int, []float32, int, error) {
 			return nil, nil, 0, fmt.Errorf("sharded embedding runs chunked inference over a mini-batch model's node slots; this model was trained on the whole graph at once (no --batch-size): embed it in one process")
 		}
 		if slots <= 0 {
-			slots = c.batch.slots.Sub.Slots
+			slots = c.batch.Slots.Sub.Slots
 		}
 		entry, err := models.Lookup(c.cfg.Model)
 		if err != nil {

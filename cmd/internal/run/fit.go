@@ -80,7 +80,7 @@ func (l *loop) fit() (engine.FitResult, error) {
 	l.stepStart = time.Now()
 	fc := engine.FitConfig{Epochs: l.cfg.Epochs, EvalEvery: l.cfg.EvalEvery, StartEpoch: l.start, Prior: prior, OnEpoch: l.onEpoch, Patience: l.cfg.Patience}
 	if b := l.built.batch; b != nil {
-		fc.Steps, fc.Batch = b.steps, l.built.Batch
+		fc.Steps, fc.Batch = b.Steps, l.built.Batch
 	}
 	return engine.Fit(l.built.tr, fc, l.built.Feed, l.evaluate)
 }

@@ -86,7 +86,7 @@ func TestPlanSlots(t *testing.T) {
 			t.Fatal(err)
 		}
 		got, _ := planSlotsWidest(rc, ds)
-		want := int64(c.batch.slots.Sub.Slots)
+		want := int64(c.batch.Slots.Sub.Slots)
 		c.Close()
 		if got < want || float64(got) > 1.5*float64(want) {
 			t.Errorf("%s: planned %d slots, the run allocated %d", g, got, want)

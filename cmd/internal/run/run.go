@@ -188,10 +188,10 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 		return nil, err
 	}
 	res.TrainSeconds = time.Since(t0).Seconds()
-	if b := built.batch; b != nil && b.CutBatches > 0 && b.capped { // expected: said in the result, not warned
+	if b := built.batch; b != nil && b.CutBatches > 0 && b.Capped { // expected: said in the result, not warned
 		res.Batches += fmt.Sprintf("; %d steps cut %.1f links to nodes beyond the slots each on average", b.CutBatches, float64(b.Cut)/float64(b.CutBatches))
 	} else if b != nil && b.CutBatches > 0 {
-		warn(fmt.Sprintf("%d mini-batch steps filled their %d node slots and cut %d links to nodes beyond them (%.1f per cut step): those seeds saw part of their neighbourhood; raise --batch-nodes or lower --batch-size", b.CutBatches, b.slots.Sub.Slots, b.Cut, float64(b.Cut)/float64(b.CutBatches)))
+		warn(fmt.Sprintf("%d mini-batch steps filled their %d node slots and cut %d links to nodes beyond them (%.1f per cut step): those seeds saw part of their neighbourhood; raise --batch-nodes or lower --batch-size", b.CutBatches, b.Slots.Sub.Slots, b.Cut, float64(b.Cut)/float64(b.CutBatches)))
 	}
 	ran := cfg.Epochs - l.start
 	if fr.Stopped >= 0 {
@@ -208,7 +208,7 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 		for i, p := range fr.PrepareTimes {
 			own[i] = fr.StepTimes[i] - p
 		}
-		res.MsPerStep = 1000 * median(own) / float64(b.steps)
+		res.MsPerStep = 1000 * median(own) / float64(b.Steps)
 	}
 	for _, s := range p.Splits {
 		res.ValPositives, res.ValNegatives = res.ValPositives+len(s.Val), res.ValNegatives+len(s.ValNeg)

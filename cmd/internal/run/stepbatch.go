@@ -7,7 +7,7 @@ import (
 	"github.com/ignn/ignn/objective"
 )
 
-// A mini-batch step's batch: drawn and staged (batcher.stage), then bound
+// A mini-batch step's batch: drawn and staged (batch.Batcher.Stage), then bound
 // (engine.SlotInput.Use and the terms' Bind), the next one prepared ahead
 // while the step trains (engine.Prefetch).
 
@@ -46,7 +46,7 @@ func (c *Built) Batch(epoch, step int) error {
 	if err := c.applyBatch(tri); err != nil {
 		return err
 	}
-	if engine.Prefetch && step+1 < c.batch.steps {
+	if engine.Prefetch && step+1 < c.batch.Steps {
 		c.next = &nextBatch{epoch: epoch, step: step + 1, tri: engine.Go(func() (*objective.Triples, error) { return c.stageBatch(epoch, step+1) })}
 	}
 	return nil
@@ -65,7 +65,7 @@ func (c *Built) settle() {
 func (c *Built) stageBatch(epoch, step int) (*objective.Triples, error) {
 	c.bce.Reset()
 	perGraph := make([]int, len(c.p.Splits))
-	c.batch.positives(epoch, step, &c.bce, perGraph)
+	c.batch.Positives(epoch, step, &c.bce, perGraph)
 	u := c.p.Union
 	for g, k := range perGraph {
 		if k == 0 {
@@ -82,19 +82,19 @@ func (c *Built) stageBatch(epoch, step int) (*objective.Triples, error) {
 		tri = c.rank.DrawN(c.cfg.RankTriples)
 	}
 	if c.mse != nil {
-		n, steps := c.mseEpoch.Len(), c.batch.steps
+		n, steps := c.mseEpoch.Len(), c.batch.Steps
 		lo, hi := n*step/steps, n*(step+1)/steps
 		c.msePart.Reset()
 		c.msePart.I, c.msePart.J, c.msePart.V = append(c.msePart.I, c.mseEpoch.I[lo:hi]...), append(c.msePart.J, c.mseEpoch.J[lo:hi]...), append(c.msePart.V, c.mseEpoch.V[lo:hi]...)
 		pairs = append(pairs, &c.msePart)
 	}
-	return tri, c.batch.stage(epoch, step, pairs, tri)
+	return tri, c.batch.Stage(epoch, step, pairs, tri)
 }
 
 // applyBatch loads the staged batch and binds its pairs and triples (the
 // terms copy them: the next batch may be staged at once).
 func (c *Built) applyBatch(tri *objective.Triples) error {
-	c.batch.slots.Use(true, true)
+	c.batch.Slots.Use(true, true)
 	if c.loss.BCE != nil {
 		if err := c.loss.BCE.Bind(&c.bce); err != nil {
 			return err
@@ -107,7 +107,25 @@ func (c *Built) applyBatch(tri *objective.Triples) error {
 	}
 	if c.mse != nil {
 		if err := c.loss.MSE.Bind(&c.msePart); err != nil {
-			return fmt.Errorf("the step's share of the epoch's %d MSE pairs over %d steps: %w", c.mseEpoch.Len(), c.batch.steps, err)
+			return fmt.Errorf("the step's share of the epoch's %d MSE pairs over %d steps: %w", c.mseEpoch.Len(), c.batch.Steps, err)
+		}
+	}
+	return nil
+}
+
+// feedEpoch draws what a mini-batch epoch shares out over its steps: the
+// ranking term's BFS sources and rows (sampled path), or the epoch's MSE
+// sample.
+func (c *Built) feedEpoch() error {
+	if c.rank != nil {
+		if err := c.rank.Refresh(); err != nil {
+			return err
+		}
+	}
+	if c.mse != nil {
+		c.mseEpoch.Reset()
+		if ps := c.mse.Draw(); ps != nil {
+			c.mseEpoch.I, c.mseEpoch.J, c.mseEpoch.V = append(c.mseEpoch.I, ps.I...), append(c.mseEpoch.J, ps.J...), append(c.mseEpoch.V, ps.V...)
 		}
 	}
 	return nil

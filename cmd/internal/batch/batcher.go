@@ -1,16 +1,28 @@
-package run
+package batch
 
 import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/ignn/ignn/cmd/internal/memplan"
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
 	"github.com/ignn/ignn/objective"
 )
 
-// batcher is mini-batch training (Config.BatchSize B > 0). Every step
+// Input is what a Batcher reads: the graphs' training positives and the
+// whole graph's input, and the batch's shape.
+type Input struct {
+	Union  *data.Union
+	Train  [][]data.Pair      // each graph's training positives, local rows
+	Graph  *engine.GraphInput // the whole graph's adjacency, input rows and skip block
+	Seed   uint64             // names the streams
+	Size   int                // B, training positives per step
+	Steps  int                // steps per epoch (0: a pass over the positives)
+	Fanout int                // neighbours drawn per node and hop (0: every neighbour)
+	Layers int                // the model's layers: the neighbourhood's hops
+}
+
+// Batcher is mini-batch training (a batch size B > 0). Every step
 // trains on the subgraph around its seed nodes, with the pairs and triples
 // remapped to the subgraph's slots:
 //
@@ -20,45 +32,47 @@ import (
 //     of pass K = q div P, so every positive is trained once per pass of P
 //     draws, whatever the epoch and step boundaries, and a resumed run
 //     draws what the uninterrupted one would;
-//   - as many negatives, drawn per graph as full-batch training draws them
-//     (the checkpointed "negatives" stream);
-//   - the distance term's triples (rank) or pairs (MSE): see Built.Batch;
+//   - as many negatives, drawn per graph by the caller (run: the
+//     checkpointed "negatives" stream), and the distance term's triples
+//     (rank) or pairs (MSE);
 //   - the seeds' L-hop neighbourhood (L = the model's layers): every
-//     neighbour, or Config.BatchFanout of them per node and hop drawn
+//     neighbour, or Input.Fanout of them per node and hop drawn
 //     without replacement (stream "batch-fanout/epoch/step"), until the
-//     Config.BatchNodes slots are full (the rest of that step's
+//     node slots are full (the rest of that step's
 //     neighbourhood is then cut, and counted).
 //
 // With every neighbour and no cut, a seed's embedding in the batch equals
 // its embedding in the whole graph (the normalisations use whole-graph
 // degrees; tested), so the batch changes which pairs a step sees, not what
 // the model computes for them.
-type batcher struct {
-	p               *Prepared
+type Batcher struct {
+	whole           *engine.GraphInput
+	n               int // the graph's nodes
 	seed            uint64
-	size, steps     int // B, and steps per epoch
+	size            int // B
+	Steps           int // steps per epoch
 	fanout, layers  int
 	pos             []data.Pair // the training positives, global rows (one graph: its split's own list)
 	posG            []int32     // their graphs (nil: one graph)
 	pass            int         // the pass perm holds (−1: none)
 	perm            []int32
-	slots           *engine.SlotInput // the step's subgraph, adjacency and rows
+	Slots           *engine.SlotInput // the step's subgraph, adjacency and rows (Allocate)
 	Cut, CutBatches int               // links to nodes beyond the slots, and the steps that cut some
-	capped          bool              // the probe's estimate exceeded memplan.SlotCap: the slots are the cap (cut only where a step's neighbourhood exceeds them)
+	Capped          bool              // the probe's estimate exceeded engine.SlotCap: the slots are the cap (cut only where a step's neighbourhood exceeds them)
 }
 
-// newBatcher trains on size positives per step, steps steps per epoch (0:
-// a pass over the positives), over the layers-hop neighbourhood of their
-// nodes (fanout neighbours per node and hop; 0: all); seed names the
-// streams.
-func newBatcher(p *Prepared, seed uint64, size, steps, fanout, layers int) (*batcher, error) {
-	b := &batcher{p: p, seed: seed, size: size, fanout: fanout, layers: layers, pass: -1}
-	u := p.Union
-	if len(p.Splits) == 1 { // local rows are global ones: no copy (12 B a training edge, 1.9 GB at 10⁸ nodes)
-		b.pos = p.Splits[0].Train
+// New trains on in.Size positives per step, in.Steps steps per epoch (0:
+// a pass over the positives), over the in.Layers-hop neighbourhood of
+// their nodes (in.Fanout neighbours per node and hop; 0: all); in.Seed
+// names the streams. Allocate makes its slots.
+func New(in Input) (*Batcher, error) {
+	u := in.Union
+	b := &Batcher{whole: in.Graph, n: u.N, seed: in.Seed, size: in.Size, fanout: in.Fanout, layers: in.Layers, pass: -1}
+	if len(in.Train) == 1 { // local rows are global ones: no copy (12 B a training edge, 1.9 GB at 10⁸ nodes)
+		b.pos = in.Train[0]
 	} else {
-		for g, s := range p.Splits {
-			for _, q := range s.Train {
+		for g, train := range in.Train {
+			for _, q := range train {
 				i, j := u.GlobalPair(g, q)
 				b.pos, b.posG = append(b.pos, data.Pair{I: int32(i), J: int32(j)}), append(b.posG, int32(g))
 			}
@@ -67,57 +81,58 @@ func newBatcher(p *Prepared, seed uint64, size, steps, fanout, layers int) (*bat
 	if len(b.pos) == 0 {
 		return nil, fmt.Errorf("mini-batches: no training positives")
 	}
-	b.steps = steps
-	if b.steps == 0 {
-		b.steps = (len(b.pos) + b.size - 1) / b.size
+	b.Steps = in.Steps
+	if b.Steps == 0 {
+		b.Steps = (len(b.pos) + b.size - 1) / b.size
 	}
 	return b, nil
 }
 
-// allocate makes the batch inputs: slots node slots, or when slots is 0,
+// Allocate makes the batch inputs: slots node slots, or when slots is 0,
 // enough for seeds seed nodes with neighbourhoods the size of the mean
-// L-hop neighbourhood (with the fanout) of memplan.ProbeNodes nodes drawn
+// L-hop neighbourhood (with the fanout) of engine.ProbeNodes nodes drawn
 // from the stream "batch-probe", a quarter more for margin
-// (memplan.ProbedSlots: at most the graph's nodes and the cap, at least
+// (engine.ProbedSlots: at most the graph's nodes and the cap, at least
 // 1024).
-func (b *batcher) allocate(slots, seeds int) {
-	n := b.p.Union.N
+func (b *Batcher) Allocate(slots, seeds int) {
+	n := b.n
 	if slots == 0 {
-		probe := engine.NewSubgraph(b.p.Input.Adj, n)
+		probe := engine.NewSubgraph(b.whole.Adj, n)
 		rng := engine.Stream(b.seed, "batch-probe")
 		total := 0
-		for k := 0; k < memplan.ProbeNodes; k++ {
+		for k := 0; k < engine.ProbeNodes; k++ {
 			probe.Build([]int32{int32(rng.IntN(n))}, b.layers, b.fanout, rng)
 			total += len(probe.Nodes)
 			probe.Clear()
 		}
-		slots, b.capped = memplan.ProbedSlots(int(1.25*float64(seeds)*float64(total)/memplan.ProbeNodes), seeds, n)
+		slots, b.Capped = engine.ProbedSlots(int(1.25*float64(seeds)*float64(total)/engine.ProbeNodes), seeds, n)
 	}
-	b.slots = engine.NewSlotInput(b.p.Input, min(slots, n))
+	b.Slots = engine.NewSlotInput(b.whole, min(slots, n))
 }
 
-// Input is the training graph's input: the slots, filled by apply.
-func (b *batcher) Input() *engine.GraphInput { return b.slots.Input() }
+// Input is the training graph's input: the slots, filled by Stage and
+// bound by Slots.Use.
+func (b *Batcher) Input() *engine.GraphInput { return b.Slots.Input() }
 
 // Mode describes the scheme for the result.
-func (b *batcher) Mode() string {
+func (b *Batcher) Mode() string {
 	nb := "every neighbour"
 	if b.fanout > 0 {
 		nb = fmt.Sprintf("%d neighbours drawn per node and hop", b.fanout)
 	}
 	capped := ""
-	if b.capped {
+	if b.Capped {
 		capped = " (capped: the probe estimated more; a neighbourhood beyond the slots keeps its nearest hops)"
 	}
 	return fmt.Sprintf("mini-batches: %d steps per epoch, each on %d training positives (a seeded permutation per pass over all %d) with as many negatives and the distance term's own draw, over the %d-hop neighbourhood of their nodes (%s) in %d node slots%s",
-		b.steps, b.size, len(b.pos), b.layers, nb, b.slots.Sub.Slots, capped)
+		b.Steps, b.size, len(b.pos), b.layers, nb, b.Slots.Sub.Slots, capped)
 }
 
-// positives appends the B positives of (epoch, step) to pairs and counts
+// Positives appends the B positives of (epoch, step) to pairs and counts
 // them per graph.
-func (b *batcher) positives(epoch, step int, pairs *objective.Pairs, perGraph []int) {
+func (b *Batcher) Positives(epoch, step int, pairs *objective.Pairs, perGraph []int) {
 	P := len(b.pos)
-	q0 := (epoch*b.steps + step) * b.size
+	q0 := (epoch*b.Steps + step) * b.size
 	for t := 0; t < b.size; t++ {
 		q := q0 + t
 		if k := q / P; k != b.pass {
@@ -147,11 +162,11 @@ func permInt32(rng *rand.Rand, n int, buf []int32) []int32 {
 	return buf
 }
 
-// stage builds step's subgraph around the nodes of the given pair and
+// Stage builds step's subgraph around the nodes of the given pair and
 // triple sets (global rows), stages its adjacency rows and input rows
-// (apply loads them into the training input), and rewrites the sets to
+// (Slots.Use binds them to the training input), and rewrites the sets to
 // slots. It touches nothing a running step reads.
-func (b *batcher) stage(epoch, step int, pairs []*objective.Pairs, triples *objective.Triples) error {
+func (b *Batcher) Stage(epoch, step int, pairs []*objective.Pairs, triples *objective.Triples) error {
 	var seeds []int32
 	for _, ps := range pairs {
 		for k := range ps.I {
@@ -170,7 +185,7 @@ func (b *batcher) stage(epoch, step int, pairs []*objective.Pairs, triples *obje
 	if b.fanout > 0 {
 		rng = engine.Stream(b.seed, fmt.Sprintf("batch-fanout/%d/%d", epoch, step))
 	}
-	cut, err := b.slots.Sub.Build(seeds, b.layers, b.fanout, rng)
+	cut, err := b.Slots.Sub.Build(seeds, b.layers, b.fanout, rng)
 	if err != nil {
 		return err
 	}
@@ -178,38 +193,20 @@ func (b *batcher) stage(epoch, step int, pairs []*objective.Pairs, triples *obje
 		b.Cut += cut
 		b.CutBatches++
 	}
-	b.slots.Stage(b.fanout == 0, true, true)
+	b.Slots.Stage(b.fanout == 0, true, true)
 	for _, ps := range pairs {
 		for k := range ps.I {
-			ps.I[k], ps.J[k] = b.slots.Sub.Slot(ps.I[k]), b.slots.Sub.Slot(ps.J[k])
+			ps.I[k], ps.J[k] = b.Slots.Sub.Slot(ps.I[k]), b.Slots.Sub.Slot(ps.J[k])
 		}
 	}
 	if triples != nil {
 		for k := range triples.I {
-			triples.I[k], triples.J[k], triples.K[k] = b.slots.Sub.Slot(triples.I[k]), b.slots.Sub.Slot(triples.J[k]), b.slots.Sub.Slot(triples.K[k])
+			triples.I[k], triples.J[k], triples.K[k] = b.Slots.Sub.Slot(triples.I[k]), b.Slots.Sub.Slot(triples.J[k]), b.Slots.Sub.Slot(triples.K[k])
 		}
 		for k, a := range triples.A {
-			triples.A[k] = b.slots.Sub.Slot(a)
+			triples.A[k] = b.Slots.Sub.Slot(a)
 		}
 	}
-	b.slots.Sub.Clear()
-	return nil
-}
-
-// feedEpoch draws what a mini-batch epoch shares out over its steps: the
-// ranking term's BFS sources and rows (sampled path), or the epoch's MSE
-// sample.
-func (c *Built) feedEpoch() error {
-	if c.rank != nil {
-		if err := c.rank.Refresh(); err != nil {
-			return err
-		}
-	}
-	if c.mse != nil {
-		c.mseEpoch.Reset()
-		if ps := c.mse.Draw(); ps != nil {
-			c.mseEpoch.I, c.mseEpoch.J, c.mseEpoch.V = append(c.mseEpoch.I, ps.I...), append(c.mseEpoch.J, ps.J...), append(c.mseEpoch.V, ps.V...)
-		}
-	}
+	b.Slots.Sub.Clear()
 	return nil
 }
