@@ -271,5 +271,5 @@ func belowChance(res *Result, p *Prepared) string {
 		return ""
 	}
 	return fmt.Sprintf("the %s test AUC %.3f is below chance (under %.3f, 0.5 − 2 SE over %d + %d test pairs): the model ranks held-out positives "+
-		"below random pairs — a defect of the setting, not a weak model; see docs/frontier.md (below chance) for one such case and what lifts it", which, auc, eval.ChanceBound(pos, neg), pos, neg)
+		"below random pairs — a defect of the setting, not a weak model; see docs/frontier-notes.md (below chance) for one such case and its cause", which, auc, eval.ChanceBound(pos, neg), pos, neg)
 }
