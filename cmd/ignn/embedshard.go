@@ -125,19 +125,12 @@ func gatherShards(out string, ds *data.Dataset, n int) ([]float64, int, []uint64
 // embedScript is OUT.sbatch: an array job of one task per part, each
 // running this ignn binary's embed with --shard auto.
 func embedScript(bin, ckpt, out, prepared string, shards, slots int, memMB int64, extra []string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "#!/bin/bash\n# Written by ignn embed --slurm: %d array tasks compute the parts of %s.\n", shards, out)
-	fmt.Fprintf(&b, "#SBATCH --job-name=ignn-embed\n#SBATCH --array=0-%d\n#SBATCH --cpus-per-task=2\n#SBATCH --mem=%dM\n", shards-1, memMB)
-	fmt.Fprintf(&b, "#SBATCH --output=%s.logs/%%A_%%a.out\n", strings.TrimSuffix(out, filepath.Ext(out)))
-	for _, a := range extra {
-		fmt.Fprintf(&b, "#SBATCH %s\n", a)
-	}
-	fmt.Fprintf(&b, "exec %q embed --checkpoint %q --out %q --shard auto --slots %d", bin, ckpt, out, slots)
+	exec := fmt.Sprintf("%q embed --checkpoint %q --out %q --shard auto --slots %d", bin, ckpt, out, slots)
 	if prepared != "" {
-		fmt.Fprintf(&b, " --prepared %q", prepared)
+		exec += fmt.Sprintf(" --prepared %q", prepared)
 	}
-	b.WriteString("\n")
-	return b.String()
+	return arrayJob{command: "embed", does: "compute the parts of " + out, name: "ignn-embed", tasks: shards, cpus: 2, memMB: memMB,
+		logs: strings.TrimSuffix(out, filepath.Ext(out)) + ".logs", extra: extra, exec: exec}.script()
 }
 
 // submitEmbed writes OUT.sbatch and submits it; with --wait it gathers the

@@ -90,19 +90,13 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 
 // prepareScript is DIR/prepare.sbatch: an array job of one task per part.
 func prepareScript(bin, dir string, args []string, shards int, memMB int64, extra []string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "#!/bin/bash\n# Written by ignn prepare --slurm: %d array tasks compute the BFS stage parts in %s.\n", shards, dir)
-	fmt.Fprintf(&b, "#SBATCH --job-name=ignn-prepare\n#SBATCH --array=0-%d\n#SBATCH --cpus-per-task=2\n#SBATCH --mem=%dM\n", shards-1, memMB)
-	fmt.Fprintf(&b, "#SBATCH --output=%s/logs/%%A_%%a.out\n", dir)
-	for _, a := range extra {
-		fmt.Fprintf(&b, "#SBATCH %s\n", a)
-	}
-	fmt.Fprintf(&b, "exec %s prepare", shellQuote(bin))
+	exec := shellQuote(bin) + " prepare"
 	for _, a := range args {
-		fmt.Fprintf(&b, " %s", shellQuote(a))
+		exec += " " + shellQuote(a)
 	}
-	fmt.Fprintf(&b, " --out %s --shard auto\n", shellQuote(dir))
-	return b.String()
+	exec += " --out " + shellQuote(dir) + " --shard auto"
+	return arrayJob{command: "prepare", does: "compute the BFS stage parts in " + dir, name: "ignn-prepare", tasks: shards, cpus: 2, memMB: memMB,
+		logs: dir + "/logs", extra: extra, exec: exec}.script()
 }
 
 // submitPrepare writes DIR/prepare.sbatch and submits it; with --wait it

@@ -14,18 +14,40 @@ import (
 	"github.com/ignn/ignn/data"
 )
 
+// arrayJob is a Slurm array job of one task per part, as compare, embed
+// and prepare --slurm write it: each task runs exec, which finds its part
+// with --shard auto (SLURM_ARRAY_TASK_ID).
+type arrayJob struct {
+	command string   // the ignn command that writes it
+	does    string   // what the tasks do, after "N array tasks"
+	name    string   // the job's name
+	tasks   int      // array tasks, one a part
+	cpus    int      // CPUs per task
+	memMB   int64    // memory per task
+	logs    string   // the directory of the tasks' logs
+	extra   []string // extra #SBATCH lines (--slurm-arg)
+	exec    string   // the command line each task runs
+}
+
+// script is the job's sbatch script.
+func (j arrayJob) script() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "#!/bin/bash\n# Written by ignn %s --slurm: %d array tasks %s.\n", j.command, j.tasks, j.does)
+	fmt.Fprintf(&b, "#SBATCH --job-name=%s\n#SBATCH --array=0-%d\n#SBATCH --cpus-per-task=%d\n#SBATCH --mem=%dM\n", j.name, j.tasks-1, j.cpus, j.memMB)
+	fmt.Fprintf(&b, "#SBATCH --output=%s/%%A_%%a.out\n", j.logs)
+	for _, a := range j.extra {
+		fmt.Fprintf(&b, "#SBATCH %s\n", a)
+	}
+	fmt.Fprintf(&b, "exec %s\n", j.exec)
+	return b.String()
+}
+
 // slurmScript is D/ignn.sbatch: an array job of one task per shard, each
 // running this ignn binary on the stored grid with --shard auto.
 func slurmScript(bin, out string, shards, workers int, memMB int64, extra []string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "#!/bin/bash\n# Written by ignn compare --slurm: %d array tasks share the grid in %s.\n", shards, out)
-	fmt.Fprintf(&b, "#SBATCH --job-name=ignn-grid\n#SBATCH --array=0-%d\n#SBATCH --cpus-per-task=%d\n#SBATCH --mem=%dM\n", shards-1, workers, memMB)
-	fmt.Fprintf(&b, "#SBATCH --output=%s/logs/%%A_%%a.out\n", out)
-	for _, a := range extra {
-		fmt.Fprintf(&b, "#SBATCH %s\n", a)
-	}
-	fmt.Fprintf(&b, "exec %q compare --grid %q --out %q --workers %d --shard auto --quiet\n", bin, filepath.Join(out, "grid.yaml"), out, workers)
-	return b.String()
+	return arrayJob{command: "compare", does: "share the grid in " + out, name: "ignn-grid", tasks: shards, cpus: workers, memMB: memMB,
+		logs: out + "/logs", extra: extra,
+		exec: fmt.Sprintf("%q compare --grid %q --out %q --workers %d --shard auto --quiet", bin, filepath.Join(out, "grid.yaml"), out, workers)}.script()
 }
 
 // submitSlurm writes the grid and the array job into --out and submits it
