@@ -2,7 +2,7 @@ package infer
 
 import "github.com/ignn/ignn/engine"
 
-// The chunked inference's chunks: which nodes each holds (inferer sizes
+// The chunked inference's chunks: which nodes each holds (Inferer sizes
 // them).
 
 // bfsOrder is a breadth-first order of a's nodes: from the lowest-numbered

@@ -8,7 +8,7 @@ import (
 	G "gorgonia.org/gorgonia"
 )
 
-// Running an inferer's chunks: each chunk's subgraph and input rows are
+// Running an Inferer's chunks: each chunk's subgraph and input rows are
 // staged (stageChunk), bound (useChunk) and run (forward); chunks whose
 // bounds are known run pipelined, the next one staged while one runs
 // (runChunks).

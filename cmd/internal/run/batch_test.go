@@ -202,7 +202,7 @@ func TestBatchPrefetchSameNumbers(t *testing.T) {
 
 // TestSmallWorldBatches: on a small world (a Barabási–Albert graph, whose
 // batches' 3-hop neighbourhoods are the whole graph) a probed batch's
-// estimate exceeds BatchSlotCap, so it gets the cap's slots, the plan
+// estimate exceeds engine.SlotCap, so it gets the cap's slots, the plan
 // says so and counts the layer-wise
 // inference it leads to, the run's inference goes layer-wise, and the run
 // says how much its steps cut instead of warning (the cut is the cap's

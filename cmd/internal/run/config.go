@@ -107,10 +107,10 @@ type Config struct {
 	Select SelectRule `json:"select,omitempty"`
 	// Mini-batch training (BatchSize B > 0; 0 trains on the whole graph
 	// every step): B training positives per step over their nodes'
-	// neighbourhoods (see batcher), BatchSteps steps per epoch (0 = a full
+	// neighbourhoods (see batch.Batcher), BatchSteps steps per epoch (0 = a full
 	// pass over the training positives), BatchFanout neighbours per node and
 	// hop (0 = all), BatchNodes node slots per batch (0 = sized by a probe
-	// of the graph's neighbourhoods, see batcher.allocate).
+	// of the graph's neighbourhoods, see batch.Batcher.Allocate).
 	BatchSize   int `json:"batch_size,omitempty"`
 	BatchSteps  int `json:"batch_steps,omitempty"`
 	BatchFanout int `json:"batch_fanout,omitempty"`

@@ -61,7 +61,7 @@ func (c *Built) settle() {
 }
 
 // stageBatch draws step's pairs and triples and stages its subgraph and
-// input rows (batcher.stage); it returns the triples to bind.
+// input rows (batch.Batcher.Stage); it returns the triples to bind.
 func (c *Built) stageBatch(epoch, step int) (*objective.Triples, error) {
 	c.bce.Reset()
 	perGraph := make([]int, len(c.p.Splits))
