@@ -252,14 +252,20 @@ func (c Config) applyScale(g graphSize) Config {
 		return c
 	}
 	c.Scale = ScaleLarge
-	var chose, whys []string // settings, and the reason after each group of them
-	for _, d := range largeDefaults {
-		if c.Explicit[d.setting] {
-			continue
+	var applied []int // the large defaults applied, by index
+	for i, d := range largeDefaults {
+		if !c.Explicit[d.setting] {
+			d.apply(&c, g)
+			applied = append(applied, i)
 		}
-		d.apply(&c, g)
-		chose = append(chose, d.says(c))
-		whys = append(whys, d.why(c, g))
+	}
+	// Settings and reasons are said of the configuration they make together
+	// (the input's reason names a constant feature chosen after it), so
+	// that resolving twice says the same.
+	var chose, whys []string // settings, and the reason after each group of them
+	for _, i := range applied {
+		chose = append(chose, largeDefaults[i].says(c))
+		whys = append(whys, largeDefaults[i].why(c, g))
 	}
 	for _, d := range hugeDefaults {
 		if n >= HugeGraphNodes && !c.Explicit[d.setting] {
