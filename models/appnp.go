@@ -25,7 +25,7 @@ func init() {
 		Options:     []Option{appnpK, appnpAlpha},
 		DepthFlag:   "appnp-k",
 		Skip:        true, // ends with Output (TestSkipDeclared)
-		WholeGraph:  "its receptive field is --appnp-k hops (10 by default), not the --layers hops a batch holds",
+		WholeGraph:  "its receptive field is --appnp-k hops, 10 by default, not the --layers hops a batch holds",
 		Memory:      appnpMemory,
 	})
 }
