@@ -33,6 +33,16 @@ type Config struct {
 	// GIN, GraphConv) can leave its layers out; Output refuses it after
 	// message passing that was built.
 	SkipAlone bool `json:",omitempty"`
+	// SkipMix, in (0, 1) with a skip path, makes the embedding two unit
+	// halves side by side, [√w·skip | √(1−w)·message passing] with w =
+	// SkipMix: the skip's map of the positional input (Out/2 columns) and the
+	// message-passing output mapped to the other Out − Out/2 columns, each
+	// L2-normalised, so a pair's cosine is w·(the skip's cosine) + (1 −
+	// w)·(the message passing's). Neither branch can swamp the other (the
+	// added skip and gate of SkipGate let the skip's larger norm decide the
+	// cosine), and each can specialise: an experiment (issue 64). 0 = off;
+	// SkipGate is then not used.
+	SkipMix float64 `json:",omitempty"`
 	// AnchorIndex is P-GNN's closest-anchor semantics: AnchorFixed ("" or
 	// "fixed", the reference code since its fix 9c1553d) or AnchorOriginal
 	// (before it: the anchor's position in its set used as a node id).

@@ -2,6 +2,7 @@ package models
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/ignn/ignn/engine"
 	G "gorgonia.org/gorgonia"
@@ -150,6 +151,9 @@ func Output(b *engine.Builder, name string, c Config, h *G.Node, gi *engine.Grap
 		}
 		return engine.RowNormalize(b.InputLinearInit(name+".skip", gi.Skip, c.Out, false, skipInit(gi)))
 	}
+	if gi.Skip != nil && c.SkipMix > 0 {
+		return skipMix(b, name, c, h, gi)
+	}
 	if gi.Skip != nil {
 		if c.SkipGate { // the message-passing branch, normalised, through an Out×Out map that starts at 0
 			h = engine.MatMul(engine.RowNormalize(h), b.Param(name+".gate", engine.Zeros, c.Out, c.Out))
@@ -157,6 +161,35 @@ func Output(b *engine.Builder, name string, c Config, h *G.Node, gi *engine.Grap
 		h = engine.Add(h, b.InputLinearInit(name+".skip", gi.Skip, c.Out, false, skipInit(gi)))
 	}
 	return engine.RowNormalize(h)
+}
+
+// skipMix is Output with c.SkipMix = w: [√w·ŝ | √(1−w)·m̂], ŝ the skip map
+// of the positional block to Out/2 columns and m̂ the message-passing output
+// mapped (NAME.mix) to the other Out − Out/2, each row-normalised, side by
+// side through two constant placement matrices (NAME.mix.left/right): the
+// rows have unit norm and a cosine w·cos(ŝ) + (1−w)·cos(m̂). The skip map
+// starts at random (a principal start is Out columns wide).
+func skipMix(b *engine.Builder, name string, c Config, h *G.Node, gi *engine.GraphInput) *G.Node {
+	if !(c.SkipMix > 0 && c.SkipMix < 1) {
+		panic(fmt.Sprintf("models: skip mix %v: want a share in (0, 1)", c.SkipMix))
+	}
+	hs := c.Out / 2
+	hm := c.Out - hs
+	if hs < 1 {
+		panic(fmt.Sprintf("models: --skip-mix needs an output of at least 2 columns, got %d", c.Out))
+	}
+	place := func(rows, at int, scale float64) []float64 {
+		v := make([]float64, rows*c.Out)
+		for r := range rows {
+			v[r*c.Out+at+r] = scale
+		}
+		return v
+	}
+	s := engine.RowNormalize(b.InputLinearInit(name+".skip", gi.Skip, hs, false, nil))
+	m := engine.RowNormalize(engine.MatMul(h, b.Param(name+".mix", engine.Glorot(1), h.Shape()[1], hm)))
+	left := b.Constant(name+".mix.left", place(hs, 0, math.Sqrt(c.SkipMix)), hs, c.Out)
+	right := b.Constant(name+".mix.right", place(hm, hs, math.Sqrt(1-c.SkipMix)), hm, c.Out)
+	return engine.RowNormalize(engine.Add(engine.MatMul(s, left), engine.MatMul(m, right)))
 }
 
 // skipInit is the skip map's start: gi.SkipInit when set (run's

@@ -55,6 +55,7 @@ var bounds = map[string]bound{
 	"lambda-mse":   {Min: 0, Max: math.Inf(1), MaxOpen: true, Sentinels: []float64{-1}, Note: "or -1 for the model's default"},
 	"alpha":        {Min: 0, MinOpen: true, Max: math.Inf(1), MaxOpen: true},
 	"dropout":      {Min: 0, Max: 1, MaxOpen: true},
+	"skip-mix":     {Min: 0, Max: 1, MaxOpen: true, Note: "0 = off"},
 	"rank-temp":    {Min: 0, MinOpen: true, Max: math.Inf(1), MaxOpen: true, Sentinels: []float64{0}, Note: "or 0 for the default"},
 }
 

@@ -133,6 +133,9 @@ func (c Config) resolve(ds *data.Dataset) (Config, error) {
 		c.PositionSkip = false
 	}
 	if !c.PositionSkip {
+		if c.ModelConfig.SkipMix > 0 {
+			return c, fmt.Errorf("--skip-mix shares the embedding between the skip path and the message passing, and this run has no skip path: it needs --position-skip and a positional input (--variant hash or both)")
+		}
 		if c.ModelConfig.SkipAlone {
 			return c, fmt.Errorf("--skip-alone leaves only the skip path, and this run has none: it needs --position-skip and a positional input (--variant hash or both)")
 		}
