@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -21,8 +22,8 @@ func TestPositionsCLI(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	for _, want := range []string{"both[landmark:4]", "both[lap:3]", "(input)  landmark:4", "(input)  lap:3", "(input)  hash"} {
-		if !strings.Contains(stdout, want) {
+	for _, want := range []string{`both\[landmark:4\]`, `both\[lap:3\]`, `\(input\)\s+landmark:4`, `\(input\)\s+lap:3`, `\(input\)\s+hash`} {
+		if !regexp.MustCompile(want).MatchString(stdout) {
 			t.Errorf("table lacks %q:\n%s", want, stdout)
 		}
 	}
@@ -148,7 +149,7 @@ func TestInputsOnlyCLI(t *testing.T) {
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	if !strings.Contains(stdout, "(input)  landmark:4") || !strings.Contains(stdout, "(input)  hash") || strings.Contains(stdout, "gcn") ||
+	if !regexp.MustCompile(`\(input\)\s+landmark:4`).MatchString(stdout) || !regexp.MustCompile(`\(input\)\s+hash`).MatchString(stdout) || strings.Contains(stdout, "gcn") ||
 		!strings.Contains(stdout, "the inputs alone, untrained") {
 		t.Fatalf("table:\n%s", stdout)
 	}
