@@ -1,6 +1,9 @@
 package grid
 
-import "github.com/ignn/ignn/cmd/internal/run"
+import (
+	"github.com/ignn/ignn/cmd/internal/run"
+	"github.com/ignn/ignn/objective"
+)
 
 // The capacity reference (CompareConfig.Capacity): per seed, a cell that
 // trains the free embedding table on the objective of the grid's first
@@ -46,7 +49,11 @@ func (cc CompareConfig) withCapacity(jobs []Job, repeats int) []Job {
 	}
 	o := cc.capacityObjective()
 	for seed := uint64(1); seed <= uint64(repeats); seed++ {
-		jobs = append(jobs, Job{Model: run.CapacityModel, Variant: run.MSE, Seed: seed, LR: run.CapacityLR, LambdaBCE: o.LambdaBCE, LambdaMSE: o.LambdaMSE, Capacity: true})
+		j := Job{Model: run.CapacityModel, Variant: run.MSE, Seed: seed, LR: run.CapacityLR, LambdaBCE: o.LambdaBCE, LambdaMSE: o.LambdaMSE, Capacity: true}
+		if o.DistanceLoss != "" && o.DistanceLoss != objective.DistanceMSE { // its name says its term, as the other cells' do
+			j.Distance = string(o.DistanceLoss)
+		}
+		jobs = append(jobs, j)
 	}
 	return jobs
 }
