@@ -65,6 +65,9 @@ def main(out):
     for g in graphs:
         res = {s: load(os.path.join(out, f"{g}-{s}", "results.json")) for s in ("recipe", "paper", "ablation")
                if os.path.exists(os.path.join(out, f"{g}-{s}", "results.json"))}
+        if "recipe" not in res:  # still running, or stopped before its table
+            print(f"## {g}: the recipe compare has no results yet\n")
+            continue
         rec = res["recipe"]
         inp = (rec.get("inputs") or [None])[0]
         pos = inp["position"] if inp else None
