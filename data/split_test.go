@@ -39,3 +39,34 @@ func TestIsPositiveEdgeView(t *testing.T) {
 		}
 	}
 }
+
+// TestEdgeSetHas: the written-out binary search answers as a set of the
+// edges does, for every edge, the pairs next to them and random pairs.
+func TestEdgeSetHas(t *testing.T) {
+	ds, err := Generate("ba:3000:3", rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := edgeSet(ds.Graphs[0].Edges)
+	set := map[uint64]bool{}
+	for _, x := range e {
+		set[key(int(x[0]), int(x[1]))] = true
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	check := func(i, j int) {
+		if i == j {
+			return
+		}
+		if k := key(i, j); e.has(k) != set[k] {
+			t.Fatalf("has(%d, %d) = %v, want %v", i, j, e.has(k), set[k])
+		}
+	}
+	for _, x := range e {
+		check(int(x[0]), int(x[1]))
+		check(int(x[0]), int(x[1])+1)
+		check(int(x[0]), int(x[1])-1)
+	}
+	for range 20000 {
+		check(rng.IntN(3001), rng.IntN(3001))
+	}
+}
