@@ -72,25 +72,35 @@ func TestModelGradients(t *testing.T) {
 // configuration on tiny(): central differences, step 1e-6, tolerance 2e-6.
 func checkModelGradient(t *testing.T, e Entry, cfg Config) error {
 	t.Helper()
+	return checkModelGradientOn(t, e, cfg, tiny())
+}
+
+// checkModelGradientOn is checkModelGradient on the input in.
+func checkModelGradientOn(t *testing.T, e Entry, cfg Config, in *engine.GraphInput) error {
+	t.Helper()
 	m := e.New(cfg)
-	in := tiny()
 	return enginetest.CheckGradient(func(b *engine.Builder) (*G.Node, []*G.Node) {
 		z, err := Build(m, b, in)
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Zero-initialised biases would leave rows exactly at 0
-		// where L2 normalisation is not differentiable; move them.
-		for i, p := range b.ParamNodes() {
-			v := p.Value().(*tensor.Dense).Data().([]float64)
-			for k := range v {
-				if v[k] == 0 {
-					v[k] = 0.3 * enginetest.RandomValues(uint64(100+i), len(v))[k]
-				}
-			}
-		}
+		moveZeros(b)
 		return z, b.ParamNodes()
 	}, 1e-6, 2e-6)
+}
+
+// moveZeros gives every parameter entry at exactly 0 a small value:
+// zero-initialised biases (and gates) would leave rows exactly at 0, where
+// L2 normalisation is not differentiable.
+func moveZeros(b *engine.Builder) {
+	for i, p := range b.ParamNodes() {
+		v := p.Value().(*tensor.Dense).Data().([]float64)
+		for k := range v {
+			if v[k] == 0 {
+				v[k] = 0.3 * enginetest.RandomValues(uint64(100+i), len(v))[k]
+			}
+		}
+	}
 }
 
 // TestOutputsNormalised: every model's embeddings have unit rows and
@@ -181,16 +191,11 @@ func testSkipPathGradients(t *testing.T, gated bool) {
 				t.Fatal(err)
 			}
 			found, gate := false, false
-			for i, p := range b.ParamNodes() {
+			for _, p := range b.ParamNodes() {
 				found = found || p.Name() == name+".skip.Wd"
 				gate = gate || p.Name() == name+".gate"
-				v := p.Value().(*tensor.Dense).Data().([]float64)
-				for k := range v {
-					if v[k] == 0 {
-						v[k] = 0.3 * enginetest.RandomValues(uint64(100+i), len(v))[k]
-					}
-				}
 			}
+			moveZeros(b)
 			if !found || gate != gated {
 				t.Fatalf("%s: skip weights %v, gate %v (want %v)", name, found, gate, gated)
 			}

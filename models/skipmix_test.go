@@ -6,7 +6,6 @@ import (
 
 	"github.com/ignn/ignn/engine"
 	"github.com/ignn/ignn/engine/enginetest"
-	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
 
@@ -46,21 +45,7 @@ func TestSkipMix(t *testing.T) {
 		cfg.Hidden, cfg.Out, cfg.Layers, cfg.Heads = 4, 4, 2, 2
 		in := tiny()
 		in.Skip = &engine.Features{N: 6, Dense: enginetest.RandomValues(33, 12), DenseDim: 2}
-		err := enginetest.CheckGradient(func(b *engine.Builder) (*G.Node, []*G.Node) {
-			z, err := Build(e.New(cfg), b, in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i, p := range b.ParamNodes() {
-				v := p.Value().(*tensor.Dense).Data().([]float64)
-				for k := range v {
-					if v[k] == 0 {
-						v[k] = 0.3 * enginetest.RandomValues(uint64(100+i), len(v))[k]
-					}
-				}
-			}
-			return z, b.ParamNodes()
-		}, 1e-6, 2e-6)
+		err := checkModelGradientOn(t, e, cfg, in)
 		if err != nil {
 			t.Errorf("%s with --skip-mix: %v", name, err)
 		}
