@@ -250,6 +250,13 @@ func compareConfigFrom(c *cli.Context, sweep bool) (grid.CompareConfig, string, 
 		}
 		os.Remove(probe)
 	}
+	if cc.Capacity { // once: listing, sharding and running the grid all read it
+		o, err := cc.CapacityObjective()
+		if err != nil {
+			return cc, "", err
+		}
+		cc.Objective = &o
+	}
 	return cc, format, nil
 }
 

@@ -32,10 +32,10 @@ func (cc CompareConfig) CapacityObjective() (run.Objective, error) {
 	return run.ObjectiveOf(c, ds), nil
 }
 
-// capacityObjective is CapacityObjective where the graph loaded before
-// (a grid's configuration is validated, its graph loaded, before its jobs
-// are listed): a graph that does not load leaves the zero objective, and
-// the run of the cell reports the error.
+// capacityObjective is CapacityObjective for listing the jobs: Compare and
+// the CLI set Objective first (one load of the graph); without it the graph
+// is loaded here, and one that does not load leaves the zero objective (the
+// run of the cell then reports the error).
 func (cc CompareConfig) capacityObjective() run.Objective {
 	o, _ := cc.CapacityObjective()
 	return o
