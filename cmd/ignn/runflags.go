@@ -21,7 +21,7 @@ func dataDirFlag() cli.Flag {
 func runFlags() []cli.Flag {
 	d := run.Default()
 	flags := []cli.Flag{
-		&cli.StringFlag{Name: "dataset", Value: d.Dataset, Usage: "communities, email, protein, a generated graph (caveman:AxB[:p], grid:RxC, rgg:N:DEGREE, ba:N:M), or a path to an edge list"},
+		&cli.StringFlag{Name: "dataset", Value: d.Dataset, Usage: "communities, email, protein, a generated graph (caveman:AxB[:p], grid:RxC, rgg:N:DEGREE, ba:N:M, plc:N:M:P), or a path to an edge list"},
 		&cli.StringFlag{Name: "labels", Usage: "user graphs: \"node label\" file (needed by --task pair)"},
 		&cli.StringFlag{Name: "features", Usage: "user and generated graphs: identity (default: a one-hot input per node, as a PyG user gives x = I), constant (input 1 for every node), or (user graphs) a \"node v1 … vF\" file"},
 		&cli.StringFlag{Name: "graph-index", Usage: "user graphs: \"node graph\" file splitting the nodes into several graphs"},

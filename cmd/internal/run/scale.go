@@ -294,6 +294,6 @@ func (c Config) applyScale(g graphSize) Config {
 	case n < LargeGraphNodes:
 		why = fmt.Sprintf("a graph of your own (%d nodes; the paper's datasets keep its recipe)", n)
 	}
-	c.ScaleNote = fmt.Sprintf("%s: the large-graph defaults chose %s; --scale paper keeps the paper's", why, said.String())
+	c.ScaleNote = fmt.Sprintf("%s: the large-graph defaults chose %s; --scale paper keeps the paper's recipe", why, said.String())
 	return c
 }
