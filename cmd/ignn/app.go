@@ -82,6 +82,7 @@ func hasFlag(c *cli.Context, name string) bool {
 	return false
 }
 
+// configFrom binds the shared flags.
 func configFrom(c *cli.Context) (run.Config, error) {
 	cfg := run.Default()
 	cfg.Dataset = c.String("dataset")
