@@ -1,4 +1,17 @@
-# Shared by the measurement scripts (source it; BIN and OUT must be set).
+# Shared by the measurement scripts (source it; BIN and OUT must be set
+# for the functions that run it).
+
+# binary_and_commit sets bin (IGNN_BIN, or bin/ignn built now) and commit,
+# the commit the binary was built at (IGNN_COMMIT with IGNN_BIN; +modified
+# when the tree outside docs/ differs from HEAD).
+binary_and_commit() {
+  bin=${IGNN_BIN:-}
+  if [ -z "$bin" ]; then
+    go build -o bin/ignn ./cmd/ignn
+    bin=bin/ignn
+  fi
+  commit=${IGNN_COMMIT:-$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!docs' || echo +modified)}
+}
 
 # input_reference GRAPH PREFIX: the raw landmark:64 input's own AUC and τ on
 # GRAPH (the `(input)` row of `ignn compare --positions`, no capacity row),

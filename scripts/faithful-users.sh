@@ -35,13 +35,8 @@ case "${2:-}" in
 "") ;;
 *) echo "faithful-users.sh: unknown option ${2} (--large or --large-only)" >&2; exit 2 ;;
 esac
-bin=${IGNN_BIN:-}
-if [ -z "$bin" ]; then
-	go build -o bin/ignn ./cmd/ignn
-	bin=bin/ignn
-fi
-# The commit the binary was built at (IGNN_COMMIT with IGNN_BIN).
-commit=${IGNN_COMMIT:-$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!docs' || echo +modified)}
+. scripts/common.sh
+binary_and_commit
 mkdir -p "$out"
 for g in "${graphs[@]}"; do
 	name=${g%%=*} rest=${g#*=}

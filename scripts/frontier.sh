@@ -39,12 +39,8 @@ else
 		[ -n "$found" ] || { echo "frontier.sh: unknown graph $want (known: ${all[*]%%=*})" >&2; exit 2; }
 	done
 fi
-bin=${IGNN_BIN:-}
-if [ -z "$bin" ]; then
-	go build -o bin/ignn ./cmd/ignn
-	bin=bin/ignn
-fi
-commit=${IGNN_COMMIT:-$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!docs' || echo +modified)}
+. scripts/common.sh
+binary_and_commit
 mkdir -p "$out"
 echo "$commit" > "$out/commit"
 for g in "${graphs[@]}"; do
