@@ -13,6 +13,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ignn/ignn/cmd/internal/memplan"
 	"github.com/ignn/ignn/cmd/internal/run"
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/objective"
@@ -201,7 +202,7 @@ func fnum(n run.Num, decimals int) string {
 // to its configuration (a resumed run takes them too): --max-memory, also
 // the garbage collector's soft limit, and --spill.
 func localFrom(c *cli.Context) (run.Local, error) {
-	mm, err := run.ParseBytes(c.String("max-memory"))
+	mm, err := memplan.ParseBytes(c.String("max-memory"))
 	if err != nil {
 		return run.Local{}, usagef("--max-memory %q: %v", c.String("max-memory"), err)
 	}

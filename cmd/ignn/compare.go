@@ -184,7 +184,7 @@ func compareConfigFrom(c *cli.Context, sweep bool) (grid.CompareConfig, string, 
 		if n, err := run.DatasetNodes(base); err == nil && n > run.CapacityFullNodes {
 			cc.Capacity = false
 			fmt.Fprintf(c.App.ErrWriter, "note: no (capacity) row on a graph of %d nodes (above %d): a free table trained for %d steps is far from its capacity there "+
-				"(grid:1000x1000: τ 0.430 against the GCN recipe's 0.929, in 12 minutes); --capacity forces it\n", n, run.CapacityFullNodes, run.CapacityEpochs)
+				"(grid:1000x1000: τ 0.430 against the GCN recipe's 0.929, in 12 minutes); --capacity forces it\n", n, run.CapacityFullNodes, grid.CapacityEpochs)
 		}
 	}
 	cc.Base.Select = "" // applied to the cells' histories, not part of a cell

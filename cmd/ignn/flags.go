@@ -6,8 +6,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ignn/ignn/cmd/internal/grid"
 	"github.com/ignn/ignn/cmd/internal/run"
 	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/eval"
 	"github.com/ignn/ignn/features"
 	"github.com/ignn/ignn/models"
 )
@@ -143,11 +145,11 @@ func batchFlags() []cli.Flag {
 func setBatch(c *cli.Context, cfg *run.Config) error {
 	cfg.BatchSize, cfg.BatchSteps = c.Int("batch-size"), c.Int("batch-steps")
 	cfg.BatchFanout, cfg.BatchNodes = c.Int("batch-fanout"), c.Int("batch-nodes")
-	sel, err := run.ParseSelectRule(c.String("select"))
+	sel, err := eval.ParseSelectRule(c.String("select"))
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if sel != run.SelectAUC {
+	if sel != eval.SelectAUC {
 		cfg.Select = sel
 	}
 	sc, err := run.ParseScale(c.String("scale"))
@@ -183,7 +185,7 @@ func compareFlags() []cli.Flag {
 		&cli.StringFlag{Name: "positions", Usage: "comma-separated positional inputs for the hash and both variants (hash, lap:K, rw:K, landmark:L), one row each, plus a reference row per input: its own AUC and τ, untrained (default: the hash only, no reference rows)"},
 		&cli.BoolFlag{Name: "inputs-only", Usage: "with --positions: only the reference rows (each input's own AUC and τ, untrained, seeds 1..R); no model is trained"},
 		&cli.IntFlag{Name: "repeats", Value: 3, Usage: "seeds 1..R per cell"},
-		&cli.BoolFlag{Name: "capacity", Value: true, Usage: fmt.Sprintf("add a (capacity) row: per seed, a free embedding table of the output width trained on the runs' own objective — the first model's BCE and distance term at their weights, at most %d ranking triples a step (%d whole-graph steps at lr %g) — on the same splits and τ pairs: a point of the link-AUC/τ frontier that cosine similarity in that many dimensions reaches, up to %d nodes (on larger graphs the steps are too few: no row unless --capacity is given, and then with thinned BFS draws); --capacity=false: none; sweep: none", run.CapacityTriples, run.CapacityEpochs, run.CapacityLR, run.CapacityFullNodes)},
+		&cli.BoolFlag{Name: "capacity", Value: true, Usage: fmt.Sprintf("add a (capacity) row: per seed, a free embedding table of the output width trained on the runs' own objective — the first model's BCE and distance term at their weights, at most %d ranking triples a step (%d whole-graph steps at lr %g) — on the same splits and τ pairs: a point of the link-AUC/τ frontier that cosine similarity in that many dimensions reaches, up to %d nodes (on larger graphs the steps are too few: no row unless --capacity is given, and then with thinned BFS draws); --capacity=false: none; sweep: none", grid.CapacityTriples, grid.CapacityEpochs, grid.CapacityLR, run.CapacityFullNodes)},
 		&cli.BoolFlag{Name: "heuristics", Value: true, Usage: "on the link task, add a (common neighbours) and an (adamic-adar) row: each seed's own test pairs scored by the heuristic on its message-passing edges (AUC, AP; τ blank), nothing trained; --heuristics=false: none"},
 		&cli.IntFlag{Name: "workers", Value: 1, Usage: "cells run in parallel (results do not depend on it)"},
 		&cli.StringFlag{Name: "format", Value: "table", Usage: "table, markdown, csv or json"},

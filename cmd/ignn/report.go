@@ -12,8 +12,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ignn/ignn/cmd/internal/grid"
-	"github.com/ignn/ignn/cmd/internal/run"
 	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/eval"
 )
 
 func plotCommand(stdout io.Writer) *cli.Command {
@@ -141,7 +141,7 @@ func reportCommand(stdout io.Writer) *cli.Command {
 			}
 			if rd := c.String("rules"); rd != "" {
 				var rules []grid.RuleSections
-				for _, r := range run.SelectRules {
+				for _, r := range eval.SelectRules {
 					var rs grid.RuleSections
 					rs.Rule = r
 					for _, name := range order {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ignn/ignn/cmd/internal/memplan"
 	"github.com/ignn/ignn/cmd/internal/run"
 )
 
@@ -84,7 +85,7 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 			var maxMemory int64 // the resolved --max-memory
 			var planErr error
 			res, err := runFn(run.Hooks{
-				Plan: func(p run.MemoryPlan, nodes, edges int) bool {
+				Plan: func(p memplan.Plan, nodes, edges int) bool {
 					if c.Bool("plan") {
 						planErr = writePlan(stdout, p, maxMemory, nodes, edges, c.Bool("json"))
 					}

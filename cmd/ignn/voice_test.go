@@ -183,7 +183,7 @@ func TestETACountsEveryCell(t *testing.T) {
 			model = cc.ETACost(j)
 		}
 	}
-	if model <= 0 || capacity < model*float64(run.CapacityEpochs)/float64(base.Epochs)/2 {
+	if model <= 0 || capacity < model*float64(grid.CapacityEpochs)/float64(base.Epochs)/2 {
 		t.Errorf("ETA costs: capacity cell %g, gcn both %g", capacity, model)
 	}
 }

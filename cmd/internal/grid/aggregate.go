@@ -15,9 +15,9 @@ func aggregate(cc CompareConfig, jobs []Job, results []*run.Result) *Comparison 
 		Selection: "per run: test metrics at the first epoch with the best validation AUC; 'final' = last epoch; mean ± sample std (n − 1) over seeds, 95% Student-t intervals; vs_base: paired differences from the model's base variant on the same seeds (paired t and exact sign-flip permutation p-values)"}
 	rule := cc.Select
 	if rule == "" {
-		rule = run.SelectAUC
+		rule = eval.SelectAUC
 	}
-	if rule != run.SelectAUC {
+	if rule != eval.SelectAUC {
 		c.Selection = "per run: test metrics at " + rule.Describe() + "; 'final' = last epoch; mean ± sample std (n − 1) over seeds, 95% Student-t intervals; vs_base: paired differences from the model's base variant on the same seeds (paired t and exact sign-flip permutation p-values)"
 	}
 	if cc.Sweep {
@@ -41,7 +41,7 @@ func aggregate(cc CompareConfig, jobs []Job, results []*run.Result) *Comparison 
 		if r.Faithfulness != nil {
 			byD = r.Faithfulness.Buckets
 		}
-		if rule != run.SelectAUC {
+		if rule != eval.SelectAUC {
 			rs := *r
 			rs.Select(rule)
 			r = &rs
@@ -147,7 +147,7 @@ func aggregate(cc CompareConfig, jobs []Job, results []*run.Result) *Comparison 
 // "varies by seed".
 func rowSettings(cells []CellMetrics) report.Settings {
 	s := cells[0].Settings
-	out := report.Settings{Epochs: s.Epochs, Steps: s.Steps, Input: s.Input, Distance: s.Distance}
+	out := s
 	for _, x := range cells[1:] {
 		if x.Settings.Epochs != s.Epochs {
 			out.Epochs = 0
@@ -218,7 +218,7 @@ func groupMean(cells []CellMetrics, f func(CellMetrics) run.Num) float64 {
 // lowest mean validation yardstick, or the lowest yardstick among the
 // settings whose mean AUC is within one Hanley–McNeil standard error of
 // the highest.
-func chooseSetting(gs []*group, rule run.SelectRule) *group {
+func chooseSetting(gs []*group, rule eval.SelectRule) *group {
 	auc := func(g *group) float64 { return groupMean(g.cells, func(c CellMetrics) run.Num { return c.ValAUC }) }
 	yard := func(g *group) float64 {
 		return groupMean(g.cells, func(c CellMetrics) run.Num { return c.ValYardstick })
@@ -231,7 +231,7 @@ func chooseSetting(gs []*group, rule run.SelectRule) *group {
 		}
 	}
 	switch rule {
-	case run.SelectObjective:
+	case eval.SelectObjective:
 		best := gs[0]
 		for _, g := range gs[1:] {
 			if lower(yard(g), yard(best)) {
@@ -239,10 +239,10 @@ func chooseSetting(gs []*group, rule run.SelectRule) *group {
 			}
 		}
 		return best
-	case run.SelectAUCThenObjective:
+	case eval.SelectAUCThenObjective:
 		a := auc(top)
 		c := top.cells[0]
-		floor := a - run.AUCStdErr(a, c.valPos, c.valNeg)
+		floor := a - eval.AUCStdErr(a, c.valPos, c.valNeg)
 		var best *group
 		for _, g := range gs {
 			if auc(g) >= floor && (best == nil || lower(yard(g), yard(best))) {
@@ -257,11 +257,11 @@ func chooseSetting(gs []*group, rule run.SelectRule) *group {
 }
 
 // settingRule says how a sweep chose, for the comparison's selection line.
-func settingRule(rule run.SelectRule) string {
+func settingRule(rule eval.SelectRule) string {
 	switch rule {
-	case run.SelectObjective:
+	case eval.SelectObjective:
 		return "the (lr, λ_BCE, λ_MSE) with the lowest mean validation yardstick over seeds (BCE + the run's distance term, both weighted 1, so settings of different λ compare)"
-	case run.SelectAUCThenObjective:
+	case eval.SelectAUCThenObjective:
 		return "the (lr, λ_BCE, λ_MSE) with the lowest mean validation yardstick among those whose mean validation AUC is within one Hanley–McNeil standard error of the highest"
 	}
 	return "the (lr, λ_BCE, λ_MSE) with the highest mean validation AUC over seeds"

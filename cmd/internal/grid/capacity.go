@@ -2,14 +2,69 @@ package grid
 
 import (
 	"github.com/ignn/ignn/cmd/internal/run"
+	"github.com/ignn/ignn/features"
 	"github.com/ignn/ignn/objective"
 )
 
 // The capacity reference (CompareConfig.Capacity): per seed, a cell that
 // trains the free embedding table on the objective of the grid's first
-// model with the distance term (run.CapacityConfig, run.ObjectiveOf). Its
+// model with the distance term (CapacityConfig, run.ObjectiveOf). Its
 // cells are ordinary cells — resumed, sharded and checked for staleness
 // like the others — and its row is named as a reference row.
+
+// CapacityModel is the free embedding table (models/table.go) that the
+// capacity reference trains.
+const CapacityModel = "table"
+
+// CapacityEpochs and CapacityLR are how the capacity reference trains:
+// 1000 whole-graph Adam steps at lr 0.001. Measured on Wiki-Vote (7,115
+// nodes; test τ of the table trained on the ranking term alone after
+// 250/500/1000/2000 steps): lr 0.01 0.595/0.603/0.617/0.621, lr 0.003
+// –/0.655, lr 0.001 0.628/0.672/0.681/0.684, lr 0.0003 –/0.591; a free table
+// is an easy model for Adam to overshoot. On the runs' own objective
+// (BCE + 10 × the ranking term, 512 triples) the rate matters less: after
+// 1000 steps Wiki-Vote reads AUC 0.913 / 0.917 / 0.911 and τ 0.562 / 0.580 /
+// 0.563 at lr 0.001 / 0.003 / 0.01 (docs/frontier-notes.md).
+const (
+	CapacityEpochs = 1000
+	CapacityLR     = 0.001
+)
+
+// CapacityTriples is the most ranking triples a capacity step draws: the
+// run's own count per step (its batch size under mini-batches) when it is
+// smaller. 65,536 triples a step made the reference 95% of a compare on a
+// 77-node graph (42 s a seed; on make run's grid its two cells were 43.5%
+// of the cells' time, now 9.8%); 4,096 a step over 1000 steps draw 4·10⁶
+// triples, about 0.13 of a 400-node graph's ≈ 3·10⁷ ordered ones with
+// d(i, j) < d(i, k).
+const CapacityTriples = 1 << 12
+
+// CapacityConfig is c's capacity reference (compare's (capacity) row): the
+// free embedding table of c's output width trained on the objective o (the
+// run's own, ObjectiveOf: its BCE on the split's pairs plus its distance
+// term at its weights, at most CapacityTriples ranking triples a step) for
+// CapacityEpochs whole-graph steps at CapacityLR, evaluated at the end. So
+// its AUC and τ are what a free table of that width reaches on the runs'
+// objective: a point of the joint frontier, not only its distance end.
+// Seed, data, task, distance source and τ sample settings are c's, so it
+// is scored on c's splits and τ pairs. No positional input, no
+// mini-batches, no early stopping.
+func CapacityConfig(c run.Config, o run.Objective) run.Config {
+	c.Model, c.Variant = CapacityModel, run.MSE
+	c.LambdaBCE, c.LambdaMSE, c.Alpha = o.LambdaBCE, o.LambdaMSE, o.Alpha
+	c.DistanceLoss, c.RankTemp, c.RankTriples, c.RankPairs = o.DistanceLoss, o.RankTemp, 0, o.RankPairs
+	if o.DistanceLoss == objective.DistanceRank {
+		c.RankTriples = min(max(o.RankTriples, 1), CapacityTriples)
+	}
+	c.Epochs, c.EvalEvery, c.Patience, c.LR = CapacityEpochs, CapacityEpochs, 0, CapacityLR
+	c.Scale, c.ScaleNote, c.Explicit = run.ScalePaper, "", nil
+	c.Position, c.PositionSkip, c.SkipStandardise, c.SkipPolar = features.Position{}, false, false, features.SkipPolarOff
+	c.HashDim, c.BatchSize, c.BatchSteps, c.BatchFanout, c.BatchNodes = -1, 0, 0, 0, 0
+	c.MSESampling = ""
+	c.ModelConfig.SkipGate = false
+	c.CapacitySampled = true
+	return c
+}
 
 // CapacityObjective is the objective the capacity cells train on: that of
 // the grid's first model with the distance term, on the grid's graph
@@ -49,7 +104,7 @@ func (cc CompareConfig) withCapacity(jobs []Job, repeats int) []Job {
 	}
 	o := cc.capacityObjective()
 	for seed := uint64(1); seed <= uint64(repeats); seed++ {
-		j := Job{Model: run.CapacityModel, Variant: run.MSE, Seed: seed, LR: run.CapacityLR, LambdaBCE: o.LambdaBCE, LambdaMSE: o.LambdaMSE, Capacity: true}
+		j := Job{Model: CapacityModel, Variant: run.MSE, Seed: seed, LR: CapacityLR, LambdaBCE: o.LambdaBCE, LambdaMSE: o.LambdaMSE, Capacity: true}
 		if o.DistanceLoss != "" && o.DistanceLoss != objective.DistanceMSE { // its name says its term, as the other cells' do
 			j.Distance = string(o.DistanceLoss)
 		}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ignn/ignn/cmd/internal/run"
+	"github.com/ignn/ignn/eval"
 )
 
 // TestChooseSetting: a sweep keeps the first setting with the highest mean
@@ -16,9 +17,9 @@ func TestChooseSetting(t *testing.T) {
 	}
 	gs := []*group{g(1e-4, 0.975, 0.5), g(1e-3, 0.980, 0.9), g(1e-2, 0.960, 0.1), g(1e-1, 0.980, 0.2)}
 	for _, c := range []struct {
-		rule run.SelectRule
+		rule eval.SelectRule
 		want float64
-	}{{run.SelectAUC, 1e-3}, {run.SelectObjective, 1e-2}, {run.SelectAUCThenObjective, 1e-1}} {
+	}{{eval.SelectAUC, 1e-3}, {eval.SelectObjective, 1e-2}, {eval.SelectAUCThenObjective, 1e-1}} {
 		if got := chooseSetting(gs, c.rule).setting.LR; got != c.want {
 			t.Errorf("%s kept lr %g, want %g", c.rule, got, c.want)
 		}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ignn/ignn/cmd/internal/run"
 	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/eval"
 	"github.com/ignn/ignn/features"
 )
 
@@ -44,23 +45,22 @@ type CompareConfig struct {
 	// graph where one cell costs an hour).
 	InputsOnly bool
 	// Select is the rule that picks each cell's reported epoch and a
-	// sweep's setting ("" = run.SelectAUC). It is applied to the cells'
+	// sweep's setting ("" = eval.SelectAUC). It is applied to the cells'
 	// histories when the table is made, so it is not part of a cell: the
 	// same cells serve every rule.
+	Select eval.SelectRule
 	// Capacity adds a (capacity) row: per seed, a free embedding table of
-	// the runs' output width trained on their objective (run.CapacityConfig:
+	// the runs' output width trained on their objective (CapacityConfig:
 	// the first model's BCE and distance term at its weights), scored on the
 	// same splits and τ pairs — a point on the joint frontier of link AUC
 	// and τ that cosine similarity in that many dimensions reaches.
 	Capacity bool
-	// Objective, when set, is the capacity cells' objective
-	// (CapacityObjective); Compare fills it when Capacity is set.
+	// Objective is the capacity cells' objective (CapacityObjective); Compare sets it.
 	Objective *run.Objective
 	// Heuristics adds, on the link task, a (common neighbours) and an
 	// (adamic-adar) row: the heuristics' scores of each seed's own test
 	// pairs on its message-passing edges (HeuristicReference).
 	Heuristics bool
-	Select     run.SelectRule
 	LRs        []float64 // sweep grid (defaults: 1e-4, 1e-3, 1e-2)
 	Lambdas    []float64 // sweep grid for λ_BCE and λ_MSE (defaults: 0, 0.1, 1, 10)
 }

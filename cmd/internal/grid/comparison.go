@@ -30,7 +30,7 @@ type CellMetrics struct {
 	Final        run.Metrics `json:"final"`
 	// Settings is what the cell resolved to and ran (its epochs, steps,
 	// input and distance term), which may differ from the grid's flags.
-	Settings run.Settings `json:"settings"`
+	Settings report.Settings `json:"settings"`
 	valPos   int
 	valNeg   int
 	// Faithfulness of the final embeddings (see Result.Faithfulness).

@@ -183,7 +183,7 @@ func (cc CompareConfig) config(j Job) run.Config {
 	c.Model, c.Variant, c.Seed, c.LR, c.LambdaBCE, c.LambdaMSE = j.Model, j.Variant, j.Seed, j.LR, j.LambdaBCE, j.LambdaMSE
 	c.Position = j.Position
 	if j.IsCapacity() {
-		c = run.CapacityConfig(c, cc.capacityObjective())
+		c = CapacityConfig(c, cc.capacityObjective())
 	}
 	return c.WithDefaults()
 }

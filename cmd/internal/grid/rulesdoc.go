@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/ignn/ignn/cmd/internal/run"
+	"github.com/ignn/ignn/eval"
 )
 
 // cellCounts tallies the (model, dataset, task) cells of a report: where
@@ -99,7 +99,7 @@ func failReason(c *Comparison, model string, base, both *RowJSON) string {
 // RuleSections are one selection rule's comparisons (the same cells,
 // selected by Rule).
 type RuleSections struct {
-	Rule     run.SelectRule
+	Rule     eval.SelectRule
 	Sections []ReportSection
 }
 

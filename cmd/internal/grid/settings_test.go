@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ignn/ignn/cmd/internal/report"
 	"github.com/ignn/ignn/cmd/internal/run"
 )
 
@@ -32,7 +33,7 @@ func TestCompareReportsResolvedSettings(t *testing.T) {
 	var got struct {
 		Epochs int `json:"epochs"`
 		Cells  []struct {
-			Settings run.Settings `json:"settings"`
+			Settings report.Settings `json:"settings"`
 		} `json:"cells"`
 		PerCell string `json:"settings_per_cell"`
 	}

@@ -199,7 +199,7 @@ func (cc CompareConfig) PeakMemory() (int64, error) {
 // `make run`'s ETA said 4 s with 34 s of capacity cells to go).
 func (cc CompareConfig) ETACost(j Job) float64 {
 	if j.IsCapacity() {
-		return cc.jobCost(j) / float64(max(1, cc.Base.Epochs)) * run.CapacityEpochs
+		return cc.jobCost(j) / float64(max(1, cc.Base.Epochs)) * CapacityEpochs
 	}
 	return cc.jobCost(j)
 }

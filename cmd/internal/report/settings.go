@@ -5,11 +5,30 @@ import (
 	"strings"
 )
 
-// Settings is what a row's cells trained with, as they resolved (run.Settings:
-// the scale's defaults applied), never the flags as given.
+// Settings is what a resolved configuration trains with, in the words a
+// table heading uses (issue 38; run's Config.Settings fills it): the cells of
+// one grid may resolve differently (--scale auto decides by each dataset's
+// size), so headings and results.json state these, never the flags as given.
 type Settings struct {
-	Epochs                 int
-	Steps, Input, Distance string
+	Epochs int `json:"epochs"`
+	// Steps is one epoch: "1 whole-graph step", "50 mini-batch steps of 512
+	// positives" or "a pass over the training positives in mini-batches of 512".
+	Steps string `json:"steps"`
+	// Input is "features", or "features + " the positional input (hash,
+	// lap:K, rw:K, landmark:L) with " + skip" when it also feeds the embedding.
+	Input string `json:"input"`
+	// Distance is the distance term: "none", "mse" or "rank".
+	Distance string `json:"distance"`
+}
+
+// Schedule says how many optimiser steps the settings take ("200 epochs × 1
+// whole-graph step = 200 optimiser steps").
+func (s Settings) Schedule() string {
+	var n int
+	if _, err := fmt.Sscanf(s.Steps, "%d", &n); err != nil || n <= 0 {
+		return fmt.Sprintf("%d epochs, each %s", s.Epochs, s.Steps)
+	}
+	return fmt.Sprintf("%d epochs × %s = %d optimiser steps", s.Epochs, s.Steps, s.Epochs*n)
 }
 
 // Heading states the settings of rows: common, what every row shares

@@ -246,3 +246,28 @@ func (c *Built) Close() {
 		c.rank.Close()
 	}
 }
+
+// CapacityFullNodes is the graph size up to which the capacity reference
+// draws its ranking term's BFS sources as any run does (MSESources fresh
+// ones every step); above it the draws are thinned (capacityThinning), so
+// its BFS work stays that of a graph of this size: 1000 steps × 64 BFS over
+// 10⁶ nodes would be ≈ 9 minutes on 2 cores, over 10⁷ nodes ≈ 3 hours.
+const CapacityFullNodes = 100_000
+
+// capacityMinSources is the fewest BFS sources a thinned draw has.
+const capacityMinSources = 8
+
+// capacityThinning is the thinned draw of a capacity run (Config.
+// CapacitySampled) on n nodes: sources per draw and the epochs each draw
+// is kept, with sources × n / every ≤ MSESources × CapacityFullNodes node
+// visits per epoch; every = 0 (no thinning) up to CapacityFullNodes nodes
+// and on other runs.
+func capacityThinning(cfg Config, n int) (sources, every int) {
+	if !cfg.CapacitySampled || n <= CapacityFullNodes {
+		return 0, 0
+	}
+	budget := int64(cfg.MSESources) * CapacityFullNodes
+	sources = max(capacityMinSources, int(budget/int64(n)))
+	every = int((int64(sources)*int64(n) + budget - 1) / budget)
+	return sources, every
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/ignn/ignn/data"
+	"github.com/ignn/ignn/eval"
 	"github.com/ignn/ignn/features"
 	"github.com/ignn/ignn/models"
 	"github.com/ignn/ignn/objective"
@@ -102,9 +103,9 @@ type Config struct {
 	// Patience > 0 stops training after that many evaluations without a
 	// better validation AUC (0: every epoch, the paper's protocol).
 	Patience int `json:"patience,omitempty"`
-	// Select is the rule that picks the reported epoch ("" = SelectAUC,
+	// Select is the rule that picks the reported epoch ("" = eval.SelectAUC,
 	// the paper's); the history holds what every rule needs.
-	Select SelectRule `json:"select,omitempty"`
+	Select eval.SelectRule `json:"select,omitempty"`
 	// Mini-batch training (BatchSize B > 0; 0 trains on the whole graph
 	// every step): B training positives per step over their nodes'
 	// neighbourhoods (see batch.Batcher), BatchSteps steps per epoch (0 = a full
@@ -276,7 +277,7 @@ func (c Config) validate() error {
 		return fmt.Errorf("unknown --distance-loss %q (valid: mse, rank)", c.DistanceLoss)
 	}
 	if c.Select != "" {
-		if _, err := ParseSelectRule(string(c.Select)); err != nil {
+		if _, err := eval.ParseSelectRule(string(c.Select)); err != nil {
 			return err
 		}
 	}

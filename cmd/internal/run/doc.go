@@ -10,7 +10,8 @@
 // stages flow one way:
 //
 //	config.go      Config: every setting of one run, with documented defaults
-//	resolve.go     Config.Resolve: model defaults, variant gating, hash rule; Settings
+//	resolve.go     Config.Resolve: model defaults, variant gating, hash rule;
+//	               Settings (report.Settings); the Objective a graph resolves to
 //	scale.go       --scale: the large-graph defaults, decided once by size, and why
 //	datasets.go    LoadDataset: a built-in, generated or user graph; UseFeatures
 //	plan.go        the decisions of scale taken once (chunked inference, input
@@ -22,19 +23,18 @@
 //	               input rows, --skip-polar auto; the BFS stage parts
 //	               (stages.WritePart / Read) of ignn prepare and --prepared
 //	build.go       Build: model + objective graphs, trainer, samplers, the
-//	               batcher (batch.New) or inferer (infer.New); Feed
+//	               batcher (batch.New) or inferer (infer.New); Feed; the
+//	               capacity reference's thinned BFS draws above 10⁵ nodes
 //	stepbatch.go   a mini-batch step: its draws, staged ahead, then bound
 //	evaluate.go    Embeddings, Evaluate with the validation yardsticks,
 //	               Faithfulness, EmbeddingShard; the final embeddings kept
 //	run.go         Run/Resume: resolve → plan → prepare → build → fit → result; Hooks
 //	fit.go         the fit loop, its metric names, checkpoints on the way
-//	selection.go   --select: the rules that pick the reported epoch
-//	result.go      Result, Metrics; the build and machine of a result
+//	result.go      Result, Metrics, Result.Select (--select's rules are
+//	               eval.SelectRule); the build and machine of a result
 //	checkpoint.go  atomic checkpoints, Resume's state
 //	embed.go       Embed, EmbedShard, EmbedInductive: a checkpoint's
 //	               embeddings (whole, in parts, of a grown graph)
-//	capacity.go    the capacity reference (compare's (capacity) row): a free
-//	               embedding table on the runs' own objective
 //
 // Many runs (grids, sweeps, shards, reports) live in package grid, which
 // imports run; run never imports grid.

@@ -67,12 +67,6 @@ func (c Config) spillDir() string {
 	return c.Spill
 }
 
-// MemoryPlan is the plan Run hands Hooks.Plan (memplan.Plan).
-type MemoryPlan = memplan.Plan
-
-// ParseBytes reads --max-memory (memplan.ParseBytes).
-func ParseBytes(s string) (int64, error) { return memplan.ParseBytes(s) }
-
 // ErrPlanOnly is Run's error when Hooks.Plan stopped it after planning.
 var ErrPlanOnly = errors.New("stopped after the memory plan")
 
@@ -82,14 +76,14 @@ var ErrPlanOnly = errors.New("stopped after the memory plan")
 // cfg.MaxMemory (or no limit is set), else spilled into
 // memplan.AutoSpillDir when that is smaller (the plan's Spill then names
 // the directory).
-func PlanMemory(cfg Config, ds *data.Dataset) MemoryPlan {
+func PlanMemory(cfg Config, ds *data.Dataset) memplan.Plan {
 	_, p := planOf(cfg, ds)
 	return p
 }
 
 // planOf is PlanMemory and the shape it planned (with the slot probe's
 // sizes, and spilling where --spill auto chose to).
-func planOf(cfg Config, ds *data.Dataset) (memplan.Shape, MemoryPlan) {
+func planOf(cfg Config, ds *data.Dataset) (memplan.Shape, memplan.Plan) {
 	s := shapeOf(cfg, ds)
 	if cfg.BatchSize > 0 {
 		s.Slots, s.Widest = planSlotsWidest(cfg, ds)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ignn/ignn/cmd/internal/report"
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/features"
 	"github.com/ignn/ignn/models"
@@ -239,25 +240,33 @@ func (c Config) DistanceTerm() objective.DistanceLoss {
 	return cmp.Or(c.applyScale(graphSize{nodes: 1}).DistanceLoss, objective.DistanceMSE)
 }
 
-// Settings is what a resolved configuration trains with, in the words a
-// table heading uses (issue 38): the cells of one grid may resolve
-// differently (--scale auto decides by each dataset's size), so headings and
-// results.json state these, never the flags as given.
-type Settings struct {
-	Epochs int `json:"epochs"`
-	// Steps is one epoch: "1 whole-graph step", "50 mini-batch steps of 512
-	// positives" or "a pass over the training positives in mini-batches of 512".
-	Steps string `json:"steps"`
-	// Input is "features", or "features + " the positional input (hash,
-	// lap:K, rw:K, landmark:L) with " + skip" when it also feeds the embedding.
-	Input string `json:"input"`
-	// Distance is the distance term: "none", "mse" or "rank".
-	Distance string `json:"distance"`
+// Objective is what a run minimises: λ_BCE·BCE + λ_MSE·D with its distance
+// term D (the paper's MSE or the ranking loss, its temperature, α, its
+// triples per step).
+type Objective struct {
+	LambdaBCE, LambdaMSE float64
+	DistanceLoss         objective.DistanceLoss
+	RankTemp, Alpha      float64
+	RankTriples          int
+	RankPairs            bool
+}
+
+// ObjectiveOf is the objective of a run of c's model with the distance
+// term (variant both) on ds, as Resolve decides it (the large-graph
+// defaults by ds's size included).
+func ObjectiveOf(c Config, ds *data.Dataset) Objective {
+	c.Variant = Both
+	r := c.applyScale(graphSize{ds.NumNodes(), TrainPositives(ds, c.Task)}).WithDefaults()
+	if r.DistanceLoss != objective.DistanceRank || r.LambdaMSE == 0 {
+		r.RankPairs = false
+	}
+	return Objective{LambdaBCE: r.LambdaBCE, LambdaMSE: r.LambdaMSE, DistanceLoss: r.DistanceLoss, RankTemp: r.RankTemp,
+		Alpha: r.Alpha, RankTriples: r.RankTriples, RankPairs: r.RankPairs}
 }
 
 // Settings returns what c trains with; c must be resolved.
-func (c Config) Settings() Settings {
-	s := Settings{Epochs: c.Epochs, Steps: "1 whole-graph step", Input: "features", Distance: "none"}
+func (c Config) Settings() report.Settings {
+	s := report.Settings{Epochs: c.Epochs, Steps: "1 whole-graph step", Input: "features", Distance: "none"}
 	switch {
 	case c.BatchSize > 0 && c.BatchSteps > 0:
 		s.Steps = fmt.Sprintf("%d mini-batch steps of %d positives", c.BatchSteps, c.BatchSize)
@@ -274,16 +283,6 @@ func (c Config) Settings() Settings {
 		s.Distance = string(cmp.Or(c.DistanceLoss, objective.DistanceMSE))
 	}
 	return s
-}
-
-// Schedule says how many optimiser steps the settings take ("200 epochs × 1
-// whole-graph step = 200 optimiser steps").
-func (s Settings) Schedule() string {
-	var n int
-	if _, err := fmt.Sscanf(s.Steps, "%d", &n); err != nil || n <= 0 {
-		return fmt.Sprintf("%d epochs, each %s", s.Epochs, s.Steps)
-	}
-	return fmt.Sprintf("%d epochs × %s = %d optimiser steps", s.Epochs, s.Steps, s.Epochs*n)
 }
 
 // entryOf is c's model's registry entry (the zero Entry for an unknown

@@ -188,6 +188,28 @@ func faithJSON(f eval.Faithfulness) *Faithfulness {
 	return out
 }
 
+// Select reports the evaluation rule chooses from the result's history
+// ("" = SelectAUC): BestEpoch and the metrics beside it, and Selection.
+// Re-selecting a stored result by another rule needs no retraining.
+func (r *Result) Select(rule eval.SelectRule) {
+	if rule == "" {
+		rule = eval.SelectAUC
+	}
+	auc, obj := make([]float64, len(r.History)), make([]float64, len(r.History))
+	for i, m := range r.History {
+		auc[i], obj[i] = float64(m.ValAUC), float64(m.ValObjective)
+	}
+	i := eval.Select(auc, obj, rule, r.ValPositives, r.ValNegatives)
+	if i < 0 {
+		return
+	}
+	b := r.History[i]
+	r.BestEpoch, r.ValAUC, r.TestAUC, r.TestKendallTau, r.TauCI = b.Epoch, b.ValAUC, b.TestAUC, b.TestKendallTau, b.TauCI
+	r.ValKendallTau, r.ValObjective, r.TestTauHeldout = b.ValKendallTau, b.ValObjective, b.TestTauHeldout
+	r.Selection = fmt.Sprintf("test metrics at %s, evaluated every %d epochs; 'final' = last epoch", rule.Describe(), r.Config.EvalEvery) +
+		untrainedNote(r.BestEpoch, r.Final.Epoch)
+}
+
 // Provenance records what produced a result: the build (module version,
 // VCS revision and whether the tree was modified), the toolchain and the
 // machine, and when the run started.

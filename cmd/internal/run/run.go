@@ -43,7 +43,7 @@ type Hooks struct {
 	// Plan is called with the run's memory plan (and its graph's size)
 	// once the graph is built, before the plan is checked against
 	// --max-memory; returning true stops the run there with ErrPlanOnly.
-	Plan func(p MemoryPlan, nodes, edges int) (stop bool)
+	Plan func(p memplan.Plan, nodes, edges int) (stop bool)
 }
 
 // StageNodes is the graph size from which Hooks.Stage is called.

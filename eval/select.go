@@ -1,4 +1,4 @@
-package run
+package eval
 
 import (
 	"fmt"
@@ -49,24 +49,6 @@ func (r SelectRule) Describe() string {
 	return "the first epoch with the highest validation AUC"
 }
 
-// Select reports the evaluation rule chooses from the result's history
-// ("" = SelectAUC): BestEpoch and the metrics beside it, and Selection.
-// Re-selecting a stored result by another rule needs no retraining.
-func (r *Result) Select(rule SelectRule) {
-	if rule == "" {
-		rule = SelectAUC
-	}
-	i := Select(r.History, rule, r.ValPositives, r.ValNegatives)
-	if i < 0 {
-		return
-	}
-	b := r.History[i]
-	r.BestEpoch, r.ValAUC, r.TestAUC, r.TestKendallTau, r.TauCI = b.Epoch, b.ValAUC, b.TestAUC, b.TestKendallTau, b.TauCI
-	r.ValKendallTau, r.ValObjective, r.TestTauHeldout = b.ValKendallTau, b.ValObjective, b.TestTauHeldout
-	r.Selection = fmt.Sprintf("test metrics at %s, evaluated every %d epochs; 'final' = last epoch", rule.Describe(), r.Config.EvalEvery) +
-		untrainedNote(r.BestEpoch, r.Final.Epoch)
-}
-
 // AUCStdErr is the Hanley–McNeil (1982) standard error of an AUC a
 // estimated from nPos positives and nNeg negatives:
 // √[(a(1−a) + (nPos−1)(Q₁−a²) + (nNeg−1)(Q₂−a²)) / (nPos·nNeg)] with
@@ -80,33 +62,37 @@ func AUCStdErr(a float64, nPos, nNeg int) float64 {
 	return math.Sqrt(math.Max(v, 0))
 }
 
-// Select returns the index in history of the evaluation rule chooses (−1
-// for an empty history); nPos and nNeg are the validation pair counts the
+// Select returns the index of the evaluation rule chooses among a run's
+// evaluations, given their validation AUCs and validation objectives in
+// order (−1 for none); nPos and nNeg are the validation pair counts the
 // AUC tolerance uses. NaN values never win a comparison, so a history that
 // starts with NaN keeps its first entry under SelectAUC, as the training
 // loop always has.
-func Select(history []Metrics, rule SelectRule, nPos, nNeg int) int {
-	if len(history) == 0 {
+func Select(auc, objective []float64, rule SelectRule, nPos, nNeg int) int {
+	if len(auc) == 0 {
 		return -1
 	}
-	lower := func(a, b Num) bool { // NaN objectives lose
-		return !math.IsNaN(float64(a)) && (math.IsNaN(float64(b)) || a < b)
+	if len(objective) != len(auc) {
+		panic(fmt.Sprintf("eval: Select over %d AUCs and %d objectives", len(auc), len(objective)))
+	}
+	lower := func(a, b float64) bool { // NaN objectives lose
+		return !math.IsNaN(a) && (math.IsNaN(b) || a < b)
 	}
 	best := 0
 	switch rule {
 	case SelectObjective:
-		for i, m := range history {
-			if lower(m.ValObjective, history[best].ValObjective) {
+		for i, o := range objective {
+			if lower(o, objective[best]) {
 				best = i
 			}
 		}
 	case SelectAUCThenObjective:
-		top := Select(history, SelectAUC, nPos, nNeg)
-		a := float64(history[top].ValAUC)
+		top := Select(auc, objective, SelectAUC, nPos, nNeg)
+		a := auc[top]
 		floor := a - AUCStdErr(a, nPos, nNeg)
 		best = -1
-		for i, m := range history {
-			if float64(m.ValAUC) >= floor && (best < 0 || lower(m.ValObjective, history[best].ValObjective)) {
+		for i, o := range objective {
+			if auc[i] >= floor && (best < 0 || lower(o, objective[best])) {
 				best = i
 			}
 		}
@@ -114,8 +100,8 @@ func Select(history []Metrics, rule SelectRule, nPos, nNeg int) int {
 			best = top
 		}
 	default:
-		for i, m := range history {
-			if m.ValAUC > history[best].ValAUC {
+		for i, a := range auc {
+			if a > auc[best] {
 				best = i
 			}
 		}

@@ -1,0 +1,74 @@
+package grid
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ignn/ignn/cmd/internal/run"
+)
+
+// TestCapacityReference: the capacity reference (a free table trained on
+// the runs' objective) trains on the objective a run of the model with the
+// distance term resolves to — the paper's BCE + 10·MSE on a paper-scale
+// run, the BCE and the ranking term at their weights under the large-graph
+// defaults — is the same bit for bit for one and two workers, and beats
+// the same table untrained (its random initialisation) by a wide margin.
+func TestCapacityReference(t *testing.T) {
+	base := run.Default()
+	base.Dataset = "caveman:8x6"
+	ds, err := run.LoadDataset(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	large := base
+	large.Scale, large.Explicit = run.ScaleLarge, map[string]bool{}
+	for _, c := range []struct {
+		cfg  run.Config
+		want run.Objective
+	}{
+		{base, run.Objective{LambdaBCE: 1, LambdaMSE: run.DefaultLambdaMSE, Alpha: 1}},
+		{large, func() run.Objective { // what the run itself resolves to
+			r := large
+			r.Variant = run.Both
+			r, err := r.Resolve(ds)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return run.Objective{LambdaBCE: r.LambdaBCE, LambdaMSE: r.LambdaMSE, DistanceLoss: r.DistanceLoss, RankTemp: r.RankTemp, Alpha: r.Alpha, RankTriples: r.RankTriples, RankPairs: r.RankPairs}
+		}()},
+	} {
+		if got := run.ObjectiveOf(c.cfg, ds); got != c.want {
+			t.Errorf("scale %q: objective %+v, want %+v", c.cfg.Scale, got, c.want)
+		}
+	}
+	if o := run.ObjectiveOf(large, ds); o.DistanceLoss != "rank" || o.LambdaBCE != 1 || o.LambdaMSE <= 0 {
+		t.Errorf("large-graph objective %+v: want BCE and the ranking term", o)
+	}
+	var taus []float64
+	for _, w := range []int{1, 2} {
+		cfg := CapacityConfig(base, run.ObjectiveOf(large, ds))
+		cfg.Workers, cfg.Epochs, cfg.EvalEvery = w, 300, 300 // 300 of the 1000 steps: enough on 48 nodes
+		r, err := run.Run(context.Background(), cfg, run.Hooks{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := run.ObjectiveOf(large, ds)
+		if r.Model != CapacityModel || r.Config.LambdaBCE != o.LambdaBCE || r.Config.LambdaMSE != o.LambdaMSE || r.Config.DistanceLoss != o.DistanceLoss ||
+			r.Config.RankTriples != min(o.RankTriples, CapacityTriples) || r.Config.BatchSize != 0 {
+			t.Fatalf("capacity run: model %s, config %+v; objective %+v", r.Model, r.Config, o)
+		}
+		taus = append(taus, float64(r.Final.TestKendallTau))
+	}
+	if taus[0] != taus[1] {
+		t.Errorf("capacity τ %v with one worker, %v with two", taus[0], taus[1])
+	}
+	random := CapacityConfig(base, run.ObjectiveOf(base, ds))
+	random.LR, random.Epochs, random.EvalEvery = 1e-12, 1, 1 // one step that moves nothing: the random initialisation
+	r, err := run.Run(context.Background(), random, run.Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rt := float64(r.Final.TestKendallTau); !(taus[0] > rt+0.3) {
+		t.Errorf("capacity τ %.3f does not beat the untrained table's %.3f by 0.3", taus[0], rt)
+	}
+}
