@@ -21,6 +21,10 @@ type Builder struct {
 	G      *G.ExprGraph
 	Params *ParamStore
 	Train  bool
+	// DistanceView, when a model sets it, is the embedding the objective's
+	// distance term reads instead of the model's output: the same values,
+	// with some branch's gradient stopped (models' SkipSplit).
+	DistanceView *G.Node
 
 	names  map[string]bool
 	params []*G.Node

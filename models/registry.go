@@ -43,6 +43,25 @@ type Config struct {
 	// cosine), and each can specialise: an experiment (issue 64). 0 = off;
 	// SkipGate is then not used.
 	SkipMix float64 `json:",omitempty"`
+	// SkipSplit, with a skip path, lets the distance term train only the
+	// skip path: it reads the same embedding, but through a StopGradient on
+	// the message-passing branch's share (the gated branch, or the mixed
+	// half), so the link term alone trains the message passing — a division
+	// of labour, so the distance term cannot pull the message passing's
+	// link evidence into a second copy of the skip's distances: an
+	// experiment (issue 64). The embedding, its scores and τ are unchanged.
+	SkipSplit bool `json:",omitempty"`
+	// SkipSmooth, β in (0, 1] with a skip path, smooths the normalised
+	// embedding once over the graph before its final normalisation:
+	// z = normalise((1−β)·ẑ + β·Â·ẑ), Â = D^{-1/2}(A+I)D^{-1/2}, so pairs
+	// whose neighbourhoods overlap move together (common-neighbour
+	// evidence the skip's map of distances cannot hold): an experiment
+	// (issue 64). 0 = off.
+	SkipSmooth float64 `json:",omitempty"`
+	// SkipSmoothSteps is the smoothing's steps K (0 = 1), personalised-
+	// PageRank style: v ← (1−β)·ẑ + β·Â·v, K times from v = ẑ, then
+	// normalised.
+	SkipSmoothSteps int `json:",omitempty"`
 	// AnchorIndex is P-GNN's closest-anchor semantics: AnchorFixed ("" or
 	// "fixed", the reference code since its fix 9c1553d) or AnchorOriginal
 	// (before it: the anchor's position in its set used as a node id).

@@ -142,6 +142,29 @@ func (s stack) Stage(b *engine.Builder, gi *engine.GraphInput, st int, h *G.Node
 // random otherwise. With c.SkipAlone, h must be nil and the embedding is
 // the skip's map alone. Every model that declares Entry.Skip ends with it.
 func Output(b *engine.Builder, name string, c Config, h *G.Node, gi *engine.GraphInput) *G.Node {
+	z := output(b, name, c, h, gi)
+	if gi.Skip == nil || !(c.SkipSmooth > 0) {
+		return z
+	}
+	if c.SkipSmooth > 1 {
+		panic(fmt.Sprintf("models: skip smoothing %v: want β in (0, 1]", c.SkipSmooth))
+	}
+	keep, beta, a := b.Scalar(name+".smooth.keep", 1-c.SkipSmooth), b.Scalar(name+".smooth.beta", c.SkipSmooth), gi.Adj.GCNNorm()
+	smooth := func(v *G.Node) *G.Node {
+		teleport, h := G.Must(G.Mul(v, keep)), v
+		for range max(1, c.SkipSmoothSteps) {
+			h = engine.Add(teleport, G.Must(G.Mul(engine.SpMM(a, h), beta)))
+		}
+		return engine.RowNormalize(h)
+	}
+	if c.SkipSplit && b.Train && b.DistanceView != nil {
+		b.DistanceView = smooth(b.DistanceView)
+	}
+	return smooth(z)
+}
+
+// output is Output before SkipSmooth.
+func output(b *engine.Builder, name string, c Config, h *G.Node, gi *engine.GraphInput) *G.Node {
 	if c.SkipAlone {
 		switch {
 		case gi.Skip == nil:
@@ -158,7 +181,11 @@ func Output(b *engine.Builder, name string, c Config, h *G.Node, gi *engine.Grap
 		if c.SkipGate { // the message-passing branch, normalised, through an Out×Out map that starts at 0
 			h = engine.MatMul(engine.RowNormalize(h), b.Param(name+".gate", engine.Zeros, c.Out, c.Out))
 		}
-		h = engine.Add(h, b.InputLinearInit(name+".skip", gi.Skip, c.Out, false, skipInit(gi)))
+		s := b.InputLinearInit(name+".skip", gi.Skip, c.Out, false, skipInit(gi))
+		if c.SkipSplit && b.Train {
+			b.DistanceView = engine.RowNormalize(engine.Add(engine.StopGradient(h), s))
+		}
+		h = engine.Add(h, s)
 	}
 	return engine.RowNormalize(h)
 }
@@ -189,6 +216,9 @@ func skipMix(b *engine.Builder, name string, c Config, h *G.Node, gi *engine.Gra
 	m := engine.RowNormalize(engine.MatMul(h, b.Param(name+".mix", engine.Glorot(1), h.Shape()[1], hm)))
 	left := b.Constant(name+".mix.left", place(hs, 0, math.Sqrt(c.SkipMix)), hs, c.Out)
 	right := b.Constant(name+".mix.right", place(hm, hs, math.Sqrt(1-c.SkipMix)), hm, c.Out)
+	if c.SkipSplit && b.Train {
+		b.DistanceView = engine.RowNormalize(engine.Add(engine.MatMul(s, left), engine.MatMul(engine.StopGradient(m), right)))
+	}
 	return engine.RowNormalize(engine.Add(engine.MatMul(s, left), engine.MatMul(m, right)))
 }
 

@@ -83,6 +83,10 @@ func Build(b *engine.Builder, z *G.Node, cfg Config, bceSlots int, mse MSEInput)
 		return nil, err
 	}
 	l := &Loss{Terms: map[string]*G.Node{}}
+	zd := z
+	if mse.On != nil {
+		zd = mse.On
+	}
 	var terms G.Nodes
 	var lambdas []float64
 	add := func(name string, term *G.Node, lambda float64) {
@@ -102,20 +106,20 @@ func Build(b *engine.Builder, z *G.Node, cfg Config, bceSlots int, mse MSEInput)
 			return nil, fmt.Errorf("objective: the ranking term needs at least one triple")
 		}
 		in := &TripleTerm{Slots: mse.Triples}
-		add("rank", engine.RankLoss(z, &in.set, cfg.RankTemp), cfg.LambdaMSE)
+		add("rank", engine.RankLoss(zd, &in.set, cfg.RankTemp), cfg.LambdaMSE)
 		l.Rank = in
 	} else if cfg.LambdaMSE > 0 && len(mse.All) > 0 {
 		if mse.AllPairs < 1 {
 			return nil, fmt.Errorf("objective: MSE needs at least one pair")
 		}
 		// Every pair, fixed for the run: one fused op, nothing to bind.
-		add("mse", engine.PairMSE(z, mse.All, 1/(4*float64(mse.AllPairs))), cfg.LambdaMSE)
+		add("mse", engine.PairMSE(zd, mse.All, 1/(4*float64(mse.AllPairs))), cfg.LambdaMSE)
 	} else if cfg.LambdaMSE > 0 {
 		if mse.Slots < 1 {
 			return nil, fmt.Errorf("objective: MSE needs at least one pair")
 		}
 		in := newTerm(mse.Slots, true)
-		add("mse", engine.PairLoss(engine.Square, z, &in.set), cfg.LambdaMSE)
+		add("mse", engine.PairLoss(engine.Square, zd, &in.set), cfg.LambdaMSE)
 		l.MSE = in
 	}
 	if len(terms) > 0 {
@@ -134,6 +138,10 @@ type MSEInput struct {
 	All      []engine.MSEBlock
 	AllPairs int
 	Triples  int // the ranking term's triple slots (DistanceRank)
+	// On, when set, is the embedding the distance term reads (the same
+	// values as z with a branch's gradient stopped: engine.Builder's
+	// DistanceView); nil: z.
+	On *G.Node
 }
 
 // Target returns the MSE target t = 1 − 1/d^α for a hop distance d ≥ 1;

@@ -49,14 +49,16 @@ var bounds = map[string]bound{
 	"k":          {Min: 1, Max: 1 << 20},
 	"seed":       {Min: 0, Max: math.MaxUint64},
 	// weights and rates
-	"lr":           {Min: 0, MinOpen: true, Max: math.Inf(1), MaxOpen: true},
-	"weight-decay": {Min: 0, Max: math.Inf(1), MaxOpen: true},
-	"lambda-bce":   {Min: 0, Max: math.Inf(1), MaxOpen: true},
-	"lambda-mse":   {Min: 0, Max: math.Inf(1), MaxOpen: true, Sentinels: []float64{-1}, Note: "or -1 for the model's default"},
-	"alpha":        {Min: 0, MinOpen: true, Max: math.Inf(1), MaxOpen: true},
-	"dropout":      {Min: 0, Max: 1, MaxOpen: true},
-	"skip-mix":     {Min: 0, Max: 1, MaxOpen: true, Note: "0 = off"},
-	"rank-temp":    {Min: 0, MinOpen: true, Max: math.Inf(1), MaxOpen: true, Sentinels: []float64{0}, Note: "or 0 for the default"},
+	"lr":                {Min: 0, MinOpen: true, Max: math.Inf(1), MaxOpen: true},
+	"weight-decay":      {Min: 0, Max: math.Inf(1), MaxOpen: true},
+	"lambda-bce":        {Min: 0, Max: math.Inf(1), MaxOpen: true},
+	"lambda-mse":        {Min: 0, Max: math.Inf(1), MaxOpen: true, Sentinels: []float64{-1}, Note: "or -1 for the model's default"},
+	"alpha":             {Min: 0, MinOpen: true, Max: math.Inf(1), MaxOpen: true},
+	"dropout":           {Min: 0, Max: 1, MaxOpen: true},
+	"skip-mix":          {Min: 0, Max: 1, MaxOpen: true, Note: "0 = off"},
+	"skip-smooth":       {Min: 0, Max: 1, Note: "0 = off"},
+	"skip-smooth-steps": {Min: 1, Max: 64},
+	"rank-temp":         {Min: 0, MinOpen: true, Max: math.Inf(1), MaxOpen: true, Sentinels: []float64{0}, Note: "or 0 for the default"},
 }
 
 // rangeOf is flag name's accepted range: its line in bounds, or the range

@@ -127,6 +127,9 @@ func batchFlags() []cli.Flag {
 		&cli.StringFlag{Name: "select", Value: "auc", Usage: "which epoch a run reports, and which setting a sweep keeps: auc (the paper's: the highest validation AUC, first on ties), objective (the lowest validation objective: BCE on validation pairs + λ_MSE × the distance term on a validation pair sample disjoint from the test τ pairs), or auc-then-objective (AUC ties within one standard error broken by the objective); compare applies it to the cells' histories, so changing it reruns nothing"},
 		&cli.BoolFlag{Name: "skip-alone", Usage: "with --position-skip: leave the message passing out — the embedding is the skip path's map of the positional input alone (the ablation that shows what the message passing adds; gcn, sage, gat, gin, graphconv)"},
 		&cli.Float64Flag{Name: "skip-mix", Usage: "with --position-skip, a share w in (0, 1): the embedding is [√w·skip | √(1−w)·message passing], two unit halves side by side, so a pair's cosine is w·(the skip's) + (1−w)·(the message passing's) — neither branch swamps the other (an experiment, issue 64; --skip-gate is then not used); 0: off"},
+		&cli.BoolFlag{Name: "skip-split", Usage: "with --position-skip: the distance term trains only the skip path (it reads the same embedding with the message-passing branch's gradient stopped), the link term both — so the message passing keeps the link evidence (an experiment, issue 64)"},
+		&cli.Float64Flag{Name: "skip-smooth", Usage: "with --position-skip, a share β in (0, 1]: the normalised embedding is smoothed once over the graph, normalise((1−β)·z + β·Â·z), so pairs whose neighbourhoods overlap move together (an experiment, issue 64); 0: off"},
+		&cli.IntFlag{Name: "skip-smooth-steps", Value: 1, Usage: "with --skip-smooth β: K personalised-PageRank steps v ← (1−β)·z + β·Â·v from v = z, then normalised (an experiment, issue 64)"},
 		&cli.BoolFlag{Name: "skip-gate", Usage: "with --position-skip: pass the message-passing output, L2-normalised, through a learned map that starts at 0, so training starts from the skip's map of the positional input (a large-graph default)"},
 		&cli.BoolFlag{Name: "skip-standardise", Usage: "with --position-skip: standardise the skip path's positional columns over the nodes (mean 0, std 1 each; the message-passing input keeps them as they are), so no column-wide common part swamps the differences between nodes (a large-graph default)"},
 		&cli.BoolFlag{Name: "skip-identity", Usage: "with --position-skip and one-hot identity features (a featureless graph's input): the skip path also reads the one-hot identity, so each node has a free vector added to its embedding (an experiment, issue 36)"},
@@ -163,6 +166,8 @@ func setBatch(c *cli.Context, cfg *run.Config) error {
 	cfg.Explicit = map[string]bool{}
 	cfg.ModelConfig.SkipGate, cfg.SkipStandardise, cfg.SkipIdentity = c.Bool("skip-gate"), c.Bool("skip-standardise"), c.Bool("skip-identity")
 	cfg.SkipPrincipal, cfg.ModelConfig.SkipAlone, cfg.ModelConfig.SkipMix = c.Bool("skip-principal"), c.Bool("skip-alone"), c.Float64("skip-mix")
+	cfg.ModelConfig.SkipSplit, cfg.ModelConfig.SkipSmooth = c.Bool("skip-split"), c.Float64("skip-smooth")
+	cfg.ModelConfig.SkipSmoothSteps = c.Int("skip-smooth-steps")
 	if cfg.SkipPolar, err = features.ParseSkipPolar(c.String("skip-polar")); err != nil {
 		return usagef("%v", err)
 	}

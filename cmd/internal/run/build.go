@@ -138,6 +138,7 @@ func Build(p *Prepared, cfg Config) (*Built, error) {
 	if err != nil {
 		return nil, err
 	}
+	mseIn.On = bTrain.DistanceView
 	if c.loss, err = objective.Build(bTrain, z, obj, 2*nTrain, mseIn); err != nil {
 		return nil, err
 	}

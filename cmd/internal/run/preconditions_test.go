@@ -2,6 +2,7 @@ package run
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -62,6 +63,31 @@ func TestFeaturesOnGeneratedGraphs(t *testing.T) {
 		cfg.Dataset, cfg.Features = c.dataset, c.features
 		if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s --features %s: %v, want %q", c.dataset, c.features, err, c.want)
+		}
+	}
+}
+
+// TestSkipOptionsNeedSkipPath: every option that shapes the skip path
+// (--skip-mix, --skip-alone, --skip-split, --skip-smooth) is refused, as a
+// SettingError naming --position-skip, on a run without one (variant base).
+func TestSkipOptionsNeedSkipPath(t *testing.T) {
+	ds, err := LoadDataset(Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, set := range map[string]func(c *Config){
+		"--skip-mix":    func(c *Config) { c.ModelConfig.SkipMix = 0.5 },
+		"--skip-alone":  func(c *Config) { c.ModelConfig.SkipAlone = true },
+		"--skip-split":  func(c *Config) { c.ModelConfig.SkipSplit = true },
+		"--skip-smooth": func(c *Config) { c.ModelConfig.SkipSmooth = 0.5 },
+	} {
+		c := Default()
+		c.Variant = Base
+		set(&c)
+		_, err := c.Resolve(ds)
+		var se *SettingError
+		if !errors.As(err, &se) || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), "--position-skip") {
+			t.Errorf("%s on a base run: %v", name, err)
 		}
 	}
 }
