@@ -53,6 +53,9 @@ type Split struct {
 
 	negBuf   []Pair          // SampleTrainNegatives' result, reused
 	negTaken map[uint64]bool // and its set of drawn pairs
+	// For draws of at least hashedDraw pairs: pos ∪ fixedNeg and the
+	// draw's pairs as hash sets (the same draws, faster; nil until then).
+	excluded, negHashed *keyHash
 }
 
 // NewSplit builds the task on g. Link: positives are the edges, and only
@@ -180,7 +183,23 @@ func (s *Split) sample(rng *rand.Rand, k int, fixed bool) []Pair {
 		out, taken = s.negBuf[:0], s.negTaken
 	}
 	// Rejection sampling while the pool is large; enumerate when dense.
-	if avail > 4*k {
+	if avail > 4*k && !fixed && s.hashed(k) {
+		s.negHashed.reset()
+		for len(out) < k {
+			i, j := rng.IntN(n), rng.IntN(n)
+			if i == j {
+				continue
+			}
+			kk := key(i, j)
+			if s.excluded.has(kk) || !s.negHashed.add(kk) {
+				continue
+			}
+			if i > j {
+				i, j = j, i
+			}
+			out = append(out, Pair{int32(i), int32(j)})
+		}
+	} else if avail > 4*k {
 		for len(out) < k {
 			i, j := rng.IntN(n), rng.IntN(n)
 			if i == j {
@@ -217,6 +236,7 @@ func (s *Split) sample(rng *rand.Rand, k int, fixed bool) []Pair {
 			s.fixedNeg = append(s.fixedNeg, key(int(p.I), int(p.J)))
 		}
 		s.fixedNeg.sort()
+		s.excluded = nil
 	}
 	return out
 }
