@@ -30,19 +30,34 @@ const (
 	CapacityLR     = 0.001
 )
 
-// CapacityTriples is the most ranking triples a capacity step draws: the
-// run's own count per step (its batch size under mini-batches) when it is
-// smaller. 65,536 triples a step made the reference 95% of a compare on a
-// 77-node graph (42 s a seed; on make run's grid its two cells were 43.5%
-// of the cells' time, now 9.8%); 4,096 a step over 1000 steps draw 4·10⁶
-// triples, about 0.13 of a 400-node graph's ≈ 3·10⁷ ordered ones with
-// d(i, j) < d(i, k).
-const CapacityTriples = 1 << 12
+// CapacityTriples is the most ranking triples a capacity step draws, and
+// CapacityTriplesPerNode how many it draws per node of the graph up to
+// that: a free table has a row per node to train, where the runs' skip path
+// shares one map, so the runs' own count a step (512 under the large-graph
+// defaults) left it far short. Table, BCE + 10 × the ranking term, 1000
+// steps at lr 0.001, seed 1 (final test AUC / τ; the GCN recipe beside it):
+// caveman:500x20 512 triples 0.622 / 0.112, 4,096 0.931 / 0.497, 16,384
+// 0.991 / 0.670 (recipe 0.991 / 0.681); Wiki-Vote 512 0.913 / 0.562, 4,096
+// 0.930 / 0.657, 16,384 0.933 / 0.687 (recipe 0.927 / 0.681), at 51.8 and
+// 59.7 ms a step. lr 0.01 with 4,096 is worse on Wiki-Vote (0.920 / 0.623).
+// A graph of a few hundred nodes keeps the runs' count: 65,536 triples a
+// step once made the reference 95% of a compare on a 77-node graph.
+const (
+	CapacityTriples        = 1 << 14
+	CapacityTriplesPerNode = 2
+)
+
+// capacityTriples is the ranking triples a capacity step draws for the
+// objective o: the runs' own count, or CapacityTriplesPerNode a node of its
+// graph when that is more, at most CapacityTriples.
+func capacityTriples(o run.Objective) int {
+	return max(o.RankTriples, 1, min(CapacityTriplesPerNode*o.Nodes, CapacityTriples))
+}
 
 // CapacityConfig is c's capacity reference (compare's (capacity) row): the
 // free embedding table of c's output width trained on the objective o (the
 // run's own, ObjectiveOf: its BCE on the split's pairs plus its distance
-// term at its weights, at most CapacityTriples ranking triples a step) for
+// term at its weights, capacityTriples ranking triples a step) for
 // CapacityEpochs whole-graph steps at CapacityLR, evaluated at the end. So
 // its AUC and τ are what a free table of that width reaches on the runs'
 // objective: a point of the joint frontier, not only its distance end.
@@ -54,7 +69,7 @@ func CapacityConfig(c run.Config, o run.Objective) run.Config {
 	c.LambdaBCE, c.LambdaMSE, c.Alpha = o.LambdaBCE, o.LambdaMSE, o.Alpha
 	c.DistanceLoss, c.RankTemp, c.RankTriples, c.RankPairs = o.DistanceLoss, o.RankTemp, 0, o.RankPairs
 	if o.DistanceLoss == objective.DistanceRank {
-		c.RankTriples = min(max(o.RankTriples, 1), CapacityTriples)
+		c.RankTriples = capacityTriples(o)
 	}
 	c.Epochs, c.EvalEvery, c.Patience, c.LR = CapacityEpochs, CapacityEpochs, 0, CapacityLR
 	c.Scale, c.ScaleNote, c.Explicit = run.ScalePaper, "", nil

@@ -26,7 +26,7 @@ func TestCapacityReference(t *testing.T) {
 		cfg  run.Config
 		want run.Objective
 	}{
-		{base, run.Objective{LambdaBCE: 1, LambdaMSE: run.DefaultLambdaMSE, Alpha: 1}},
+		{base, run.Objective{LambdaBCE: 1, LambdaMSE: run.DefaultLambdaMSE, Alpha: 1, Nodes: 48}},
 		{large, func() run.Objective { // what the run itself resolves to
 			r := large
 			r.Variant = run.Both
@@ -34,7 +34,7 @@ func TestCapacityReference(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return run.Objective{LambdaBCE: r.LambdaBCE, LambdaMSE: r.LambdaMSE, DistanceLoss: r.DistanceLoss, RankTemp: r.RankTemp, Alpha: r.Alpha, RankTriples: r.RankTriples, RankPairs: r.RankPairs}
+			return run.Objective{LambdaBCE: r.LambdaBCE, LambdaMSE: r.LambdaMSE, DistanceLoss: r.DistanceLoss, RankTemp: r.RankTemp, Alpha: r.Alpha, RankTriples: r.RankTriples, RankPairs: r.RankPairs, Nodes: 48}
 		}()},
 	} {
 		if got := run.ObjectiveOf(c.cfg, ds); got != c.want {
@@ -54,7 +54,7 @@ func TestCapacityReference(t *testing.T) {
 		}
 		o := run.ObjectiveOf(large, ds)
 		if r.Model != CapacityModel || r.Config.LambdaBCE != o.LambdaBCE || r.Config.LambdaMSE != o.LambdaMSE || r.Config.DistanceLoss != o.DistanceLoss ||
-			r.Config.RankTriples != min(o.RankTriples, CapacityTriples) || r.Config.BatchSize != 0 {
+			r.Config.RankTriples != max(o.RankTriples, min(2*48, CapacityTriples)) || r.Config.BatchSize != 0 {
 			t.Fatalf("capacity run: model %s, config %+v; objective %+v", r.Model, r.Config, o)
 		}
 		taus = append(taus, float64(r.Final.TestKendallTau))
@@ -70,5 +70,18 @@ func TestCapacityReference(t *testing.T) {
 	}
 	if rt := float64(r.Final.TestKendallTau); !(taus[0] > rt+0.3) {
 		t.Errorf("capacity τ %.3f does not beat the untrained table's %.3f by 0.3", taus[0], rt)
+	}
+}
+
+// TestCapacityTriples: a capacity step draws the runs' own ranking triples
+// on a small graph, two per node when that is more, and at most
+// CapacityTriples.
+func TestCapacityTriples(t *testing.T) {
+	for _, c := range []struct{ runs, nodes, want int }{
+		{512, 77, 512}, {512, 400, 800}, {512, 7115, 14230}, {512, 100_000, CapacityTriples}, {0, 10, 20}, {0, 0, 1}, {20000, 100, 20000},
+	} {
+		if got := capacityTriples(run.Objective{RankTriples: c.runs, Nodes: c.nodes}); got != c.want {
+			t.Errorf("%d triples a run's step, %d nodes: %d, want %d", c.runs, c.nodes, got, c.want)
+		}
 	}
 }

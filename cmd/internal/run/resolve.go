@@ -255,6 +255,7 @@ type Objective struct {
 	RankTemp, Alpha      float64
 	RankTriples          int
 	RankPairs            bool
+	Nodes                int // the graph's: the capacity reference's triples a step grow with it
 }
 
 // ObjectiveOf is the objective of a run of c's model with the distance
@@ -267,7 +268,7 @@ func ObjectiveOf(c Config, ds *data.Dataset) Objective {
 		r.RankPairs = false
 	}
 	return Objective{LambdaBCE: r.LambdaBCE, LambdaMSE: r.LambdaMSE, DistanceLoss: r.DistanceLoss, RankTemp: r.RankTemp,
-		Alpha: r.Alpha, RankTriples: r.RankTriples, RankPairs: r.RankPairs}
+		Alpha: r.Alpha, RankTriples: r.RankTriples, RankPairs: r.RankPairs, Nodes: ds.NumNodes()}
 }
 
 // Settings returns what c trains with; c must be resolved.
