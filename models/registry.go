@@ -58,7 +58,7 @@ type Config struct {
 	// evidence the skip's map of distances cannot hold): an experiment
 	// (issue 64). 0 = off.
 	SkipSmooth float64 `json:",omitempty"`
-	// SkipSmoothSteps is the smoothing's steps K (0 = 1), personalised-
+	// SkipSmoothSteps is the smoothing's steps K (0: one), personalised-
 	// PageRank style: v ← (1−β)·ẑ + β·Â·v, K times from v = ẑ, then
 	// normalised.
 	SkipSmoothSteps int `json:",omitempty"`
@@ -130,6 +130,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("models: unknown P-GNN evaluation anchors %q (valid: last, fresh)", c.AnchorEval)
 	case !(c.AnchorCopies >= 0 && c.AnchorCopies <= 64):
 		return fmt.Errorf("models: P-GNN anchor copies c (--pgnn-anchor-copies) must be in [0, 64], got %g", c.AnchorCopies)
+	case !(c.SkipSmooth >= 0 && c.SkipSmooth <= 1):
+		return fmt.Errorf("models: the embedding's smoothing share β (--skip-smooth) must be in [0, 1], got %g", c.SkipSmooth)
+	case c.SkipSmoothSteps < 0 || c.SkipSmoothSteps > 0 && c.SkipSmooth == 0:
+		return fmt.Errorf("models: --skip-smooth-steps %d needs --skip-smooth β > 0 (the share each step propagates)", c.SkipSmoothSteps)
 	}
 	return nil
 }

@@ -57,7 +57,7 @@ var bounds = map[string]bound{
 	"dropout":           {Min: 0, Max: 1, MaxOpen: true},
 	"skip-mix":          {Min: 0, Max: 1, MaxOpen: true, Note: "0 = off"},
 	"skip-smooth":       {Min: 0, Max: 1, Note: "0 = off"},
-	"skip-smooth-steps": {Min: 1, Max: 64},
+	"skip-smooth-steps": {Min: 0, Max: 64, Note: "0 = one step"},
 	"rank-temp":         {Min: 0, MinOpen: true, Max: math.Inf(1), MaxOpen: true, Sentinels: []float64{0}, Note: "or 0 for the default"},
 }
 
