@@ -110,6 +110,7 @@ def main(out):
                 gap = recipe["final_auc_mean"] - ablation["final_auc_mean"]
                 tally["mp"][0] += gap >= 0.01; tally["mp"][1] += 1
                 v += f"; message passing adds {gap:+.3f} AUC over the skip path alone {'✓' if gap >= 0.01 else '✗'}"
+                v += f" (and {recipe['final_tau_mean'] - ablation['final_tau_mean']:+.3f} τ)"
             verdicts.append(v)
         if inp:
             print(f"| — | (input) {inp['position']} | {fmt(inp['auc_mean'])} | {fmt(inp['tau_mean'])}{ci(inp, 'tau_ci95')} | — |")
