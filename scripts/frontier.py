@@ -40,6 +40,23 @@ def cell_seconds(folder, model, variant):
     return f"{sum(secs) / len(secs):.1f}" if secs else "—"
 
 
+def capacity_share(folder):
+    """The (capacity) cells' share of the recipe compare's cell time (goal 1: at most 10%)."""
+    cells, cap, rest = os.path.join(folder, "cells"), 0.0, 0.0
+    if not os.path.isdir(cells):
+        return ""
+    for name in os.listdir(cells):
+        if name.endswith(".json"):
+            secs = load(os.path.join(cells, name)).get("train_seconds", 0) or 0
+            if "-capacity_" in name:
+                cap += secs
+            else:
+                rest += secs
+    if cap == 0 or rest == 0:
+        return ""
+    return f"(capacity) cells: {cap:.0f} s of the recipe compare's {cap + rest:.0f} s of cell time ({100 * cap / (cap + rest):.0f}%)"
+
+
 def timing(out, g, s):
     try:
         wall, kb = open(os.path.join(out, f"{g}-{s}.time")).read().split()[-2:]
@@ -75,6 +92,9 @@ def main(out):
         print(f"## {rec['dataset']} ({rec['task']} task, {rec['repeats']} seeds)\n")
         for s in res:
             print(f"* {s}: `{open(os.path.join(out, f'{g}-{s}.cmd')).read().strip()}` — {timing(out, g, s)}")
+        share = capacity_share(os.path.join(out, f"{g}-recipe"))
+        if share:
+            print(f"* {share}")
         print("\n| model | row | AUC [95% CI] | τ [95% CI] | s per cell |\n|---|---|---|---|---|")
         models = []
         for r in rec["rows"]:
