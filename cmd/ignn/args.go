@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -81,4 +82,15 @@ func positions(flag, v string) ([]features.Position, error) {
 		out = append(out, p)
 	}
 	return out, nil
+}
+
+// arrayTasks is an array job's task count (--shards, default 4) and the
+// binary its tasks run (this one).
+func arrayTasks(c *cli.Context) (int, string, error) {
+	shards := c.Int("shards")
+	if shards < 1 {
+		shards = 4
+	}
+	bin, err := os.Executable()
+	return shards, bin, err
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ignn/ignn/cmd/internal/grid"
 	"github.com/ignn/ignn/cmd/internal/run"
+	"github.com/ignn/ignn/cmd/internal/slurm"
 	"github.com/ignn/ignn/data"
 )
 
@@ -129,8 +130,8 @@ func embedScript(bin, ckpt, out, prepared string, shards, slots int, memMB int64
 	if prepared != "" {
 		exec += fmt.Sprintf(" --prepared %q", prepared)
 	}
-	return arrayJob{command: "embed", does: "compute the parts of " + out, name: "ignn-embed", tasks: shards, cpus: 2, memMB: memMB,
-		logs: strings.TrimSuffix(out, filepath.Ext(out)) + ".logs", extra: extra, exec: exec}.script()
+	return slurm.ArrayJob{Command: "embed", Does: "compute the parts of " + out, Name: "ignn-embed", Tasks: shards, CPUs: 2, MemMB: memMB,
+		Logs: strings.TrimSuffix(out, filepath.Ext(out)) + ".logs", Extra: extra, Exec: exec}.Script()
 }
 
 // submitEmbed writes OUT.sbatch and submits it; with --wait it gathers the
@@ -168,7 +169,7 @@ func submitEmbed(c *cli.Context, stdout io.Writer, ds *data.Dataset, ck *run.Che
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d array tasks, 2 CPUs and %d MB each)\n", script, shards, memMB)
-	id, err := sbatch(script, c.Bool("wait"))
+	id, err := slurm.Submit(script, c.Bool("wait"))
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ignn/ignn/cmd/internal/grid"
+	"github.com/ignn/ignn/cmd/internal/slurm"
 	"github.com/ignn/ignn/data"
 )
 
@@ -125,4 +126,55 @@ func dryRun(w io.Writer, c *cli.Context, cc grid.CompareConfig) error {
 // saveGrid stores the resolved grid beside the results.
 func saveGrid(c *cli.Context, cc grid.CompareConfig) error {
 	return data.WriteFileAtomic(filepath.Join(cc.Out, "grid.yaml"), []byte(gridYAML(c, cc)))
+}
+
+// slurmScript is D/ignn.sbatch: an array job of one task per shard, each
+// running this ignn binary on the stored grid with --shard auto.
+func slurmScript(bin, out string, shards, workers int, memMB int64, extra []string) string {
+	return slurm.ArrayJob{Command: "compare", Does: "share the grid in " + out, Name: "ignn-grid", Tasks: shards, CPUs: workers, MemMB: memMB,
+		Logs: out + "/logs", Extra: extra,
+		Exec: fmt.Sprintf("%q compare --grid %q --out %q --workers %d --shard auto --quiet", bin, filepath.Join(out, "grid.yaml"), out, workers)}.Script()
+}
+
+// submitSlurm writes the grid and the array job into --out and submits it
+// (unless --dry-run); with --wait it blocks until the job ends.
+func submitSlurm(c *cli.Context, cc grid.CompareConfig, stdout io.Writer) error {
+	if cc.Out == "" {
+		return usagef("--slurm needs --out on a filesystem every node shares")
+	}
+	shards, bin, err := arrayTasks(c)
+	if err != nil {
+		return err
+	}
+	out, err := filepath.Abs(cc.Out)
+	if err != nil {
+		return err
+	}
+	peak, err := cc.PeakMemory()
+	if err != nil {
+		return err
+	}
+	memMB := (peak*int64(cc.Workers) + 256<<20) >> 20
+	if err := os.MkdirAll(filepath.Join(out, "logs"), 0o755); err != nil {
+		return err
+	}
+	cc.Out = out
+	if err := saveGrid(c, cc); err != nil {
+		return err
+	}
+	script := filepath.Join(out, "ignn.sbatch")
+	if err := data.WriteFileAtomic(script, []byte(slurmScript(bin, out, shards, cc.Workers, memMB, c.StringSlice("slurm-arg")))); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s (%d array tasks, %d CPUs and %d MB each)\n", script, shards, cc.Workers, memMB)
+	if c.Bool("dry-run") {
+		return nil
+	}
+	id, err := slurm.Submit(script, c.Bool("wait"))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "submitted job %s; logs in %s/logs; status: ignn compare --grid %s/grid.yaml --out %s --status\n", id, out, out, out)
+	fmt.Fprintf(stdout, "when it ends, the table: ignn compare --grid %s/grid.yaml --out %s\n", out, out)
+	return nil
 }

@@ -26,6 +26,7 @@ var layers = map[string]int{
 	"cmd/internal/infer":   3,
 	"cmd/internal/memplan": 3,
 	"cmd/internal/stages":  3,
+	"cmd/internal/slurm":   3,
 	"cmd/internal/report":  3,
 	"cmd/internal/run":     4,
 	"cmd/internal/grid":    5,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ignn/ignn/cmd/internal/grid"
 	"github.com/ignn/ignn/cmd/internal/run"
+	"github.com/ignn/ignn/cmd/internal/slurm"
 	"github.com/ignn/ignn/data"
 )
 
@@ -95,8 +96,8 @@ func prepareScript(bin, dir string, args []string, shards int, memMB int64, extr
 		exec += " " + shellQuote(a)
 	}
 	exec += " --out " + shellQuote(dir) + " --shard auto"
-	return arrayJob{command: "prepare", does: "compute the BFS stage parts in " + dir, name: "ignn-prepare", tasks: shards, cpus: 2, memMB: memMB,
-		logs: dir + "/logs", extra: extra, exec: exec}.script()
+	return slurm.ArrayJob{Command: "prepare", Does: "compute the BFS stage parts in " + dir, Name: "ignn-prepare", Tasks: shards, CPUs: 2, MemMB: memMB,
+		Logs: dir + "/logs", Extra: extra, Exec: exec}.Script()
 }
 
 // submitPrepare writes DIR/prepare.sbatch and submits it; with --wait it
@@ -120,7 +121,7 @@ func submitPrepare(c *cli.Context, stdout io.Writer, cfg run.Config, ds *data.Da
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d array tasks, 2 CPUs and %d MB each)\n", script, shards, memMB)
-	id, err := sbatch(script, c.Bool("wait"))
+	id, err := slurm.Submit(script, c.Bool("wait"))
 	if err != nil {
 		return err
 	}
