@@ -56,7 +56,10 @@ type Config struct {
 	// z = normalise((1−β)·ẑ + β·Â·ẑ), Â = D^{-1/2}(A+I)D^{-1/2}, so pairs
 	// whose neighbourhoods overlap move together (common-neighbour
 	// evidence the skip's map of distances cannot hold): an experiment
-	// (issue 64). 0 = off.
+	// (issue 64). 0 = off. It reads one hop past the layers: a mini-batch
+	// step's subgraph holds the layers' hops, so training smooths its
+	// targets over rows computed on truncated neighbourhoods (an
+	// approximation), and run refuses it where inference goes by chunks.
 	SkipSmooth float64 `json:",omitempty"`
 	// SkipSmoothSteps is the smoothing's steps K (0: one), personalised-
 	// PageRank style: v ← (1−β)·ẑ + β·Â·v, K times from v = ẑ, then

@@ -91,3 +91,22 @@ func TestSkipOptionsNeedSkipPath(t *testing.T) {
 		}
 	}
 }
+
+// TestSkipSmoothRefusedChunked: --skip-smooth reads one hop past the
+// model's layers, so a run whose inference goes by chunks refuses it with a
+// SettingError before preparing anything; the same run without it starts.
+func TestSkipSmoothRefusedChunked(t *testing.T) {
+	defer func(k int) { ChunkedInferenceNodes = k }(ChunkedInferenceNodes)
+	ChunkedInferenceNodes = 0 // every mini-batch run is chunked
+	c := Default()
+	c.Dataset, c.Scale, c.Explicit = "caveman:8x6", ScaleLarge, map[string]bool{}
+	c.ModelConfig.SkipSmooth = 0.5
+	var se *SettingError
+	if _, err := Run(context.Background(), c, Hooks{}); !errors.As(err, &se) || !strings.Contains(err.Error(), "--skip-smooth") {
+		t.Fatalf("chunked run with --skip-smooth: %v", err)
+	}
+	c.ModelConfig.SkipSmooth, c.Epochs, c.EvalEvery = 0, 1, 1
+	if _, err := Run(context.Background(), c, Hooks{}); err != nil {
+		t.Fatalf("the same run without it: %v", err)
+	}
+}

@@ -98,6 +98,9 @@ func run(ctx context.Context, cfg Config, hooks Hooks, ck *Checkpoint) (*Result,
 	if asked.RankPairs && !cfg.RankPairs && hooks.Warn != nil {
 		hooks.Warn("--rank-pairs has no effect without the ranking distance term (--distance-loss rank, on the mse and both variants)")
 	}
+	if cfg.ModelConfig.SkipSmooth > 0 && chunked(cfg, ds.NumNodes()) { // the smoothing reads one hop past the chunks' subgraphs
+		return nil, &SettingError{fmt.Errorf("--skip-smooth reads one hop past the model's layers, which inference by chunks (mini-batch runs from %d nodes) does not hold", ChunkedInferenceNodes)}
+	}
 	if hooks.Resolved != nil {
 		hooks.Resolved(cfg)
 	}
