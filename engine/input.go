@@ -185,6 +185,11 @@ type GraphInput struct {
 	// SkipInit, when set, is the skip map's initial value (Skip's width ×
 	// the output width, row-major) instead of a random one.
 	SkipInit []float64
+	// Sketch, when set, is a dense block of constant columns that models
+	// with a skip path append to their embedding (the neighbourhood
+	// sketch: features.NeighbourSketch). It travels with Skip: a batch
+	// stages both or neither.
+	Sketch *Features
 }
 
 // Values initialises a parameter to a copy of v (its length must match).

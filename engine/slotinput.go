@@ -12,6 +12,7 @@ type SlotInput struct {
 	Sub     Subgraph
 	Adj     *Adjacency
 	X, Skip *Features // Skip nil when the whole graph's input has none
+	Sketch  *Features // nil when the whole graph's input has none
 	whole   *GraphInput
 }
 
@@ -21,12 +22,15 @@ func NewSlotInput(whole *GraphInput, slots int) *SlotInput {
 	if whole.Skip != nil {
 		s.Skip = NewBatchFeatures(whole.Skip, slots)
 	}
+	if whole.Sketch != nil {
+		s.Sketch = NewBatchFeatures(whole.Sketch, slots)
+	}
 	return s
 }
 
 // Input is the graph input over the slots, the one a graph is built on.
 func (s *SlotInput) Input() *GraphInput {
-	return &GraphInput{Adj: s.Adj, X: s.X, Skip: s.Skip, SkipInit: s.whole.SkipInit}
+	return &GraphInput{Adj: s.Adj, X: s.X, Skip: s.Skip, SkipInit: s.whole.SkipInit, Sketch: s.Sketch}
 }
 
 // Stage stages the subgraph Sub holds: its adjacency rows (with the whole
@@ -41,6 +45,9 @@ func (s *SlotInput) Stage(wholeDeg, rows, skip bool) {
 	if skip && s.Skip != nil {
 		s.Skip.StageRows(s.whole.Skip, s.Sub.Nodes)
 	}
+	if skip && s.Sketch != nil {
+		s.Sketch.StageRows(s.whole.Sketch, s.Sub.Nodes)
+	}
 }
 
 // Use binds what Stage staged, with the same rows and skip.
@@ -51,6 +58,9 @@ func (s *SlotInput) Use(rows, skip bool) {
 	}
 	if skip && s.Skip != nil {
 		s.Skip.UseStaged()
+	}
+	if skip && s.Sketch != nil {
+		s.Sketch.UseStaged()
 	}
 }
 

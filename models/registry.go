@@ -65,6 +65,19 @@ type Config struct {
 	// PageRank style: v ← (1−β)·ẑ + β·Â·v, K times from v = ẑ, then
 	// normalised.
 	SkipSmoothSteps int `json:",omitempty"`
+	// Sketch, with a skip path and an input that carries the neighbourhood
+	// sketch (GraphInput.Sketch, Sketch columns wide), appends it to the
+	// embedding: z = normalise([√w·ẑ | √(1−w)·k]), ẑ the normalised
+	// embedding (skip path and message passing), k the node's sketch row
+	// (the sum of its neighbours' hash vectors, normalised:
+	// features.NeighbourSketch) and w = SketchShare, so a pair's cosine is
+	// w·(the model's) + (1−w)·(the overlap of the two neighbourhoods). One
+	// hop of message passing over hash identities, with no parameters: an
+	// experiment (issue 64). 0 = off; SkipAlone leaves it out (it is
+	// message passing). The embedding is Out + Sketch columns wide.
+	Sketch int `json:",omitempty"`
+	// SketchShare is w above, in (0, 1); 0: DefaultSketchShare.
+	SketchShare float64 `json:",omitempty"`
 	// AnchorIndex is P-GNN's closest-anchor semantics: AnchorFixed ("" or
 	// "fixed", the reference code since its fix 9c1553d) or AnchorOriginal
 	// (before it: the anchor's position in its set used as a node id).
@@ -135,6 +148,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("models: P-GNN anchor copies c (--pgnn-anchor-copies) must be in [0, 64], got %g", c.AnchorCopies)
 	case !(c.SkipSmooth >= 0 && c.SkipSmooth <= 1):
 		return fmt.Errorf("models: the embedding's smoothing share β (--skip-smooth) must be in [0, 1], got %g", c.SkipSmooth)
+	case c.Sketch < 0:
+		return fmt.Errorf("models: the neighbourhood sketch's width (--sketch) must be ≥ 0, got %d", c.Sketch)
+	case !(c.SketchShare >= 0 && c.SketchShare < 1):
+		return fmt.Errorf("models: the model's share beside the neighbourhood sketch (--sketch-share) must be in (0, 1), or 0 for %g, got %g", DefaultSketchShare, c.SketchShare)
 	case c.SkipSmoothSteps < 0 || c.SkipSmoothSteps > 0 && c.SkipSmooth == 0:
 		return fmt.Errorf("models: --skip-smooth-steps %d needs --skip-smooth β > 0 (the share each step propagates)", c.SkipSmoothSteps)
 	}

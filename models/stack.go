@@ -140,8 +140,27 @@ func (s stack) Stage(b *engine.Builder, gi *engine.GraphInput, st int, h *G.Node
 // Out×Out map started at 0 (NAME.gate); then rows L2-normalised. The skip
 // map starts at gi.SkipInit when it is set (run's --skip-principal), at
 // random otherwise. With c.SkipAlone, h must be nil and the embedding is
-// the skip's map alone. Every model that declares Entry.Skip ends with it.
+// the skip's map alone. When the input carries a neighbourhood sketch
+// (gi.Sketch; c.Sketch), the embedding ends with its columns (Config.Sketch),
+// but not with c.SkipAlone. Every model that declares Entry.Skip ends with it.
 func Output(b *engine.Builder, name string, c Config, h *G.Node, gi *engine.GraphInput) *G.Node {
+	z := smoothed(b, name, c, h, gi)
+	if gi.Sketch == nil || c.SkipAlone {
+		return z
+	}
+	w := c.SketchShare
+	if w == 0 {
+		w = DefaultSketchShare
+	}
+	return engine.RowNormalize(engine.AppendFeatures(z, gi.Sketch, math.Sqrt(w), math.Sqrt(1-w)))
+}
+
+// DefaultSketchShare is the model's share w of a pair's cosine beside the
+// neighbourhood sketch (Config.Sketch) when SketchShare is 0.
+const DefaultSketchShare = 0.5
+
+// smoothed is Output before the sketch.
+func smoothed(b *engine.Builder, name string, c Config, h *G.Node, gi *engine.GraphInput) *G.Node {
 	z := output(b, name, c, h, gi)
 	if gi.Skip == nil || !(c.SkipSmooth > 0) {
 		return z

@@ -129,6 +129,8 @@ func batchFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "skip-mix", Usage: "with --position-skip, a share w in (0, 1): the embedding is [√w·skip | √(1−w)·message passing], two unit halves side by side, so a pair's cosine is w·(the skip's) + (1−w)·(the message passing's) — neither branch swamps the other (an experiment, issue 64; --skip-gate is then not used); 0: off"},
 		&cli.BoolFlag{Name: "skip-split", Usage: "with --position-skip: the distance term trains only the skip path (it reads the same embedding with the message-passing branch's gradient stopped), the link term both (an experiment, issue 64, that did not help: trained on the link term alone the message passing overfits; docs/frontier-notes.md)"},
 		&cli.Float64Flag{Name: "skip-smooth", Usage: "with --position-skip, a share β in (0, 1]: the normalised embedding is smoothed once over the graph, normalise((1−β)·z + β·Â·z), so pairs whose neighbourhoods overlap move together (an experiment, issue 64); 0: off"},
+		&cli.IntFlag{Name: "sketch", Usage: "with --position-skip, a width M: the embedding ends with the node's neighbourhood sketch, the sum of its neighbours' M-dimensional hash vectors normalised (one hop of message passing over hash identities, no parameters), z = normalise([√w·model | √(1−w)·sketch]), so a pair's cosine adds the overlap of the two neighbourhoods (an experiment, issue 64; --skip-alone leaves it out); the embedding is --hidden + M wide; 0: off"},
+		&cli.Float64Flag{Name: "sketch-share", Usage: "with --sketch M, the model's share w in (0, 1) of a pair's cosine beside the sketch (an experiment, issue 64); 0: 0.5"},
 		&cli.IntFlag{Name: "skip-smooth-steps", Usage: "with --skip-smooth β: K personalised-PageRank steps v ← (1−β)·z + β·Â·v from v = z, then normalised (an experiment, issue 64); 0: one step"},
 		&cli.BoolFlag{Name: "skip-gate", Usage: "with --position-skip: pass the message-passing output, L2-normalised, through a learned map that starts at 0, so training starts from the skip's map of the positional input (a large-graph default)"},
 		&cli.BoolFlag{Name: "skip-standardise", Usage: "with --position-skip: standardise the skip path's positional columns over the nodes (mean 0, std 1 each; the message-passing input keeps them as they are), so no column-wide common part swamps the differences between nodes (a large-graph default)"},
@@ -168,6 +170,7 @@ func setBatch(c *cli.Context, cfg *run.Config) error {
 	cfg.SkipPrincipal, cfg.ModelConfig.SkipAlone, cfg.ModelConfig.SkipMix = c.Bool("skip-principal"), c.Bool("skip-alone"), c.Float64("skip-mix")
 	cfg.ModelConfig.SkipSplit, cfg.ModelConfig.SkipSmooth = c.Bool("skip-split"), c.Float64("skip-smooth")
 	cfg.ModelConfig.SkipSmoothSteps = c.Int("skip-smooth-steps")
+	cfg.ModelConfig.Sketch, cfg.ModelConfig.SketchShare = c.Int("sketch"), c.Float64("sketch-share")
 	if cfg.SkipPolar, err = features.ParseSkipPolar(c.String("skip-polar")); err != nil {
 		return usagef("%v", err)
 	}

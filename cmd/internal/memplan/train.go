@@ -16,6 +16,10 @@ func (pl *planner) training(s Shape, own models.MemoryTerms, cols int64) {
 	bt := s.bytesPerValue()
 	mc := s.ModelConfig
 	h, layers := int64(mc.Hidden), int64(mc.Layers)
+	width := int64(mc.Out + mc.Sketch) // the embedding's columns
+	if mc.Sketch > 0 {                 // the sketch block, and the hash vectors it was summed from while it is made
+		add("neighbourhood sketch (N × --sketch, and N × --sketch × 4 B while it is made)", n*int64(mc.Sketch)*(bt+4), "--sketch")
+	}
 	layerwise := false // the evaluations' inference runs stage by stage
 	if s.BatchSize > 0 {
 		// Training runs on a batch of slots nodes; the whole graph only
@@ -58,13 +62,13 @@ func (pl *planner) training(s Shape, own models.MemoryTerms, cols int64) {
 	switch {
 	case spilledEmb:
 		inStep(PhaseTrain, "evaluate", func() {
-			add("evaluation pairs and products, scored a block of embedding rows at a time", eval.PairDotsBytes(evalPairs, n, mc.Out), "")
+			add("evaluation pairs and products, scored a block of embedding rows at a time", eval.PairDotsBytes(evalPairs, n, int(width)), "")
 		})
 	case s.Float32Emb:
-		emb = n * int64(mc.Out) * 4
+		emb = n * width * 4
 		held("evaluation embeddings (float32)", emb)
 	default:
-		emb = n * int64(mc.Out) * 8
+		emb = n * width * 8
 		held("evaluation embeddings (float64)", emb)
 	}
 	if !s.Exact && !spilledEmb { // held embeddings on the sampled path: the pair tape

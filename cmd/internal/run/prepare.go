@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 
@@ -153,6 +154,13 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 				if f != nil {
 					f.Sparse = x.Sparse
 				}
+			}
+		}
+		if m := cfg.ModelConfig.Sketch; m > 0 && !cfg.ModelConfig.SkipAlone {
+			stage(fmt.Sprintf("the neighbourhood sketch (%d columns)", m))
+			l := p.Input.Adj.Links()
+			if p.Input.Sketch, err = features.NeighbourSketch(l.Off, l.Nb, x.N, m, cfg.DType == Float32, runtime.GOMAXPROCS(0)); err != nil {
+				return nil, err
 			}
 		}
 	}

@@ -140,6 +140,9 @@ func (c Config) resolve(ds *data.Dataset) (Config, error) {
 		if c.ModelConfig.SkipSmooth > 0 {
 			return c, fmt.Errorf("--skip-smooth smooths the embedding of a run with a skip path, and this run has none: it needs --position-skip and a positional input (--variant hash or both)")
 		}
+		if c.ModelConfig.Sketch > 0 {
+			return c, fmt.Errorf("--sketch appends the neighbourhood sketch to the embedding of a run with a skip path, and this run has none: it needs --position-skip and a positional input (--variant hash or both)")
+		}
 		if c.ModelConfig.SkipSplit {
 			return c, fmt.Errorf("--skip-split divides the training between the skip path and the message passing, and this run has no skip path: it needs --position-skip and a positional input (--variant hash or both)")
 		}

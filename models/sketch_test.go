@@ -1,0 +1,80 @@
+package models
+
+import (
+	"math"
+	"testing"
+
+	"github.com/ignn/ignn/engine"
+	"github.com/ignn/ignn/engine/enginetest"
+	"gorgonia.org/tensor"
+)
+
+// TestSketch: with a neighbourhood sketch in the input and Config.Sketch,
+// the embedding is the model's own (same parameters) and the sketch row
+// side by side, normalise([√w·ẑ | √(1−w)·k]); --skip-alone leaves the
+// sketch out (it is message passing); the gradients of the stack models in
+// this mode pass central differences.
+func TestSketch(t *testing.T) {
+	const n, m, d, w = 6, 4, 3, 0.3
+	sketch := enginetest.RandomValues(41, n*m)
+	sketch[5*m], sketch[5*m+1], sketch[5*m+2], sketch[5*m+3] = 0, 0, 0, 0 // a node without neighbours
+	for i := range n - 1 {
+		var s float64
+		for _, v := range sketch[i*m : (i+1)*m] {
+			s += v * v
+		}
+		for x := range m {
+			sketch[i*m+x] /= math.Sqrt(s)
+		}
+	}
+	for _, name := range []string{"gcn", "sage", "gin"} {
+		e, _ := Lookup(name)
+		cfg := e.Config()
+		cfg.Hidden, cfg.Out, cfg.Layers, cfg.Dropout = 4, 4, 2, 0
+		in := tiny()
+		in.Skip = &engine.Features{N: n, Dense: enginetest.RandomValues(33, 2*n), DenseDim: 2}
+		ps := engine.NewParamStore(tensor.Float64, engine.Stream(1, "init"))
+		plain := embedWith(t, e, cfg, ps, in) // Out 3
+		in.Sketch = &engine.Features{N: n, Dense: sketch, DenseDim: m}
+		sk := cfg
+		sk.Sketch, sk.SketchShare = m, w
+		got := embedWith(t, e, sk, ps, in)
+		if len(got) != n*(d+m) {
+			t.Fatalf("%s: %d values, want %d×%d", name, len(got), n, d+m)
+		}
+		for i := range n {
+			want := make([]float64, d+m)
+			var s float64
+			for x := range d {
+				want[x] = math.Sqrt(w) * plain[i*d+x]
+				s += want[x] * want[x]
+			}
+			for x := range m {
+				want[d+x] = math.Sqrt(1-w) * sketch[i*m+x]
+				s += want[d+x] * want[d+x]
+			}
+			for x := range d + m {
+				if g := got[i*(d+m)+x]; math.Abs(g-want[x]/math.Sqrt(s)) > 1e-12 {
+					t.Fatalf("%s: z[%d][%d] = %v, want %v", name, i, x, g, want[x]/math.Sqrt(s))
+				}
+			}
+		}
+		alone := cfg
+		alone.SkipAlone = true
+		plainAlone := embedWith(t, e, alone, ps, &engine.GraphInput{Adj: in.Adj, X: in.X, Skip: in.Skip, Blocks: in.Blocks})
+		alone.Sketch = m
+		if got := embedWith(t, e, alone, ps, in); len(got) != len(plainAlone) {
+			t.Errorf("%s: --skip-alone with a sketch: %d values, want the skip path's %d", name, len(got), len(plainAlone))
+		} else {
+			for i := range got {
+				if got[i] != plainAlone[i] {
+					t.Fatalf("%s: --skip-alone with a sketch differs from without at %d", name, i)
+				}
+			}
+		}
+		sk.Hidden, sk.Out = 4, 4
+		if err := checkModelGradientOn(t, e, sk, in); err != nil {
+			t.Errorf("%s with a sketch: %v", name, err)
+		}
+	}
+}
