@@ -3,29 +3,43 @@ package engine
 import (
 	"fmt"
 	"hash"
+	"math"
 
 	"github.com/chewxy/hm"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
 
-// AppendConst returns [a·Z | b·K]: the rows of Z (N×D) scaled by a, then the
-// rows of the constant K (N×M) scaled by b, side by side (N×(D+M)). K is
-// read at every run, so a mini-batch's staged rows are the current ones.
-// Only Z has a gradient: dZ = a·dY[:, :D]. O(N·(D+M)) each way. Models use
-// it to end an embedding with constant columns (the neighbourhood sketch).
-func AppendConst(z *G.Node, k *ConstMatrix, a, b float64) *G.Node {
+// Mix is the share W in [0, 1] of an AppendConst: the rows are
+// [√W·Z | √(1−W)·K]. Its owner may change W between runs (a share chosen
+// on validation pairs); the ops read it at every run.
+type Mix struct{ W float64 }
+
+func (m *Mix) ab() (float64, float64) {
+	if !(m.W >= 0 && m.W <= 1) {
+		panic(fmt.Sprintf("engine: mix share %v, want [0, 1]", m.W))
+	}
+	return math.Sqrt(m.W), math.Sqrt(1 - m.W)
+}
+
+// AppendConst returns [a·Z | b·K], a = √mix.W and b = √(1−mix.W): the rows
+// of Z (N×D) scaled by a, then the rows of the constant K (N×M) scaled by
+// b, side by side (N×(D+M)). K and mix are read at every run, so a
+// mini-batch's staged rows and a changed share are the current ones. Only
+// Z has a gradient: dZ = a·dY[:, :D]. O(N·(D+M)) each way. Models use it to
+// end an embedding with constant columns (the neighbourhood sketch).
+func AppendConst(z *G.Node, k *ConstMatrix, mix *Mix) *G.Node {
 	if z.Dims() != 2 || z.Shape()[0] != k.Rows {
 		panic(fmt.Sprintf("engine: AppendConst: Z has shape %v, K is %d×%d", z.Shape(), k.Rows, k.Cols))
 	}
-	return G.Must(G.ApplyOp(&appendConstOp{k: k, a: a, b: b}, z))
+	return G.Must(G.ApplyOp(&appendConstOp{k: k, mix: mix}, z))
 }
 
 // appendConstOp is [a·Z | b·K] forward, dY ↦ a·dY[:, :D] when grad is set.
 type appendConstOp struct {
 	opBase
 	k    *ConstMatrix
-	a, b float64
+	mix  *Mix
 	grad bool
 }
 
@@ -62,7 +76,8 @@ func (op *appendConstOp) Do(in ...G.Value) (v G.Value, err error) {
 }
 
 func appendConstDo[T Float](op *appendConstOp, x, k []T, n, w, m int, dt tensor.Dtype) G.Value {
-	a, b := T(op.a), T(op.b)
+	af, bf := op.mix.ab()
+	a, b := T(af), T(bf)
 	if op.grad { // x is dY, N×(D+M): dZ = a·dY[:, :D]
 		d := w - m
 		out := op.outputRaw(dt, n, d)
@@ -90,7 +105,7 @@ func appendConstDo[T Float](op *appendConstOp, x, k []T, n, w, m int, dt tensor.
 }
 
 func (op *appendConstOp) WriteHash(h hash.Hash) {
-	fmt.Fprintf(h, "engine.AppendConst{%d×%d id=%016x a=%v b=%v grad=%v}", op.k.Rows, op.k.Cols, op.k.id, op.a, op.b, op.grad)
+	fmt.Fprintf(h, "engine.AppendConst{%d×%d id=%016x mix=%p grad=%v}", op.k.Rows, op.k.Cols, op.k.id, op.mix, op.grad)
 }
 func (op *appendConstOp) Hashcode() uint32 { return hashOf(op.WriteHash) }
 func (op *appendConstOp) String() string {
@@ -104,14 +119,14 @@ func (op *appendConstOp) SymDiff(in G.Nodes, out, grad *G.Node) (G.Nodes, error)
 	if op.grad {
 		return nil, fmt.Errorf("engine: %s has no gradient", op)
 	}
-	dz, err := G.ApplyOp(&appendConstOp{k: op.k, a: op.a, b: op.b, grad: true}, grad)
+	dz, err := G.ApplyOp(&appendConstOp{k: op.k, mix: op.mix, grad: true}, grad)
 	return G.Nodes{dz}, err
 }
 
 // AppendFeatures is AppendConst with K the dense features f (no sparse part).
-func AppendFeatures(z *G.Node, f *Features, a, b float64) *G.Node {
+func AppendFeatures(z *G.Node, f *Features, mix *Mix) *G.Node {
 	if f.Sparse != nil {
 		panic("engine: AppendFeatures: the features have a sparse part")
 	}
-	return AppendConst(z, f.constant(), a, b)
+	return AppendConst(z, f.constant(), mix)
 }

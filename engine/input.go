@@ -188,8 +188,10 @@ type GraphInput struct {
 	// Sketch, when set, is a dense block of constant columns that models
 	// with a skip path append to their embedding (the neighbourhood
 	// sketch: features.NeighbourSketch). It travels with Skip: a batch
-	// stages both or neither.
-	Sketch *Features
+	// stages both or neither. SketchMix is its share (engine.Mix), which
+	// its owner may change between runs.
+	Sketch    *Features
+	SketchMix *Mix
 }
 
 // Values initialises a parameter to a copy of v (its length must match).

@@ -30,7 +30,7 @@ func NewSlotInput(whole *GraphInput, slots int) *SlotInput {
 
 // Input is the graph input over the slots, the one a graph is built on.
 func (s *SlotInput) Input() *GraphInput {
-	return &GraphInput{Adj: s.Adj, X: s.X, Skip: s.Skip, SkipInit: s.whole.SkipInit, Sketch: s.Sketch}
+	return &GraphInput{Adj: s.Adj, X: s.X, Skip: s.Skip, SkipInit: s.whole.SkipInit, Sketch: s.Sketch, SketchMix: s.whole.SketchMix}
 }
 
 // Stage stages the subgraph Sub holds: its adjacency rows (with the whole

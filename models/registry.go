@@ -70,13 +70,18 @@ type Config struct {
 	// embedding: z = normalise([√w·ẑ | √(1−w)·k]), ẑ the normalised
 	// embedding (skip path and message passing), k the node's sketch row
 	// (the sum of its neighbours' hash vectors, normalised:
-	// features.NeighbourSketch) and w = SketchShare, so a pair's cosine is
-	// w·(the model's) + (1−w)·(the overlap of the two neighbourhoods). One
-	// hop of message passing over hash identities, with no parameters: an
-	// experiment (issue 64). 0 = off; SkipAlone leaves it out (it is
-	// message passing). The embedding is Out + Sketch columns wide.
+	// features.NeighbourSketch) and w the input's share (GraphInput.SketchMix),
+	// so a pair's cosine is w·(the model's) + (1−w)·(the overlap of the
+	// two neighbourhoods). One hop of message passing over hash
+	// identities, with no parameters (issue 64). 0 = off; SkipAlone leaves
+	// it out (it is message passing). The embedding is Out + Sketch
+	// columns wide. Training graphs leave it out too: the model trains on
+	// its own objective as without it, and the sketch joins the embedding
+	// that is evaluated and written (forward-only graphs). Trained with the
+	// sketch in the loss, the model gave up τ to it (docs/frontier-notes.md).
 	Sketch int `json:",omitempty"`
-	// SketchShare is w above, in (0, 1); 0: DefaultSketchShare.
+	// SketchShare is w above, in (0, 1]; 0: chosen on the validation pairs
+	// at every evaluation (run's --sketch-share auto).
 	SketchShare float64 `json:",omitempty"`
 	// AnchorIndex is P-GNN's closest-anchor semantics: AnchorFixed ("" or
 	// "fixed", the reference code since its fix 9c1553d) or AnchorOriginal
@@ -150,8 +155,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("models: the embedding's smoothing share β (--skip-smooth) must be in [0, 1], got %g", c.SkipSmooth)
 	case c.Sketch < 0:
 		return fmt.Errorf("models: the neighbourhood sketch's width (--sketch) must be ≥ 0, got %d", c.Sketch)
-	case !(c.SketchShare >= 0 && c.SketchShare < 1):
-		return fmt.Errorf("models: the model's share beside the neighbourhood sketch (--sketch-share) must be in (0, 1), or 0 for %g, got %g", DefaultSketchShare, c.SketchShare)
+	case !(c.SketchShare >= 0 && c.SketchShare <= 1):
+		return fmt.Errorf("models: the model's share beside the neighbourhood sketch (--sketch-share) must be in (0, 1], or 0 to choose it on the validation pairs, got %g", c.SketchShare)
 	case c.SkipSmoothSteps < 0 || c.SkipSmoothSteps > 0 && c.SkipSmooth == 0:
 		return fmt.Errorf("models: --skip-smooth-steps %d needs --skip-smooth β > 0 (the share each step propagates)", c.SkipSmoothSteps)
 	}

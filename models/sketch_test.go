@@ -12,8 +12,8 @@ import (
 // TestSketch: with a neighbourhood sketch in the input and Config.Sketch,
 // the embedding is the model's own (same parameters) and the sketch row
 // side by side, normalise([√w·ẑ | √(1−w)·k]); --skip-alone leaves the
-// sketch out (it is message passing); the gradients of the stack models in
-// this mode pass central differences.
+// sketch out (it is message passing), and so does a training graph (the
+// model trains as without it).
 func TestSketch(t *testing.T) {
 	const n, m, d, w = 6, 4, 3, 0.3
 	sketch := enginetest.RandomValues(41, n*m)
@@ -35,9 +35,9 @@ func TestSketch(t *testing.T) {
 		in.Skip = &engine.Features{N: n, Dense: enginetest.RandomValues(33, 2*n), DenseDim: 2}
 		ps := engine.NewParamStore(tensor.Float64, engine.Stream(1, "init"))
 		plain := embedWith(t, e, cfg, ps, in) // Out 3
-		in.Sketch = &engine.Features{N: n, Dense: sketch, DenseDim: m}
+		in.Sketch, in.SketchMix = &engine.Features{N: n, Dense: sketch, DenseDim: m}, &engine.Mix{W: w}
 		sk := cfg
-		sk.Sketch, sk.SketchShare = m, w
+		sk.Sketch = m
 		got := embedWith(t, e, sk, ps, in)
 		if len(got) != n*(d+m) {
 			t.Fatalf("%s: %d values, want %d×%d", name, len(got), n, d+m)
@@ -72,9 +72,12 @@ func TestSketch(t *testing.T) {
 				}
 			}
 		}
-		sk.Hidden, sk.Out = 4, 4
-		if err := checkModelGradientOn(t, e, sk, in); err != nil {
-			t.Errorf("%s with a sketch: %v", name, err)
+		b := engine.NewBuilder(ps, true)
+		sk.Hidden, sk.Out = 16, d // embedWith's
+		if z, err := Build(e.New(sk), b, in); err != nil {
+			t.Fatal(err)
+		} else if w := z.Shape()[1]; w != d {
+			t.Errorf("%s: a training graph's embedding has %d columns, want the model's %d", name, w, d)
 		}
 	}
 }

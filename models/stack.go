@@ -142,22 +142,17 @@ func (s stack) Stage(b *engine.Builder, gi *engine.GraphInput, st int, h *G.Node
 // random otherwise. With c.SkipAlone, h must be nil and the embedding is
 // the skip's map alone. When the input carries a neighbourhood sketch
 // (gi.Sketch; c.Sketch), the embedding ends with its columns (Config.Sketch),
-// but not with c.SkipAlone. Every model that declares Entry.Skip ends with it.
+// but not with c.SkipAlone, and not in a training graph. Every model that declares Entry.Skip ends with it.
 func Output(b *engine.Builder, name string, c Config, h *G.Node, gi *engine.GraphInput) *G.Node {
 	z := smoothed(b, name, c, h, gi)
-	if gi.Sketch == nil || c.SkipAlone {
+	if gi.Sketch == nil || c.SkipAlone || b.Train { // trained without it: the sketch joins the embedding after training
 		return z
 	}
-	w := c.SketchShare
-	if w == 0 {
-		w = DefaultSketchShare
+	if gi.SketchMix == nil {
+		panic("models: the input has a neighbourhood sketch and no share for it (GraphInput.SketchMix)")
 	}
-	return engine.RowNormalize(engine.AppendFeatures(z, gi.Sketch, math.Sqrt(w), math.Sqrt(1-w)))
+	return engine.RowNormalize(engine.AppendFeatures(z, gi.Sketch, gi.SketchMix))
 }
-
-// DefaultSketchShare is the model's share w of a pair's cosine beside the
-// neighbourhood sketch (Config.Sketch) when SketchShare is 0.
-const DefaultSketchShare = 0.5
 
 // smoothed is Output before the sketch.
 func smoothed(b *engine.Builder, name string, c Config, h *G.Node, gi *engine.GraphInput) *G.Node {

@@ -59,7 +59,7 @@ var bounds = map[string]bound{
 	"skip-smooth":       {Min: 0, Max: 1, Note: "0 = off"},
 	"skip-smooth-steps": {Min: 0, Max: 64, Note: "0 = one step"},
 	"sketch":            {Min: 0, Max: 1 << 14, Note: "0 = off"},
-	"sketch-share":      {Min: 0, Max: 1, MaxOpen: true, Note: "0 = 0.5"},
+	"sketch-share":      {Min: 0, Max: 1, Note: "0 = chosen on the validation pairs"},
 	"rank-temp":         {Min: 0, MinOpen: true, Max: math.Inf(1), MaxOpen: true, Sentinels: []float64{0}, Note: "or 0 for the default"},
 }
 

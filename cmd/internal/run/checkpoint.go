@@ -215,6 +215,9 @@ func (c *Built) restoreOn(ck *Checkpoint, otherData bool) error {
 	if ck.Fingerprint != c.p.Fingerprint && !otherData {
 		return fmt.Errorf("checkpoint: dataset differs from the one it was trained on (fingerprint %.12s…, now %.12s…)", ck.Fingerprint, c.p.Fingerprint)
 	}
+	if mix := c.p.Input.SketchMix; mix != nil && len(ck.Evals) > 0 && ck.Evals[len(ck.Evals)-1].SketchShare > 0 {
+		mix.W = float64(ck.Evals[len(ck.Evals)-1].SketchShare) // the share the last evaluation chose
+	}
 	names := c.ps.Names()
 	if len(names) != len(ck.Params) {
 		return fmt.Errorf("checkpoint: %d parameters saved, the model has %d", len(ck.Params), len(names))

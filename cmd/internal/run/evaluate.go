@@ -35,6 +35,9 @@ func (c *Built) Embeddings() ([]float64, int, error) {
 func (c *Built) Evaluate() (eval.Scores, []string, error) {
 	c.dropKept()
 	c.p.warmSpills()
+	if c.sketchAuto() { // made at the reference share, remixed at the chosen one (chooseShare)
+		c.p.Input.SketchMix.W = SketchReferenceShare
+	}
 	if c.float32Embeddings() {
 		before := c.evalState()
 		e, err := c.embeddings32()
@@ -50,9 +53,14 @@ func (c *Built) Evaluate() (eval.Scores, []string, error) {
 		}
 		var sc eval.Scores
 		var warns []string
+		if c.sketchAuto() {
+			warns = append(warns, fmt.Sprintf("--sketch-share auto needs the embeddings in memory, and they are spilled: the sketch keeps the share %g", SketchReferenceShare))
+		}
 		eval.SpilledScores(e.spill, e.d, func(dot func(i, j int) float64) { // one recording: the file streams once
 			c.lastVal = valScoresOf(c, dot)
-			sc, warns = c.scorer.SampledMetricsOf(dot, c.p.Splits, c.p.Union, c.p.TauSample)
+			var w []string
+			sc, w = c.scorer.SampledMetricsOf(dot, c.p.Splits, c.p.Union, c.p.TauSample)
+			warns = append(warns, w...)
 		})
 		return sc, warns, nil
 	}
@@ -142,6 +150,9 @@ func evaluate[T engine.Float](c *Built, z []T, d int) (eval.Scores, []string, er
 		if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
 			return eval.Scores{}, nil, infer.DivergedError(v)
 		}
+	}
+	if c.sketchAuto() {
+		chooseShare(c, z, d)
 	}
 	if !c.p.Exact() {
 		dot := eval.TapeSimilarity(&c.tape, z, d) // the pairs recorded at the first evaluation, computed ahead at the others
@@ -288,4 +299,46 @@ func (c *Built) dropKept() {
 	if k := c.takeKept(); k != nil && k.spill != nil {
 		k.spill.Close()
 	}
+}
+
+// SketchReferenceShare is the share an evaluation's embeddings are made at
+// under --sketch-share auto, before chooseShare remixes them.
+const SketchReferenceShare = 0.5
+
+// The shares --sketch-share auto tries (the model's embedding alone first),
+// and the validation τ the sketch may cost for validation AUC.
+var (
+	sketchShares = []float64{1, 0.85, 0.7, 0.55, 0.4}
+)
+
+const sketchTauGive = 0.01
+
+func (c *Built) sketchAuto() bool {
+	return c.p.Input.Sketch != nil && c.cfg.ModelConfig.SketchShare == 0 && !c.cfg.ModelConfig.SkipAlone
+}
+
+// chooseShare picks the sketch's share on the validation pairs
+// (eval.ChooseMix: the best validation AUC for at most sketchTauGive of
+// validation τ) from embeddings made at SketchReferenceShare, rewrites
+// them at that share, and leaves it in the input for the forward passes
+// that follow (embeddings written, faithfulness, checkpoints' evaluations).
+func chooseShare[T engine.Float](c *Built, z []T, d int) {
+	x := eval.NewMixed(z, d, c.cfg.ModelConfig.Sketch)
+	labels := make([]bool, len(c.valBCE.V))
+	for k, v := range c.valBCE.V {
+		labels[k] = v > 0.5
+	}
+	scores := make([]float64, len(labels))
+	auc := func(dot func(i, j int) float64) float64 {
+		for k := range scores {
+			scores[k] = dot(c.valBCE.I[k], c.valBCE.J[k])
+		}
+		return eval.AUC(scores, labels)
+	}
+	tau := func(dot func(i, j int) float64) float64 { return c.scorer.SampleTauOf(dot, &c.val.Pairs) }
+	ch := eval.ChooseMix(sketchShares, sketchTauGive, auc, tau, x.Dot)
+	if ch.Share != SketchReferenceShare {
+		x.Remix(ch.Share)
+	}
+	c.p.Input.SketchMix.W, c.sketchChoice = ch.Share, ch
 }

@@ -116,6 +116,9 @@ func (l *loop) evaluate(epoch int) (engine.Evaluation, error) {
 		if !math.IsNaN(m.TauHeldout) {
 			ev.Metrics["test_tau_heldout"] = m.TauHeldout
 		}
+		if mix := l.built.p.Input.SketchMix; mix != nil {
+			ev.Metrics["sketch_share"] = mix.W
+		}
 	}
 	return ev, err
 }
@@ -188,6 +191,7 @@ var metricFields = []struct {
 	{key: "val_bce", field: func(m *Metrics) *Num { return &m.ValBCE }, optional: true},
 	{key: "val_mse", field: func(m *Metrics) *Num { return &m.ValMSE }, optional: true},
 	{key: "val_rank", field: func(m *Metrics) *Num { return &m.ValRank }, optional: true},
+	{key: "sketch_share", field: func(m *Metrics) *Num { return &m.SketchShare }, optional: true},
 }
 
 // toMetrics is an evaluation as a result stores it.

@@ -68,7 +68,7 @@ func TestFeaturesOnGeneratedGraphs(t *testing.T) {
 }
 
 // TestSkipOptionsNeedSkipPath: every option that shapes the skip path
-// (--skip-mix, --skip-alone, --skip-split, --skip-smooth) is refused, as a
+// (--skip-mix, --skip-alone, --skip-split, --skip-smooth, --sketch) is refused, as a
 // SettingError naming --position-skip, on a run without one (variant base).
 func TestSkipOptionsNeedSkipPath(t *testing.T) {
 	ds, err := LoadDataset(Default())
@@ -80,6 +80,7 @@ func TestSkipOptionsNeedSkipPath(t *testing.T) {
 		"--skip-alone":  func(c *Config) { c.ModelConfig.SkipAlone = true },
 		"--skip-split":  func(c *Config) { c.ModelConfig.SkipSplit = true },
 		"--skip-smooth": func(c *Config) { c.ModelConfig.SkipSmooth = 0.5 },
+		"--sketch":      func(c *Config) { c.ModelConfig.Sketch = 64 },
 	} {
 		c := Default()
 		c.Variant = Base

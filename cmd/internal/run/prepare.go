@@ -162,6 +162,7 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 			if p.Input.Sketch, err = features.NeighbourSketch(l.Off, l.Nb, x.N, m, cfg.DType == Float32, runtime.GOMAXPROCS(0)); err != nil {
 				return nil, err
 			}
+			p.Input.SketchMix = &engine.Mix{W: cmp.Or(cfg.ModelConfig.SketchShare, SketchReferenceShare)}
 		}
 	}
 	spilled := false // views of spilled hop counts read them in row order (engine.Features.ViewInOrder)

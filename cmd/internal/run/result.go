@@ -72,6 +72,10 @@ type Metrics struct {
 	ValMSE         Num `json:"val_mse,omitempty"`
 	ValRank        Num `json:"val_rank,omitempty"`
 	TestTauHeldout Num `json:"test_kendall_tau_heldout,omitempty"`
+	// SketchShare is the model's share beside the neighbourhood sketch
+	// in this evaluation's embeddings (--sketch; chosen on the validation
+	// pairs under --sketch-share auto); absent without a sketch.
+	SketchShare Num `json:"sketch_share,omitempty"`
 }
 
 // Result is one run's outcome; its JSON form is the CLI's --json output.

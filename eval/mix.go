@@ -1,0 +1,114 @@
+package eval
+
+import (
+	"math"
+
+	"github.com/ignn/ignn/engine"
+)
+
+// Mixed reads embeddings whose rows are two unit parts side by side,
+// normalise([√w·a | √(1−w)·s]) (a model's D−M columns and an appended
+// block of M, as models' neighbourhood sketch makes them), at any other
+// share: a pair's cosine at share v is (v·â_i·â_j + (1−v)·ŝ_i·ŝ_j) / (n_i·n_j)
+// with n_i = √(v + (1−v)·[s_i ≠ 0]) — the row's norm before normalising. A
+// part must not be zero everywhere: read at w in (0, 1).
+type Mixed[T engine.Float] struct {
+	z      []T
+	d, m   int
+	ia, is []float64 // 1/‖a_i‖ and 1/‖s_i‖ (0 for a zero part)
+}
+
+// NewMixed reads z (N rows of d columns, the last m the appended block).
+// O(N·d).
+func NewMixed[T engine.Float](z []T, d, m int) *Mixed[T] {
+	n := len(z) / d
+	x := &Mixed[T]{z: z, d: d, m: m, ia: make([]float64, n), is: make([]float64, n)}
+	for i := range n {
+		var a, s float64
+		for _, v := range z[i*d : i*d+d-m] {
+			a += float64(v) * float64(v)
+		}
+		for _, v := range z[i*d+d-m : (i+1)*d] {
+			s += float64(v) * float64(v)
+		}
+		if a > 0 {
+			x.ia[i] = 1 / math.Sqrt(a)
+		}
+		if s > 0 {
+			x.is[i] = 1 / math.Sqrt(s)
+		}
+	}
+	return x
+}
+
+// parts are the two parts' cosines of rows i and j (0 where a part is zero).
+func (x *Mixed[T]) parts(i, j int) (ca, cs float64) {
+	d, k := x.d, x.d-x.m
+	zi, zj := x.z[i*d:(i+1)*d], x.z[j*d:(j+1)*d]
+	for c := range k {
+		ca += float64(zi[c]) * float64(zj[c])
+	}
+	for c := k; c < d; c++ {
+		cs += float64(zi[c]) * float64(zj[c])
+	}
+	return ca * x.ia[i] * x.ia[j], cs * x.is[i] * x.is[j]
+}
+
+func (x *Mixed[T]) norm(i int, v float64) float64 {
+	if x.is[i] == 0 {
+		return math.Sqrt(v)
+	}
+	return 1
+}
+
+// Dot is the row product at share v.
+func (x *Mixed[T]) Dot(v float64) func(i, j int) float64 {
+	return func(i, j int) float64 {
+		ca, cs := x.parts(i, j)
+		return (v*ca + (1-v)*cs) / (x.norm(i, v) * x.norm(j, v))
+	}
+}
+
+// Remix rewrites the rows in place at share v: what the embeddings made at
+// share v are, up to rounding. O(N·d).
+func (x *Mixed[T]) Remix(v float64) {
+	a, s := math.Sqrt(v), math.Sqrt(1-v)
+	d, k := x.d, x.d-x.m
+	for i := range len(x.ia) {
+		row, n := x.z[i*d:(i+1)*d], x.norm(i, v)
+		for c := range k {
+			row[c] = T(float64(row[c]) * x.ia[i] * a / n)
+		}
+		for c := k; c < d; c++ {
+			row[c] = T(float64(row[c]) * x.is[i] * s / n)
+		}
+	}
+}
+
+// MixChoice is ChooseMix's outcome: the share, and each tried share's
+// validation AUC and τ (Shares[k] gave AUC[k] and Tau[k]).
+type MixChoice struct {
+	Share            float64
+	Shares, AUC, Tau []float64
+}
+
+// ChooseMix tries shares (the model's alone, 1, first) and keeps the one
+// of highest validation AUC among those whose validation τ is at least
+// the first's minus give (the earlier share on a tie): the appended block
+// may buy link AUC with at most give of τ, and where it buys none the
+// model's own embedding stays. auc and tau score a row product.
+func ChooseMix(shares []float64, give float64, auc, tau func(dot func(i, j int) float64) float64, dot func(v float64) func(i, j int) float64) MixChoice {
+	c := MixChoice{Share: shares[0], Shares: shares}
+	for _, v := range shares {
+		f := dot(v)
+		c.AUC, c.Tau = append(c.AUC, auc(f)), append(c.Tau, tau(f))
+	}
+	best := 0
+	for k := 1; k < len(shares); k++ {
+		if c.Tau[k] >= c.Tau[0]-give && c.AUC[k] > c.AUC[best] {
+			best = k
+		}
+	}
+	c.Share = shares[best]
+	return c
+}

@@ -1,0 +1,114 @@
+package eval
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// mixedRows makes n rows normalise([√w·a_i | √(1−w)·s_i]) of unit parts a_i
+// (k columns) and s_i (m columns; zero for the rows in zero).
+func mixedRows(a, s []float64, n, k, m int, w float64, zero map[int]bool) []float64 {
+	d := k + m
+	z := make([]float64, n*d)
+	for i := range n {
+		nrm := 1.0
+		if zero[i] {
+			nrm = math.Sqrt(w)
+		}
+		for c := range k {
+			z[i*d+c] = math.Sqrt(w) * a[i*k+c] / nrm
+		}
+		if !zero[i] {
+			for c := range m {
+				z[i*d+k+c] = math.Sqrt(1-w) * s[i*m+c] / nrm
+			}
+		}
+	}
+	return z
+}
+
+func unitRows(rng *rand.Rand, n, k int) []float64 {
+	v := make([]float64, n*k)
+	for i := range n {
+		var s float64
+		for c := range k {
+			v[i*k+c] = rng.NormFloat64()
+			s += v[i*k+c] * v[i*k+c]
+		}
+		for c := range k {
+			v[i*k+c] /= math.Sqrt(s)
+		}
+	}
+	return v
+}
+
+// TestMixed: embeddings made at share 0.5 read at another share (Dot) and
+// rewritten at it (Remix) equal the rows made at that share directly,
+// including a row whose appended part is zero (a node without neighbours).
+func TestMixed(t *testing.T) {
+	const n, k, m = 7, 3, 5
+	rng := rand.New(rand.NewPCG(1, 2))
+	a, s := unitRows(rng, n, k), unitRows(rng, n, m)
+	zero := map[int]bool{4: true}
+	for _, v := range []float64{1, 0.85, 0.4, 0.5} {
+		want := mixedRows(a, s, n, k, m, v, zero)
+		z := mixedRows(a, s, n, k, m, 0.5, zero)
+		x := NewMixed(z, k+m, m)
+		dot := x.Dot(v)
+		for i := range n {
+			for j := range n {
+				var w float64
+				for c := range k + m {
+					w += want[i*(k+m)+c] * want[j*(k+m)+c]
+				}
+				if g := dot(i, j); math.Abs(g-w) > 1e-12 {
+					t.Fatalf("share %v: Dot(%d, %d) = %v, want %v", v, i, j, g, w)
+				}
+			}
+		}
+		x.Remix(v)
+		for i, g := range z {
+			if math.Abs(g-want[i]) > 1e-12 {
+				t.Fatalf("share %v: remixed [%d] = %v, want %v", v, i, g, want[i])
+			}
+		}
+	}
+}
+
+// TestChooseMix: the highest AUC among the shares within give of the
+// first share's τ, the earlier share on a tie, and the first share when
+// no other is better or τ is undefined.
+func TestChooseMix(t *testing.T) {
+	shares := []float64{1, 0.7, 0.5, 0.3}
+	pick := func(auc, tau []float64) float64 {
+		k := 0
+		byShare := func(v float64) int {
+			for i, s := range shares {
+				if s == v {
+					return i
+				}
+			}
+			panic("share")
+		}
+		c := ChooseMix(shares, 0.01,
+			func(func(i, j int) float64) float64 { return auc[k] },
+			func(func(i, j int) float64) float64 { r := tau[k]; k++; return r },
+			func(v float64) func(i, j int) float64 { k = byShare(v); return nil })
+		return c.Share
+	}
+	for _, tc := range []struct {
+		auc, tau []float64
+		want     float64
+	}{
+		{[]float64{0.90, 0.92, 0.93, 0.95}, []float64{0.70, 0.71, 0.70, 0.65}, 0.5},   // 0.3 costs τ 0.05
+		{[]float64{0.90, 0.92, 0.93, 0.94}, []float64{0.70, 0.695, 0.691, 0.69}, 0.3}, // within 0.01
+		{[]float64{0.90, 0.90, 0.89, 0.88}, []float64{0.70, 0.72, 0.73, 0.74}, 1},     // no AUC gained
+		{[]float64{0.90, 0.93, 0.93, 0.90}, []float64{0.70, 0.70, 0.70, 0.70}, 0.7},   // a tie: the earlier
+		{[]float64{0.90, 0.95, 0.96, 0.97}, []float64{math.NaN(), 0.7, 0.7, 0.7}, 1},  // τ undefined
+	} {
+		if got := pick(tc.auc, tc.tau); got != tc.want {
+			t.Errorf("AUC %v, τ %v: chose %v, want %v", tc.auc, tc.tau, got, tc.want)
+		}
+	}
+}
