@@ -115,6 +115,13 @@ func (e *Evaluator) SampleTau(z []float64, d int, ps *PairSample) float64 {
 // SampleTauOf is SampleTau with the similarity of rows i and j given by
 // sim (a cosine computed without forming unit rows, for instance).
 func (e *Evaluator) SampleTauOf(dot func(i, j int) float64, ps *PairSample) float64 {
+	return e.SampleTauAt(ps.pairSim(dot), ps)
+}
+
+// SampleTauAt is SampleTau with pair k's similarity given by sim(k),
+// called in increasing k for the pairs at finite distance (similarities
+// computed once and read at several mixes: run's --sketch-share auto).
+func (e *Evaluator) SampleTauAt(sim func(k int) float64, ps *PairSample) float64 {
 	var tau mean
 	for lo := 0; lo < ps.Len(); {
 		hi := lo
@@ -122,7 +129,7 @@ func (e *Evaluator) SampleTauOf(dot func(i, j int) float64, ps *PairSample) floa
 			hi++
 		}
 		var cmin, cmax float64
-		e.sDist, e.sCos, cmin, cmax = ps.finite(dot, lo, hi, e.sDist[:0], e.sCos[:0], nil)
+		e.sDist, e.sCos, cmin, cmax = ps.finite(sim, lo, hi, e.sDist[:0], e.sCos[:0], nil)
 		if len(e.sDist) >= 2 && cmax-cmin > CollapseSpread {
 			tau.add(e.tau.KendallTauBInts(e.sDist, e.sCos))
 		}

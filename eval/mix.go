@@ -85,6 +85,39 @@ func (x *Mixed[T]) Remix(v float64) {
 	}
 }
 
+// MixParts are some pairs' two part cosines (Mixed.parts), computed once
+// and read at any share (Sim).
+type MixParts struct {
+	ca, cs []float64
+	zi, zj []bool // row i's, row j's appended part is zero
+}
+
+// PartsOf computes pairs (I[k], J[k])'s parts. O(len(I)·d).
+func PartsOf[T engine.Float, X int | int32](x *Mixed[T], I, J []X) MixParts {
+	p := MixParts{ca: make([]float64, len(I)), cs: make([]float64, len(I)), zi: make([]bool, len(I)), zj: make([]bool, len(I))}
+	for k := range I {
+		i, j := int(I[k]), int(J[k])
+		p.ca[k], p.cs[k] = x.parts(i, j)
+		p.zi[k], p.zj[k] = x.is[i] == 0, x.is[j] == 0
+	}
+	return p
+}
+
+// Sim is pair k's cosine at share v.
+func (p MixParts) Sim(v float64) func(k int) float64 {
+	nz := math.Sqrt(v)
+	return func(k int) float64 {
+		n := 1.0
+		if p.zi[k] {
+			n *= nz
+		}
+		if p.zj[k] {
+			n *= nz
+		}
+		return (v*p.ca[k] + (1-v)*p.cs[k]) / n
+	}
+}
+
 // MixChoice is ChooseMix's outcome: the share, and each tried share's
 // validation AUC and τ (Shares[k] gave AUC[k] and Tau[k]).
 type MixChoice struct {
@@ -96,12 +129,11 @@ type MixChoice struct {
 // of highest validation AUC among those whose validation τ is at least
 // the first's minus give (the earlier share on a tie): the appended block
 // may buy link AUC with at most give of τ, and where it buys none the
-// model's own embedding stays. auc and tau score a row product.
-func ChooseMix(shares []float64, give float64, auc, tau func(dot func(i, j int) float64) float64, dot func(v float64) func(i, j int) float64) MixChoice {
+// model's own embedding stays. auc and tau score the embeddings at a share.
+func ChooseMix(shares []float64, give float64, auc, tau func(v float64) float64) MixChoice {
 	c := MixChoice{Share: shares[0], Shares: shares}
 	for _, v := range shares {
-		f := dot(v)
-		c.AUC, c.Tau = append(c.AUC, auc(f)), append(c.Tau, tau(f))
+		c.AUC, c.Tau = append(c.AUC, auc(v)), append(c.Tau, tau(v))
 	}
 	best := 0
 	for k := 1; k < len(shares); k++ {

@@ -3,6 +3,7 @@ package eval
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -43,7 +44,8 @@ func unitRows(rng *rand.Rand, n, k int) []float64 {
 	return v
 }
 
-// TestMixed: embeddings made at share 0.5 read at another share (Dot) and
+// TestMixed: embeddings made at share 0.5 read at another share (Dot, and
+// PartsOf's Sim) and
 // rewritten at it (Remix) equal the rows made at that share directly,
 // including a row whose appended part is zero (a node without neighbours).
 func TestMixed(t *testing.T) {
@@ -56,15 +58,24 @@ func TestMixed(t *testing.T) {
 		z := mixedRows(a, s, n, k, m, 0.5, zero)
 		x := NewMixed(z, k+m, m)
 		dot := x.Dot(v)
+		var I, J []int
 		for i := range n {
 			for j := range n {
-				var w float64
-				for c := range k + m {
-					w += want[i*(k+m)+c] * want[j*(k+m)+c]
-				}
-				if g := dot(i, j); math.Abs(g-w) > 1e-12 {
-					t.Fatalf("share %v: Dot(%d, %d) = %v, want %v", v, i, j, g, w)
-				}
+				I, J = append(I, i), append(J, j)
+			}
+		}
+		sim := PartsOf(x, I, J).Sim(v)
+		for p := range I {
+			i, j := I[p], J[p]
+			var w float64
+			for c := range k + m {
+				w += want[i*(k+m)+c] * want[j*(k+m)+c]
+			}
+			if g := dot(i, j); math.Abs(g-w) > 1e-12 {
+				t.Fatalf("share %v: Dot(%d, %d) = %v, want %v", v, i, j, g, w)
+			}
+			if g := sim(p); math.Abs(g-w) > 1e-12 {
+				t.Fatalf("share %v: PartsOf's Sim(%d: %d, %d) = %v, want %v", v, p, i, j, g, w)
 			}
 		}
 		x.Remix(v)
@@ -82,20 +93,8 @@ func TestMixed(t *testing.T) {
 func TestChooseMix(t *testing.T) {
 	shares := []float64{1, 0.7, 0.5, 0.3}
 	pick := func(auc, tau []float64) float64 {
-		k := 0
-		byShare := func(v float64) int {
-			for i, s := range shares {
-				if s == v {
-					return i
-				}
-			}
-			panic("share")
-		}
-		c := ChooseMix(shares, 0.01,
-			func(func(i, j int) float64) float64 { return auc[k] },
-			func(func(i, j int) float64) float64 { r := tau[k]; k++; return r },
-			func(v float64) func(i, j int) float64 { k = byShare(v); return nil })
-		return c.Share
+		at := func(v float64) int { return slices.Index(shares, v) }
+		return ChooseMix(shares, 0.01, func(v float64) float64 { return auc[at(v)] }, func(v float64) float64 { return tau[at(v)] }).Share
 	}
 	for _, tc := range []struct {
 		auc, tau []float64

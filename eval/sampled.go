@@ -23,6 +23,11 @@ type PairSample struct {
 	Sources int
 }
 
+// pairSim is pair k's similarity by dot.
+func (ps *PairSample) pairSim(dot func(i, j int) float64) func(k int) float64 {
+	return func(k int) float64 { return dot(int(ps.I[k]), int(ps.J[k])) }
+}
+
 // Len is the number of sampled pairs.
 func (ps *PairSample) Len() int { return len(ps.I) }
 
@@ -52,7 +57,7 @@ func (e *Evaluator) SampledMetricsOf(dot func(i, j int) float64, splits []*data.
 		}
 		var bsel []uint8
 		var cmin, cmax float64
-		e.dist, e.cos, cmin, cmax = ps.finite(dot, lo, hi, e.dist[:0], e.cos[:0], func(k int) { bsel = append(bsel, ps.Batch[k]) })
+		e.dist, e.cos, cmin, cmax = ps.finite(ps.pairSim(dot), lo, hi, e.dist[:0], e.cos[:0], func(k int) { bsel = append(bsel, ps.Batch[k]) })
 		lo = hi
 		if len(e.dist) >= 2 && cmax-cmin <= CollapseSpread {
 			warns = append(warns, fmt.Sprintf("graph %s: embeddings collapsed (cosine spread %.2g ≤ 1e-6 over the sampled pairs); AUC and Kendall τ undefined for it", s.Graph.Name, cmax-cmin))
@@ -121,13 +126,13 @@ func pairScores(dot func(i, j int) float64, u *data.Union, g int, pos, neg []dat
 // finite appends the pairs lo…hi−1 at finite distance to dist and cos
 // (the negated cosine, so ascending distance matches descending cosine),
 // calls each(k) for each (when not nil), and returns the cosines' range.
-func (ps *PairSample) finite(dot func(i, j int) float64, lo, hi int, dist []uint16, cos []float64, each func(k int)) ([]uint16, []float64, float64, float64) {
+func (ps *PairSample) finite(sim func(k int) float64, lo, hi int, dist []uint16, cos []float64, each func(k int)) ([]uint16, []float64, float64, float64) {
 	cmin, cmax := math.Inf(1), math.Inf(-1)
 	for k := lo; k < hi; k++ {
 		if ps.D[k] == data.Unreachable {
 			continue
 		}
-		c := dot(int(ps.I[k]), int(ps.J[k]))
+		c := sim(k)
 		cmin, cmax = math.Min(cmin, c), math.Max(cmax, c)
 		dist, cos = append(dist, ps.D[k]), append(cos, -c)
 		if each != nil {

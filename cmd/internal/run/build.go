@@ -92,7 +92,9 @@ func Build(p *Prepared, cfg Config) (*Built, error) {
 		for g, s := range p.Splits {
 			train[g] = s.Train
 		}
-		c.batch, err = batch.New(batch.Input{Union: p.Union, Train: train, Graph: p.Input, Seed: cfg.Seed,
+		whole := *p.Input // training graphs leave the sketch out: their batches need not stage its rows
+		whole.Sketch, whole.SketchMix = nil, nil
+		c.batch, err = batch.New(batch.Input{Union: p.Union, Train: train, Graph: &whole, Seed: cfg.Seed,
 			Size: cfg.BatchSize, Steps: cfg.BatchSteps, Fanout: cfg.BatchFanout, Layers: cfg.ModelConfig.Layers})
 		if err != nil {
 			return nil, err

@@ -329,14 +329,16 @@ func chooseShare[T engine.Float](c *Built, z []T, d int) {
 		labels[k] = v > 0.5
 	}
 	scores := make([]float64, len(labels))
-	auc := func(dot func(i, j int) float64) float64 {
+	pairs, sample := eval.PartsOf(x, c.valBCE.I, c.valBCE.J), eval.PartsOf(x, c.val.Pairs.I, c.val.Pairs.J)
+	auc := func(v float64) float64 {
+		sim := pairs.Sim(v)
 		for k := range scores {
-			scores[k] = dot(c.valBCE.I[k], c.valBCE.J[k])
+			scores[k] = sim(k)
 		}
 		return eval.AUC(scores, labels)
 	}
-	tau := func(dot func(i, j int) float64) float64 { return c.scorer.SampleTauOf(dot, &c.val.Pairs) }
-	ch := eval.ChooseMix(sketchShares, sketchTauGive, auc, tau, x.Dot)
+	tau := func(v float64) float64 { return c.scorer.SampleTauAt(sample.Sim(v), &c.val.Pairs) }
+	ch := eval.ChooseMix(sketchShares, sketchTauGive, auc, tau)
 	if ch.Share != SketchReferenceShare {
 		x.Remix(ch.Share)
 	}

@@ -53,6 +53,30 @@ func LandmarkCount(n int) int {
 	return 64
 }
 
+// SketchWidth is the large defaults' neighbourhood sketch width (--sketch)
+// on a link task's graph of n nodes: SmallGraphSketch below
+// LargeGraphNodes, LargeGraphSketch from there, none from SketchMaxNodes
+// on (N × width columns, twice while it is made: 2 GB at 10⁶ nodes and
+// 256 columns). The sketch's share is chosen on the validation pairs at
+// every evaluation (--sketch-share 0), so on graphs where neighbourhood
+// overlap says nothing about links (a grid, a tree) it is left unused.
+func SketchWidth(n int) int {
+	switch {
+	case n >= SketchMaxNodes:
+		return 0
+	case n >= LargeGraphNodes:
+		return LargeGraphSketch
+	}
+	return SmallGraphSketch
+}
+
+// The sketch widths of SketchWidth, and where it stops.
+const (
+	SmallGraphSketch = 1024
+	LargeGraphSketch = 256
+	SketchMaxNodes   = 1_000_000
+)
+
 // SmallGraphLandmarks is LandmarkCount below LargeGraphNodes.
 const SmallGraphLandmarks = 256
 
@@ -100,6 +124,11 @@ var largeDefaults = []struct {
 	}, func(c Config) string {
 		return "--skip-polar " + c.SkipPolar.String()
 	}, whySkip},
+	{"sketch", func(c *Config, g graphSize) {
+		if c.PositionSkip && c.Task == data.TaskLink && !c.ModelConfig.SkipAlone {
+			c.ModelConfig.Sketch = SketchWidth(g.nodes)
+		}
+	}, func(c Config) string { return fmt.Sprintf("--sketch %d", c.ModelConfig.Sketch) }, whySketch},
 	{"distance-loss", func(c *Config, _ graphSize) {
 		if c.Variant.MSE() {
 			c.DistanceLoss = objective.DistanceRank
@@ -168,6 +197,18 @@ func whySkip(c Config, _ graphSize) string {
 		return fmt.Sprintf("no skip path: %s or variant %s takes none", c.Model, c.Variant)
 	}
 	return "a skip path carries the landmark distances to the embedding"
+}
+
+func whySketch(c Config, _ graphSize) string {
+	switch {
+	case c.ModelConfig.Sketch > 0:
+		return "the embedding ends with each node's neighbourhood sketch, at a share chosen on the validation pairs: the common-neighbour evidence landmark distances do not hold (docs/frontier.md)"
+	case c.Task != data.TaskLink:
+		return "the sketch is link evidence: link task only"
+	case !c.PositionSkip:
+		return "no skip path: the sketch joins one"
+	}
+	return fmt.Sprintf("no sketch from %d nodes: its N × width columns cost more than it was measured to give there", SketchMaxNodes)
 }
 
 func whyDistance(c Config, _ graphSize) string {

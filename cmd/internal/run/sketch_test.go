@@ -16,7 +16,7 @@ import (
 // inference does; --skip-alone leaves the sketch out.
 func TestSketchRun(t *testing.T) {
 	base := Default()
-	base.Dataset, base.Scale, base.Explicit = "caveman:10x8", ScaleLarge, map[string]bool{}
+	base.Dataset, base.Scale, base.Explicit = "caveman:10x8", ScaleLarge, map[string]bool{"sketch": true}
 	base.Epochs, base.EvalEvery = 2, 1
 	base.ModelConfig.Sketch = 64
 	for _, share := range []float64{0, 0.7} {
