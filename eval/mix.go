@@ -126,18 +126,21 @@ type MixChoice struct {
 }
 
 // ChooseMix tries shares (the model's alone, 1, first) and keeps the one
-// of highest validation AUC among those whose validation τ is at least
-// the first's minus give (the earlier share on a tie): the appended block
-// may buy link AUC with at most give of τ, and where it buys none the
-// model's own embedding stays. auc and tau score the embeddings at a share.
-func ChooseMix(shares []float64, give float64, auc, tau func(v float64) float64) MixChoice {
+// of highest validation AUC among those that raise it by more than its
+// standard error (AUCStdErr of the first share's AUC on nPos positives
+// and nNeg negatives: a gain validation noise would not give) and keep
+// validation τ at least the first's minus give (the earlier share on a
+// tie): the appended block may buy link AUC with at most give of τ, and
+// where it buys none the model's own embedding stays. auc and tau score
+// the embeddings at a share.
+func ChooseMix(shares []float64, give float64, nPos, nNeg int, auc, tau func(v float64) float64) MixChoice {
 	c := MixChoice{Share: shares[0], Shares: shares}
 	for _, v := range shares {
 		c.AUC, c.Tau = append(c.AUC, auc(v)), append(c.Tau, tau(v))
 	}
-	best := 0
+	best, bar := 0, c.AUC[0]+AUCStdErr(c.AUC[0], nPos, nNeg)
 	for k := 1; k < len(shares); k++ {
-		if c.Tau[k] >= c.Tau[0]-give && c.AUC[k] > c.AUC[best] {
+		if c.Tau[k] >= c.Tau[0]-give && c.AUC[k] > bar && c.AUC[k] > c.AUC[best] {
 			best = k
 		}
 	}

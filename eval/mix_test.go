@@ -88,13 +88,14 @@ func TestMixed(t *testing.T) {
 }
 
 // TestChooseMix: the highest AUC among the shares within give of the
-// first share's τ, the earlier share on a tie, and the first share when
-// no other is better or τ is undefined.
+// first share's τ that beat its AUC by more than the standard error, the
+// earlier share on a tie, and the first share when no other is better by
+// that much or τ is undefined.
 func TestChooseMix(t *testing.T) {
 	shares := []float64{1, 0.7, 0.5, 0.3}
 	pick := func(auc, tau []float64) float64 {
 		at := func(v float64) int { return slices.Index(shares, v) }
-		return ChooseMix(shares, 0.01, func(v float64) float64 { return auc[at(v)] }, func(v float64) float64 { return tau[at(v)] }).Share
+		return ChooseMix(shares, 0.01, 1000, 1000, func(v float64) float64 { return auc[at(v)] }, func(v float64) float64 { return tau[at(v)] }).Share
 	}
 	for _, tc := range []struct {
 		auc, tau []float64
@@ -105,6 +106,8 @@ func TestChooseMix(t *testing.T) {
 		{[]float64{0.90, 0.90, 0.89, 0.88}, []float64{0.70, 0.72, 0.73, 0.74}, 1},     // no AUC gained
 		{[]float64{0.90, 0.93, 0.93, 0.90}, []float64{0.70, 0.70, 0.70, 0.70}, 0.7},   // a tie: the earlier
 		{[]float64{0.90, 0.95, 0.96, 0.97}, []float64{math.NaN(), 0.7, 0.7, 0.7}, 1},  // τ undefined
+		{[]float64{0.90, 0.903, 0.906, 0.93}, []float64{0.70, 0.70, 0.70, 0.60}, 1},   // gains within the standard error (≈ 0.007)
+		{[]float64{0.90, 0.903, 0.915, 0.93}, []float64{0.70, 0.70, 0.70, 0.60}, 0.5}, // 0.015 is above it
 	} {
 		if got := pick(tc.auc, tc.tau); got != tc.want {
 			t.Errorf("AUC %v, τ %v: chose %v, want %v", tc.auc, tc.tau, got, tc.want)

@@ -318,8 +318,8 @@ func (c *Built) sketchAuto() bool {
 }
 
 // chooseShare picks the sketch's share on the validation pairs
-// (eval.ChooseMix: the best validation AUC for at most sketchTauGive of
-// validation τ) from embeddings made at SketchReferenceShare, rewrites
+// (eval.ChooseMix: the best validation AUC, if it gains more than its
+// standard error, for at most sketchTauGive of validation τ) from embeddings made at SketchReferenceShare, rewrites
 // them at that share, and leaves it in the input for the forward passes
 // that follow (embeddings written, faithfulness, checkpoints' evaluations).
 func chooseShare[T engine.Float](c *Built, z []T, d int) {
@@ -338,7 +338,13 @@ func chooseShare[T engine.Float](c *Built, z []T, d int) {
 		return eval.AUC(scores, labels)
 	}
 	tau := func(v float64) float64 { return c.scorer.SampleTauAt(sample.Sim(v), &c.val.Pairs) }
-	ch := eval.ChooseMix(sketchShares, sketchTauGive, auc, tau)
+	nPos := 0
+	for _, l := range labels {
+		if l {
+			nPos++
+		}
+	}
+	ch := eval.ChooseMix(sketchShares, sketchTauGive, nPos, len(labels)-nPos, auc, tau)
 	if ch.Share != SketchReferenceShare {
 		x.Remix(ch.Share)
 	}
