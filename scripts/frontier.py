@@ -40,6 +40,18 @@ def cell_seconds(folder, model, variant):
     return f"{sum(secs) / len(secs):.1f}" if secs else "—"
 
 
+def sketch_shares(folder, model, variant):
+    """The neighbourhood sketch's share at each seed's final evaluation (chosen on validation pairs; 1: unused)."""
+    cells, shares = os.path.join(folder, "cells"), []
+    if os.path.isdir(cells):
+        for name in sorted(os.listdir(cells)):
+            if name.startswith(model + "_" + variant + "_") and name.endswith(".json"):
+                w = (load(os.path.join(cells, name)).get("final") or {}).get("sketch_share")
+                if w:
+                    shares.append(f"{w:g}")
+    return ", ".join(shares)
+
+
 def capacity_share(folder):
     """The (capacity) cells' share of the recipe compare's cell time (goal 1: at most 10%)."""
     cells, cap, rest = os.path.join(folder, "cells"), 0.0, 0.0
@@ -126,6 +138,9 @@ def main(out):
             tally["tau"][0] += ok_tau; tally["tau"][1] += 1
             v = (f"{m}: AUC {recipe['final_auc_mean']:.3f} vs ≥ {need_auc:.3f} {'✓' if ok_auc else '✗'}, "
                  f"τ {recipe['final_tau_mean']:.3f} vs ≥ {need_tau:.3f} {'✓' if ok_tau else '✗'}")
+            shares = sketch_shares(os.path.join(out, f"{g}-recipe"), m, rows[3][3])
+            if shares:
+                v += f"; the sketch's share by seed {shares}"
             if ablation:
                 gap = recipe["final_auc_mean"] - ablation["final_auc_mean"]
                 tally["mp"][0] += gap >= 0.01; tally["mp"][1] += 1
