@@ -9,7 +9,7 @@ import (
 // Mixed reads embeddings whose rows are two unit parts side by side,
 // normalise([√w·a | √(1−w)·s]) (a model's D−M columns and an appended
 // block of M, as models' neighbourhood sketch makes them), at any other
-// share: a pair's cosine at share v is (v·â_i·â_j + (1−v)·ŝ_i·ŝ_j) / (n_i·n_j)
+// share without making them again: a pair's cosine at share v is (v·â_i·â_j + (1−v)·ŝ_i·ŝ_j) / (n_i·n_j)
 // with n_i = √(v + (1−v)·[s_i ≠ 0]) — the row's norm before normalising. A
 // part must not be zero everywhere: read at w in (0, 1).
 type Mixed[T engine.Float] struct {
@@ -66,22 +66,6 @@ func (x *Mixed[T]) Dot(v float64) func(i, j int) float64 {
 	return func(i, j int) float64 {
 		ca, cs := x.parts(i, j)
 		return (v*ca + (1-v)*cs) / (x.norm(i, v) * x.norm(j, v))
-	}
-}
-
-// Remix rewrites the rows in place at share v: what the embeddings made at
-// share v are, up to rounding. O(N·d).
-func (x *Mixed[T]) Remix(v float64) {
-	a, s := math.Sqrt(v), math.Sqrt(1-v)
-	d, k := x.d, x.d-x.m
-	for i := range len(x.ia) {
-		row, n := x.z[i*d:(i+1)*d], x.norm(i, v)
-		for c := range k {
-			row[c] = T(float64(row[c]) * x.ia[i] * a / n)
-		}
-		for c := k; c < d; c++ {
-			row[c] = T(float64(row[c]) * x.is[i] * s / n)
-		}
 	}
 }
 

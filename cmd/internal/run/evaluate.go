@@ -35,8 +35,10 @@ func (c *Built) Embeddings() ([]float64, int, error) {
 func (c *Built) Evaluate() (eval.Scores, []string, error) {
 	c.dropKept()
 	c.p.warmSpills()
-	if c.sketchAuto() { // made at the reference share, remixed at the chosen one (chooseShare)
-		c.p.Input.SketchMix.W = SketchReferenceShare
+	if c.sketchAuto() {
+		if err := c.chooseShare(); err != nil {
+			return eval.Scores{}, nil, err
+		}
 	}
 	if c.float32Embeddings() {
 		before := c.evalState()
@@ -150,9 +152,6 @@ func evaluate[T engine.Float](c *Built, z []T, d int) (eval.Scores, []string, er
 		if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
 			return eval.Scores{}, nil, infer.DivergedError(v)
 		}
-	}
-	if c.sketchAuto() {
-		chooseShare(c, z, d)
 	}
 	if !c.p.Exact() {
 		dot := eval.TapeSimilarity(&c.tape, z, d) // the pairs recorded at the first evaluation, computed ahead at the others
@@ -301,15 +300,13 @@ func (c *Built) dropKept() {
 	}
 }
 
-// SketchReferenceShare is the share an evaluation's embeddings are made at
-// under --sketch-share auto, before chooseShare remixes them.
+// SketchReferenceShare is the share chooseShare's embeddings are made at
+// under --sketch-share auto (and a spilled evaluation's).
 const SketchReferenceShare = 0.5
 
 // The shares --sketch-share auto tries (the model's embedding alone first),
 // and the validation τ the sketch may cost for validation AUC.
-var (
-	sketchShares = []float64{1, 0.85, 0.7, 0.55, 0.4}
-)
+var sketchShares = []float64{1, 0.85, 0.7, 0.55, 0.4}
 
 const sketchTauGive = 0.01
 
@@ -319,14 +316,47 @@ func (c *Built) sketchAuto() bool {
 
 // chooseShare picks the sketch's share on the validation pairs
 // (eval.ChooseMix: the best validation AUC, if it gains more than its
-// standard error, for at most sketchTauGive of validation τ) from embeddings made at SketchReferenceShare, rewrites
-// them at that share, and leaves it in the input for the forward passes
-// that follow (embeddings written, faithfulness, checkpoints' evaluations).
-func chooseShare[T engine.Float](c *Built, z []T, d int) {
+// standard error, for at most sketchTauGive of validation τ) from
+// embeddings made at SketchReferenceShare, where both parts can be read
+// (eval.Mixed), and leaves it in the input for the forward passes that
+// follow: the evaluation's own, and those of the embeddings written,
+// faithfulness and checkpoints. Its forward pass leaves the evaluation
+// stream as it was. A spilled evaluation keeps the reference share (the
+// warning says so).
+func (c *Built) chooseShare() error {
+	mix := c.p.Input.SketchMix
+	mix.W = SketchReferenceShare
+	if c.spillEmbeddings() != "" {
+		return nil
+	}
+	state := c.evalState()
+	defer func() { _ = c.evalRN.UnmarshalBinary([]byte(state)) }()
+	var ch eval.MixChoice
+	if c.float32Embeddings() {
+		z, d, err := c.infer.Embeddings32(c.evalRN.Rand)
+		if err != nil {
+			return err
+		}
+		ch = choose(c, z, d)
+	} else {
+		z, d, err := c.Embeddings()
+		if err != nil {
+			return err
+		}
+		ch = choose(c, z, d)
+	}
+	mix.W, c.sketchChoice = ch.Share, ch
+	return nil
+}
+
+func choose[T engine.Float](c *Built, z []T, d int) eval.MixChoice {
 	x := eval.NewMixed(z, d, c.cfg.ModelConfig.Sketch)
 	labels := make([]bool, len(c.valBCE.V))
+	nPos := 0
 	for k, v := range c.valBCE.V {
-		labels[k] = v > 0.5
+		if labels[k] = v > 0.5; labels[k] {
+			nPos++
+		}
 	}
 	scores := make([]float64, len(labels))
 	pairs, sample := eval.PartsOf(x, c.valBCE.I, c.valBCE.J), eval.PartsOf(x, c.val.Pairs.I, c.val.Pairs.J)
@@ -338,15 +368,5 @@ func chooseShare[T engine.Float](c *Built, z []T, d int) {
 		return eval.AUC(scores, labels)
 	}
 	tau := func(v float64) float64 { return c.scorer.SampleTauAt(sample.Sim(v), &c.val.Pairs) }
-	nPos := 0
-	for _, l := range labels {
-		if l {
-			nPos++
-		}
-	}
-	ch := eval.ChooseMix(sketchShares, sketchTauGive, nPos, len(labels)-nPos, auc, tau)
-	if ch.Share != SketchReferenceShare {
-		x.Remix(ch.Share)
-	}
-	c.p.Input.SketchMix.W, c.sketchChoice = ch.Share, ch
+	return eval.ChooseMix(sketchShares, sketchTauGive, nPos, len(labels)-nPos, auc, tau)
 }

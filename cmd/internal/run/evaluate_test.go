@@ -13,7 +13,8 @@ func TestKeptEmbeddings(t *testing.T) {
 	defer func(v, c int) { ViewInputNodes, ChunkedInferenceNodes = v, c }(ViewInputNodes, ChunkedInferenceNodes)
 	ViewInputNodes, ChunkedInferenceNodes = 0, 0
 	cfg := shortRun("gcn")
-	cfg.Dataset, cfg.Variant, cfg.Explicit = "caveman:30x6", Both, map[string]bool{}
+	// No neighbourhood sketch: choosing its share takes an inference pass of its own.
+	cfg.Dataset, cfg.Variant, cfg.Explicit = "caveman:30x6", Both, map[string]bool{"sketch": true}
 	cfg.Distances = DistSampled
 	for _, spill := range []string{"", t.TempDir()} {
 		cfg.Spill = spill

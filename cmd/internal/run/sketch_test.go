@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -11,8 +12,8 @@ import (
 // defaults: a skip path, mini-batches) records the sketch's share at every
 // evaluation — one of the auto shares, or the one given — and its
 // embeddings are --hidden + M wide; embedding the saved checkpoint gives
-// the last evaluation's embeddings at the share it chose (up to the
-// rounding of a remix); inference by chunks gives what whole-graph
+// the last evaluation's embeddings at the share it chose; inference by
+// chunks gives what whole-graph
 // inference does; --skip-alone leaves the sketch out.
 func TestSketchRun(t *testing.T) {
 	base := Default()
@@ -57,7 +58,7 @@ func TestSketchRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if math.Abs(sc.TestAUC-float64(res.Final.TestAUC)) > 1e-9 || math.Abs(sc.Tau-float64(res.Final.TestKendallTau)) > 1e-9 {
+		if sc.TestAUC != float64(res.Final.TestAUC) || sc.Tau != float64(res.Final.TestKendallTau) {
 			t.Errorf("share %v: restored AUC %v τ %v, the run's final %v %v", share, sc.TestAUC, sc.Tau, res.Final.TestAUC, res.Final.TestKendallTau)
 		}
 		_ = z
@@ -87,5 +88,27 @@ func TestSketchRun(t *testing.T) {
 	}
 	if w := res.Final.SketchShare; w != 0 {
 		t.Errorf("--skip-alone with --sketch: the sketch's share %v recorded, want none", w)
+	}
+}
+
+// TestSketchSpilled: a run whose evaluation embeddings spill keeps the
+// sketch at its reference share, and its warning says so.
+func TestSketchSpilled(t *testing.T) {
+	defer func(v, c int) { ViewInputNodes, ChunkedInferenceNodes = v, c }(ViewInputNodes, ChunkedInferenceNodes)
+	ViewInputNodes, ChunkedInferenceNodes = 0, 0
+	cfg := shortRun("gcn")
+	cfg.Dataset, cfg.Variant, cfg.Explicit = "caveman:30x6", Both, map[string]bool{"sketch": true}
+	cfg.Distances, cfg.Spill, cfg.Epochs, cfg.EvalEvery = DistSampled, t.TempDir(), 1, 1
+	cfg.ModelConfig.Sketch = 64
+	var warns []string
+	res, err := Run(context.Background(), cfg, Hooks{Warn: func(m string) { warns = append(warns, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := float64(res.Final.SketchShare); w != SketchReferenceShare {
+		t.Errorf("spilled: the sketch's share %v, want the reference %v", w, SketchReferenceShare)
+	}
+	if !strings.Contains(strings.Join(warns, "\n"), "--sketch-share auto needs the embeddings in memory") {
+		t.Errorf("no warning that the share was not chosen: %q", warns)
 	}
 }

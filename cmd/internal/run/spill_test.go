@@ -23,7 +23,9 @@ func TestSpillRun(t *testing.T) {
 	defer func(v, c int) { ViewInputNodes, ChunkedInferenceNodes = v, c }(ViewInputNodes, ChunkedInferenceNodes)
 	ViewInputNodes, ChunkedInferenceNodes = 0, 0
 	cfg := shortRun("gcn")
-	cfg.Dataset, cfg.Variant, cfg.Explicit = "caveman:30x6", Both, map[string]bool{}
+	// No neighbourhood sketch: a spilled evaluation keeps its reference
+	// share where a held one chooses (TestSketchSpilled).
+	cfg.Dataset, cfg.Variant, cfg.Explicit = "caveman:30x6", Both, map[string]bool{"sketch": true}
 	cfg.Distances, cfg.DistanceLoss, cfg.RankPairs = DistSampled, "rank", true
 	dir := t.TempDir() + "/spill"
 	var res []*Result
