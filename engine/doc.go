@@ -19,7 +19,9 @@
 // degrees. SlotInput (slotinput.go) is the two together, staged apart
 // from a running graph and then bound, so that the next batch or
 // inference chunk is prepared while one runs (Prefetch, Go and Ahead:
-// ahead.go). Fit runs FitConfig.Steps steps per epoch. Softplus, RowDot and
+// ahead.go); AppendConst ends an embedding with constant columns at a
+// share (Mix) its owner may change between runs (appendconst.go). Fit
+// runs FitConfig.Steps steps per epoch. Softplus, RowDot and
 // OtherThan are the scalar pieces the ops and every forward-only score and
 // sampler above share.
 //

@@ -10,7 +10,8 @@
 // file streams past (BlockScores, SpilledScores; pairdots.go). It owns the samples
 // those metrics read, so that one place keeps them disjoint: the sampled
 // path's fixed τ pairs (tausample.go) and the validation pairs model
-// selection may look at (valsample.go), both drawn from a data.Hops. It
-// computes numbers only; tables, plots and exports live in
+// selection may look at (valsample.go), both drawn from a data.Hops, and
+// chooses the share of an embedding's appended block on the latter
+// (mix.go: Mixed, ChooseMix). It computes numbers only; tables, plots and exports live in
 // cmd/internal/report.
 package eval

@@ -5,5 +5,7 @@
 // landmark distances), concatenated into the engine's input description
 // (build.go: Build, Standardise). It also makes the skip path's input
 // (skip.go: SkipBlocks, the typed --skip-polar) from those columns, as they
-// are, standardised, or as Polar's cone (polar.go).
+// are, standardised, or as Polar's cone (polar.go), and the neighbourhood
+// sketch some embeddings end with (sketch.go: NeighbourSketch, the sum of
+// a node's neighbours' hash vectors).
 package features
