@@ -145,7 +145,7 @@ func TestBatchPrefetchSameNumbers(t *testing.T) {
 	defer func(p bool) { engine.Prefetch = p }(engine.Prefetch)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	defaults := Default()
-	defaults.Dataset, defaults.Explicit = "grid:30x30", map[string]bool{"batch-steps": true}
+	defaults.Dataset, defaults.Explicit = "grid:30x30", map[string]bool{"batch-steps": true, "sketch": true} // no sketch: it widens every evaluation, and prefetching is what is tested
 	defaults.Epochs, defaults.EvalEvery, defaults.BatchSteps = 2, 1, 8
 	fanout := batchRun("sage")
 	fanout.BatchFanout, fanout.Distances = 2, DistSampled
@@ -212,7 +212,7 @@ func TestSmallWorldBatches(t *testing.T) {
 	engine.SlotCap, ChunkedInferenceNodes = 1200, 0
 	cfg := shortRun("gcn")
 	cfg.Dataset, cfg.Variant, cfg.Epochs, cfg.EvalEvery, cfg.BatchSize = "ba:2000:3", Both, 2, 2, 64
-	cfg.Explicit = map[string]bool{"epochs": true, "eval-every": true, "batch-size": true}
+	cfg.Explicit = map[string]bool{"epochs": true, "eval-every": true, "batch-size": true, "sketch": true} // no sketch: the slots are tested
 	rc, ds, p := prepared(t, cfg)
 	if got, _ := planSlotsWidest(rc, ds); got != 1200 {
 		t.Errorf("planned %d slots, want engine.SlotCap 1200", got)
