@@ -120,7 +120,7 @@ func (e *Evaluator) SampleTauOf(dot func(i, j int) float64, ps *PairSample) floa
 
 // SampleTauAt is SampleTau with pair k's similarity given by sim(k),
 // called in increasing k for the pairs at finite distance (similarities
-// computed once and read at several mixes: run's --sketch-share auto).
+// computed once and read at several mixes: run's --sketch-share 0).
 func (e *Evaluator) SampleTauAt(sim func(k int) float64, ps *PairSample) float64 {
 	var tau mean
 	for lo := 0; lo < ps.Len(); {

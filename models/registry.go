@@ -81,7 +81,7 @@ type Config struct {
 	// sketch in the loss, the model gave up τ to it (docs/frontier-notes.md).
 	Sketch int `json:",omitempty"`
 	// SketchShare is w above, in (0, 1]; 0: chosen on the validation pairs
-	// at every evaluation (run's --sketch-share auto).
+	// at every evaluation (run's --sketch-share 0).
 	SketchShare float64 `json:",omitempty"`
 	// AnchorIndex is P-GNN's closest-anchor semantics: AnchorFixed ("" or
 	// "fixed", the reference code since its fix 9c1553d) or AnchorOriginal

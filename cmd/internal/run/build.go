@@ -38,7 +38,6 @@ type Built struct {
 	val                   *eval.ValSample // the validation pair sample (issue 29)
 	valBCE                objective.Pairs // every graph's validation negatives, then positives
 	lastVal               valScores       // its yardsticks at the last Evaluate
-	sketchChoice          eval.MixChoice  // --sketch-share auto's at the last Evaluate
 	tape                  eval.PairTape   // the pairs the evaluations ask for (eval/pairtape.go)
 	mseEpoch              objective.Pairs // mini-batches: the epoch's MSE sample, shared out over the steps
 	msePart               objective.Pairs

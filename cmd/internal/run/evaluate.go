@@ -56,7 +56,7 @@ func (c *Built) Evaluate() (eval.Scores, []string, error) {
 		var sc eval.Scores
 		var warns []string
 		if c.sketchAuto() {
-			warns = append(warns, fmt.Sprintf("--sketch-share auto needs the embeddings in memory, and they are spilled: the sketch keeps the share %g", SketchReferenceShare))
+			warns = append(warns, fmt.Sprintf("choosing the sketch's share on the validation pairs (--sketch-share 0) needs the embeddings in memory, and they are spilled: the sketch keeps the share %g (give one with --sketch-share)", SketchReferenceShare))
 		}
 		eval.SpilledScores(e.spill, e.d, func(dot func(i, j int) float64) { // one recording: the file streams once
 			c.lastVal = valScoresOf(c, dot)
@@ -301,10 +301,10 @@ func (c *Built) dropKept() {
 }
 
 // SketchReferenceShare is the share chooseShare's embeddings are made at
-// under --sketch-share auto (and a spilled evaluation's).
+// under --sketch-share 0 (and a spilled evaluation's).
 const SketchReferenceShare = 0.5
 
-// The shares --sketch-share auto tries (the model's embedding alone first),
+// The shares --sketch-share 0 tries (the model's embedding alone first),
 // and the validation τ the sketch may cost for validation AUC.
 var sketchShares = []float64{1, 0.85, 0.7, 0.55, 0.4}
 
@@ -345,7 +345,7 @@ func (c *Built) chooseShare() error {
 		}
 		ch = choose(c, z, d)
 	}
-	mix.W, c.sketchChoice = ch.Share, ch
+	mix.W = ch.Share
 	return nil
 }
 

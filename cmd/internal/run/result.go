@@ -74,7 +74,7 @@ type Metrics struct {
 	TestTauHeldout Num `json:"test_kendall_tau_heldout,omitempty"`
 	// SketchShare is the model's share beside the neighbourhood sketch
 	// in this evaluation's embeddings (--sketch; chosen on the validation
-	// pairs under --sketch-share auto); absent without a sketch.
+	// pairs under --sketch-share 0); absent without a sketch.
 	SketchShare Num `json:"sketch_share,omitempty"`
 }
 

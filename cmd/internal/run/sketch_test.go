@@ -108,7 +108,7 @@ func TestSketchSpilled(t *testing.T) {
 	if w := float64(res.Final.SketchShare); w != SketchReferenceShare {
 		t.Errorf("spilled: the sketch's share %v, want the reference %v", w, SketchReferenceShare)
 	}
-	if !strings.Contains(strings.Join(warns, "\n"), "--sketch-share auto needs the embeddings in memory") {
+	if !strings.Contains(strings.Join(warns, "\n"), "(--sketch-share 0) needs the embeddings in memory") {
 		t.Errorf("no warning that the share was not chosen: %q", warns)
 	}
 }
