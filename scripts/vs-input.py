@@ -23,7 +23,7 @@ def main(dirs, hash_against=None):
     print("|---|---|---|---|---|---|")
     for d in dirs:
         res = json.load(open(f"{d}/results.json"))
-        inputs = {i["position"]: i for i in res.get("inputs", [])}
+        inputs = {i["position"]: i for i in res.get("inputs", []) if not i.get("features")}  # the input as loaded
         for row in res["rows"]:
             var = row["variant"]
             if row["model"] == "(input)":

@@ -7,6 +7,7 @@ import (
 	"github.com/ignn/ignn/cmd/internal/memplan"
 	"github.com/ignn/ignn/cmd/internal/report"
 	"github.com/ignn/ignn/cmd/internal/run"
+	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
 	"github.com/ignn/ignn/eval"
 	"github.com/ignn/ignn/features"
@@ -25,16 +26,39 @@ import (
 // The table's reference row shows what the GNN and the MSE add on top of
 // the input.
 func InputReference(cfg run.Config) (eval.Scores, error) {
+	s, _, err := inputReference(cfg, false)
+	return s, err
+}
+
+// RunInputReference is InputReference of the input rows the run itself
+// reads: where the large defaults give a featureless graph a constant
+// column instead of its one-hot identity (from 50,000 nodes), those rows,
+// [1 | position], are scored, and differs is true; otherwise the scores
+// are InputReference's and differs is false. It is the reference a run of
+// that size can be held to: the identity's private dimension per node
+// (which damps a row's cosines by its norm, a centrality the landmark
+// values carry) is not in its input (issue 64, goal 4).
+func RunInputReference(cfg run.Config) (s eval.Scores, differs bool, err error) {
+	return inputReference(cfg, true)
+}
+
+func inputReference(cfg run.Config, asRun bool) (eval.Scores, bool, error) {
 	cfg.Variant, cfg.LambdaMSE = run.Hash, run.AutoLambdaMSE
 	if err := cfg.Validate(); err != nil {
-		return eval.Scores{}, err
+		return eval.Scores{}, false, err
 	}
 	ds, err := run.LoadDataset(cfg)
 	if err != nil {
-		return eval.Scores{}, err
+		return eval.Scores{}, false, err
 	}
 	if cfg, err = cfg.Resolve(ds); err != nil {
-		return eval.Scores{}, err
+		return eval.Scores{}, false, err
+	}
+	differs := false
+	if asRun {
+		loaded := ds
+		ds = run.UseFeatures(ds, cfg)
+		differs = ds != loaded
 	}
 	// As the run would: --spill auto spills where its plan does, and a big
 	// graph's collector runs at the lower GC percentage (at 10⁸ nodes the
@@ -51,7 +75,7 @@ func InputReference(cfg run.Config) (eval.Scores, error) {
 	cfg.PositionSkip, cfg.SkipPolar, cfg.SkipPrincipal = false, features.SkipPolarOff, false
 	p, err := run.Prepare(ds, cfg)
 	if err != nil {
-		return eval.Scores{}, err
+		return eval.Scores{}, false, err
 	}
 	var e eval.Evaluator
 	if x := p.Input.X; !p.Exact() {
@@ -67,11 +91,11 @@ func InputReference(cfg run.Config) (eval.Scores, error) {
 		} else {
 			score(inputCosine(x))
 		}
-		return s, nil
+		return s, differs, nil
 	}
 	z, d := inputRows(p)
 	s, _ := e.GraphMetrics(z, d, p.Splits, p.Union)
-	return s, nil
+	return s, differs, nil
 }
 
 // identityNorm returns the squared norm a one-hot identity adds to row r
@@ -164,7 +188,12 @@ func inputRows(p *run.Prepared) ([]float64, int) {
 
 // InputRow is a reference row: a positional input's own scores over seeds.
 type InputRow struct {
-	Position string     `json:"position"`
+	Position string `json:"position"`
+	// Features is empty for the input as loaded (a featureless graph's
+	// one-hot identity beside the position); "constant" for the input a
+	// run of the large defaults reads instead from 50,000 nodes, the row
+	// RunInputReference scores, kept beside the first.
+	Features string     `json:"features,omitempty"`
 	Runs     int        `json:"runs"`
 	AUCMean  run.Num    `json:"auc_mean"`
 	AUCStd   run.Num    `json:"auc_std"`
@@ -176,30 +205,47 @@ type InputRow struct {
 	TauBySeed []run.Num `json:"tau_by_seed"`
 }
 
-// inputReferences scores every position of the grid on seeds 1..repeats.
+// inputReferences scores every position of the grid on seeds 1..repeats:
+// the input as loaded, and where the run reads another (RunInputReference
+// differs: a constant column instead of the one-hot identity), that one too
+// in a second row.
 func (cc CompareConfig) inputReferences() ([]InputRow, []report.Row, error) {
 	var rows []InputRow
 	var trows []report.Row
 	for _, pos := range cc.positions() {
-		var auc, tau []float64
-		for seed := uint64(1); seed <= uint64(max(1, cc.Repeats)); seed++ {
-			cfg := cc.Base
-			cfg.Position, cfg.Seed, cfg.Model = pos, seed, cc.Models[0]
-			s, err := InputReference(cfg)
-			if err != nil {
-				return nil, nil, fmt.Errorf("reference row for input %s: %w", pos.String(), err)
+		for _, asRun := range []bool{false, true} {
+			var auc, tau []float64
+			differs := false
+			for seed := uint64(1); seed <= uint64(max(1, cc.Repeats)); seed++ {
+				cfg := cc.Base
+				cfg.Position, cfg.Seed, cfg.Model = pos, seed, cc.Models[0]
+				s, d, err := inputReference(cfg, asRun)
+				if err != nil {
+					return nil, nil, fmt.Errorf("reference row for input %s: %w", pos.String(), err)
+				}
+				if differs = d; asRun && !differs { // the same input as the first row's
+					break
+				}
+				auc, tau = append(auc, s.TestAUC), append(tau, s.Tau)
 			}
-			auc, tau = append(auc, s.TestAUC), append(tau, s.Tau)
+			if asRun && !differs {
+				continue
+			}
+			a, t := eval.Summarise(auc), eval.Summarise(tau)
+			var bySeed []run.Num
+			for _, x := range tau {
+				bySeed = append(bySeed, run.Num(x))
+			}
+			row := InputRow{Position: pos.String(), Runs: len(tau), AUCMean: run.Num(a.Mean), AUCStd: run.Num(a.Std),
+				TauMean: run.Num(t.Mean), TauStd: run.Num(t.Std), TauCI: ci(t), TauBySeed: bySeed}
+			variant := pos.String()
+			if asRun {
+				row.Features, variant = data.FeaturesConstant, pos.String()+" as run (constant feature)"
+			}
+			rows = append(rows, row)
+			nan := eval.Summarise(nil)
+			trows = append(trows, report.Row{Model: "(input)", Variant: variant, Runs: len(tau), AUC: a, Tau: t, FinalAUC: a, FinalTau: t, FinalP10: nan, FinalAP: nan})
 		}
-		a, t := eval.Summarise(auc), eval.Summarise(tau)
-		var bySeed []run.Num
-		for _, x := range tau {
-			bySeed = append(bySeed, run.Num(x))
-		}
-		rows = append(rows, InputRow{Position: pos.String(), Runs: len(tau), AUCMean: run.Num(a.Mean), AUCStd: run.Num(a.Std),
-			TauMean: run.Num(t.Mean), TauStd: run.Num(t.Std), TauCI: ci(t), TauBySeed: bySeed})
-		nan := eval.Summarise(nil)
-		trows = append(trows, report.Row{Model: "(input)", Variant: pos.String(), Runs: len(tau), AUC: a, Tau: t, FinalAUC: a, FinalTau: t, FinalP10: nan, FinalAP: nan})
 	}
 	return rows, trows, nil
 }

@@ -144,3 +144,54 @@ func TestCompareInputsOnly(t *testing.T) {
 		}
 	}
 }
+
+// TestRunInputReference: from 50,000 nodes a featureless graph's run reads
+// a constant column instead of the one-hot identity, and the as-run row
+// scores exactly that input (the same scores as a configuration that asks
+// for --features constant); below, the run reads the input as loaded and
+// the as-run scores are InputReference's. The compare's reference rows
+// carry the second row only where it differs.
+func TestRunInputReference(t *testing.T) {
+	small := run.Default()
+	small.Variant, small.Dataset = run.Hash, "caveman:6x5"
+	small.Position, _ = features.ParsePosition("landmark:6")
+	s, differs, err := RunInputReference(small)
+	want, err2 := InputReference(small)
+	if err != nil || err2 != nil || differs || fmt.Sprint(s) != fmt.Sprint(want) {
+		t.Fatalf("small graph: as run %+v (differs %v, err %v), as loaded %+v (err %v)", s, differs, err, want, err2)
+	}
+
+	large := run.Default()
+	large.Dataset, large.Explicit = "grid:224x224", map[string]bool{} // 50,176 nodes; the large defaults apply
+	large.Position, _ = features.ParsePosition("landmark:8")
+	large.TauSources, large.TauPairs = 16, 4000
+	asRun, differs, err := RunInputReference(large)
+	if err != nil || !differs {
+		t.Fatalf("large graph: differs %v, err %v", differs, err)
+	}
+	loaded, err := InputReference(large)
+	if err != nil {
+		t.Fatal(err)
+	}
+	constant := large
+	constant.Features = "constant"
+	want, err = InputReference(constant)
+	if err != nil || fmt.Sprint(asRun) != fmt.Sprint(want) {
+		t.Fatalf("large graph: as run %+v, with --features constant %+v (err %v)", asRun, want, err)
+	}
+	if fmt.Sprint(asRun) == fmt.Sprint(loaded) {
+		t.Fatalf("large graph: the as-run row scored the identity input: %+v", asRun)
+	}
+
+	cc := CompareConfig{Base: large, Models: []string{"gcn"}, Variants: []run.Variant{run.Hash}, Repeats: 1, Positions: []features.Position{large.Position}}
+	rows, trows, err := cc.inputReferences()
+	if err != nil || len(rows) != 2 || len(trows) != 2 || rows[0].Features != "" || rows[1].Features != "constant" ||
+		float64(rows[1].TauMean) != asRun.Tau || float64(rows[0].TauMean) != loaded.Tau || !strings.Contains(trows[1].Variant, "as run") {
+		t.Fatalf("compare rows %+v, table rows %+v, err %v", rows, trows, err)
+	}
+	cc.Base = small
+	cc.Positions = []features.Position{small.Position}
+	if rows, _, err = cc.inputReferences(); err != nil || len(rows) != 1 {
+		t.Fatalf("small graph: rows %+v, err %v", rows, err)
+	}
+}
