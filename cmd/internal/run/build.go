@@ -182,7 +182,8 @@ func (c *Built) Supervision() string {
 }
 
 // Feed draws the epoch's inputs and binds them: the training positives
-// with freshly drawn negatives (as many, per graph), the MSE sample when
+// (all, or BCESample of them drawn per graph) with freshly drawn negatives
+// (as many, per graph), the MSE sample when
 // the pairs do not fit, and random signs for Laplacian eigenvector inputs
 // (an eigenvector's sign is arbitrary; evaluation uses the stored signs).
 func (c *Built) Feed(epoch int) error {
@@ -204,11 +205,20 @@ func (c *Built) Feed(epoch int) error {
 		c.bce.Reset()
 		u := c.p.Union
 		for g, s := range c.p.Splits {
-			for _, q := range s.Train {
-				i, j := u.GlobalPair(g, q)
-				c.bce.Add(i, j, 1)
+			k := len(s.Train)
+			if m := c.cfg.BCESample; m > 0 && m < k { // a uniform draw with replacement, from the negatives' stream
+				for range m {
+					i, j := u.GlobalPair(g, s.Train[c.negRN.IntN(k)])
+					c.bce.Add(i, j, 1)
+				}
+				k = m
+			} else {
+				for _, q := range s.Train {
+					i, j := u.GlobalPair(g, q)
+					c.bce.Add(i, j, 1)
+				}
 			}
-			for _, q := range s.SampleTrainNegatives(c.negRN.Rand, len(s.Train)) {
+			for _, q := range s.SampleTrainNegatives(c.negRN.Rand, k) {
 				i, j := u.GlobalPair(g, q)
 				c.bce.Add(i, j, 0)
 			}

@@ -71,17 +71,23 @@ type Config struct {
 	// CapacitySampled marks the capacity reference (CapacityConfig): above
 	// CapacityFullNodes nodes its ranking term's BFS draws are thinned
 	// (capacityThinning). Such a run cannot be checkpointed.
-	CapacitySampled bool    `json:"capacity_sampled,omitempty"`
-	LambdaBCE       float64 `json:"lambda_bce"`
-	LambdaMSE       float64 `json:"lambda_mse"` // -1 = the model's default; 0 when the variant has no MSE
-	Alpha           float64 `json:"alpha"`
-	Epochs          int     `json:"epochs"`
-	LR              float64 `json:"lr"`
-	WeightDec       float64 `json:"weight_decay"`
-	EvalEvery       int     `json:"eval_every"`
-	Seed            uint64  `json:"seed"`
-	DType           DType   `json:"dtype"`
-	MSEPairs        int     `json:"mse_pairs"` // cap on MSE pairs per epoch; all pairs when they fit
+	CapacitySampled bool `json:"capacity_sampled,omitempty"`
+	// BCESample, with whole-graph steps, is how many training positives of
+	// each graph the link term reads a step, drawn uniformly (with as many
+	// fresh negatives); 0: every one, the paper's. The capacity reference
+	// draws a sample (CapacityConfig): at 10⁵ nodes the BCE over all
+	// training pairs was 45% of its step.
+	BCESample int     `json:"bce_sample,omitempty"`
+	LambdaBCE float64 `json:"lambda_bce"`
+	LambdaMSE float64 `json:"lambda_mse"` // -1 = the model's default; 0 when the variant has no MSE
+	Alpha     float64 `json:"alpha"`
+	Epochs    int     `json:"epochs"`
+	LR        float64 `json:"lr"`
+	WeightDec float64 `json:"weight_decay"`
+	EvalEvery int     `json:"eval_every"`
+	Seed      uint64  `json:"seed"`
+	DType     DType   `json:"dtype"`
+	MSEPairs  int     `json:"mse_pairs"` // cap on MSE pairs per epoch; all pairs when they fit
 	// Distances picks the distance source: exact (all-pairs tables), sampled
 	// (BFS rows from seeded sources), or auto (exact while the tables fit
 	// ExactDistanceLimit); Resolve replaces auto.
@@ -261,6 +267,10 @@ func (c Config) validate() error {
 		return fmt.Errorf("--mse-pairs must be ≥ 1, got %d", c.MSEPairs)
 	case c.CapacitySampled && c.Save != "":
 		return fmt.Errorf("the capacity reference is not checkpointed (--save): above %d nodes its ranking term keeps BFS draws a checkpoint does not hold", CapacityFullNodes)
+	case c.BCESample < 0:
+		return fmt.Errorf("the link term's sample of training positives must be ≥ 0 (0: all), got %d", c.BCESample)
+	case c.BCESample > 0 && c.BatchSize > 0:
+		return fmt.Errorf("the link term's sample of training positives is for whole-graph steps; mini-batches (--batch-size %d) draw their own", c.BatchSize)
 	case c.MSESources < 1 || c.TauSources < 1:
 		return fmt.Errorf("--mse-sources and --tau-sources must be ≥ 1, got %d and %d", c.MSESources, c.TauSources)
 	case c.Patience < 0:
