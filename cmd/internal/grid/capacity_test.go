@@ -54,7 +54,7 @@ func TestCapacityReference(t *testing.T) {
 		}
 		o := run.ObjectiveOf(large, ds)
 		if r.Model != CapacityModel || r.Config.LambdaBCE != o.LambdaBCE || r.Config.LambdaMSE != o.LambdaMSE || r.Config.DistanceLoss != o.DistanceLoss ||
-			r.Config.RankTriples != max(o.RankTriples, min(2*48, CapacityTriples)) || r.Config.BatchSize != 0 {
+			r.Config.RankTriples != max(o.RankTriples, min(2*48, CapacityTriples)) || r.Config.BCESample != r.Config.RankTriples || r.Config.BatchSize != 0 {
 			t.Fatalf("capacity run: model %s, config %+v; objective %+v", r.Model, r.Config, o)
 		}
 		taus = append(taus, float64(r.Final.TestKendallTau))
