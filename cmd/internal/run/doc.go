@@ -28,6 +28,8 @@
 //	stepbatch.go   a mini-batch step: its draws, staged ahead, then bound
 //	evaluate.go    Embeddings, Evaluate with the validation yardsticks,
 //	               Faithfulness, EmbeddingShard; the final embeddings kept
+//	sketchshare.go the neighbourhood sketch's share, chosen on the
+//	               validation pairs at every evaluation (--sketch-share 0)
 //	run.go         Run/Resume: resolve → plan → prepare → build → fit → result; Hooks
 //	fit.go         the fit loop, its metric names, checkpoints on the way
 //	result.go      Result, Metrics, Result.Select (--select's rules are
