@@ -72,11 +72,9 @@ type Config struct {
 	// CapacityFullNodes nodes its ranking term's BFS draws are thinned
 	// (capacityThinning). Such a run cannot be checkpointed.
 	CapacitySampled bool `json:"capacity_sampled,omitempty"`
-	// BCESample, with whole-graph steps, is how many training positives of
-	// each graph the link term reads a step, drawn uniformly (with as many
-	// fresh negatives); 0: every one, the paper's. The capacity reference
-	// draws a sample (CapacityConfig): at 10⁵ nodes the BCE over all
-	// training pairs was 45% of its step.
+	// BCESample, with whole-graph steps: the training positives of each
+	// graph the link term reads a step, a uniform draw with as many fresh
+	// negatives; 0: all, the paper's. The capacity reference samples.
 	BCESample int     `json:"bce_sample,omitempty"`
 	LambdaBCE float64 `json:"lambda_bce"`
 	LambdaMSE float64 `json:"lambda_mse"` // -1 = the model's default; 0 when the variant has no MSE
