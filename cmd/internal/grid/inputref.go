@@ -39,8 +39,15 @@ func InputReference(cfg run.Config) (eval.Scores, error) {
 // (which damps a row's cosines by its norm, a centrality the landmark
 // values carry) is not in its input (issue 64, goal 4).
 func RunInputReference(cfg run.Config) (s eval.Scores, differs bool, err error) {
-	return inputReference(cfg, true)
+	if s, differs, err = inputReference(cfg, true); err == nil && !differs {
+		s, err = InputReference(cfg)
+	}
+	return s, differs, err
 }
+
+// inputReference is InputReference (asRun false) or RunInputReference's
+// scores where the run's input differs (asRun true; when it does not,
+// nothing is scored: zero scores and differs false).
 
 func inputReference(cfg run.Config, asRun bool) (eval.Scores, bool, error) {
 	cfg.Variant, cfg.LambdaMSE = run.Hash, run.AutoLambdaMSE
@@ -58,7 +65,9 @@ func inputReference(cfg run.Config, asRun bool) (eval.Scores, bool, error) {
 	if asRun {
 		loaded := ds
 		ds = run.UseFeatures(ds, cfg)
-		differs = ds != loaded
+		if differs = ds != loaded; !differs {
+			return eval.Scores{}, false, nil
+		}
 	}
 	// As the run would: --spill auto spills where its plan does, and a big
 	// graph's collector runs at the lower GC percentage (at 10⁸ nodes the
