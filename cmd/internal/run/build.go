@@ -183,9 +183,9 @@ func (c *Built) Supervision() string {
 
 // Feed draws the epoch's inputs and binds them: the training positives
 // (all, or BCESample of them drawn per graph) with freshly drawn negatives
-// (as many, per graph), the MSE sample when
-// the pairs do not fit, and random signs for Laplacian eigenvector inputs
-// (an eigenvector's sign is arbitrary; evaluation uses the stored signs).
+// (as many, per graph), the MSE sample when the pairs do not fit, and
+// random signs for Laplacian eigenvector inputs (an eigenvector's sign is
+// arbitrary; evaluation uses the stored signs).
 func (c *Built) Feed(epoch int) error {
 	c.settle() // none is ahead between epochs (Batch prepares none past an epoch's last step); the signs below change the source rows
 	c.p.warmSpills()
