@@ -11,6 +11,7 @@ func init() {
 	Register(Entry{
 		Name:        "gat",
 		Skip:        true,
+		SkipAlone:   true,
 		Description: "graph attention network, LeakyReLU(0.2) attention with self-loops, heads averaged",
 		New:         NewGAT,
 		Options: []Option{{Flag: "heads", Default: 1, Range: &Range{Min: 1, Max: MaxHeads}, Usage: "GAT attention heads",

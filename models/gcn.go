@@ -9,6 +9,7 @@ func init() {
 	Register(Entry{
 		Batches:     true,
 		Skip:        true,
+		SkipAlone:   true,
 		Name:        "gcn",
 		Description: "graph convolution (Kipf & Welling), symmetric normalisation with self-loops",
 		New:         NewGCN,

@@ -9,6 +9,7 @@ func init() {
 	Register(Entry{
 		Batches:     true,
 		Skip:        true,
+		SkipAlone:   true,
 		Name:        "gin",
 		Description: "graph isomorphism network, sum aggregation, 2-layer MLP, ε fixed at 0 or learned",
 		New:         NewGIN,

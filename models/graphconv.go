@@ -9,6 +9,7 @@ func init() {
 	Register(Entry{
 		Batches:     true,
 		Skip:        true,
+		SkipAlone:   true,
 		Name:        "graphconv",
 		Description: "GraphConv (Morris et al.), sum aggregation with a separate root weight (extension example)",
 		New:         NewGraphConv,

@@ -209,6 +209,12 @@ type Entry struct {
 	// Memory, when set, gives the model's own terms of a run's memory plan.
 	Memory func(MemoryShape) MemoryTerms
 	Skip   bool
+	// SkipAlone declares that the model builds with Config.SkipAlone (the
+	// ablation --skip-alone: its embedding the skip path's map alone): the
+	// layer stack does; a model that builds its message passing before
+	// Output refuses it. A compare's (skip path alone) row trains it.
+	// TestSkipAlone holds every entry to it.
+	SkipAlone bool
 	// Batches marks models that train on mini-batches: their ops are shaped
 	// by the node count only, so a graph built on an engine batch input
 	// (NewBatchAdjacency, NewBatchFeatures) serves every batch, and a node's

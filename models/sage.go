@@ -9,6 +9,7 @@ func init() {
 	Register(Entry{
 		Batches:     true,
 		Skip:        true,
+		SkipAlone:   true,
 		Name:        "sage",
 		Description: "GraphSAGE, mean aggregator with a separate root weight",
 		New:         NewSAGE,

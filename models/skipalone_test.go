@@ -25,6 +25,9 @@ func TestSkipAlone(t *testing.T) {
 		e, _ := Lookup(name)
 		cfg := e.Config()
 		cfg.SkipAlone = true
+		if e.SkipAlone != slices.Contains(stackModels, name) {
+			t.Errorf("%s: Entry.SkipAlone %v, but the layer stack's models are %v", name, e.SkipAlone, stackModels)
+		}
 		if !slices.Contains(stackModels, name) {
 			cfg.Hidden, cfg.Out = 16, 3
 			_, err := Build(e.New(cfg), engine.NewBuilder(engine.NewParamStore(tensor.Float64, engine.Stream(1, "init")), false), pathInput(n, x, skip))

@@ -3,7 +3,8 @@
 
 Per graph and model: base (paper scheme, recipe scheme), the paper's both,
 the recipe (both under the default recipe), its ablation (--skip-alone: the
-skip path alone); then the reference rows (input), (capacity) (a free table
+skip path alone; the recipe compare's own (skip path alone) row when it has
+one, else the ablation compare's rows); then the reference rows (input), (capacity) (a free table
 on the runs' own objective), (common neighbours), (adamic-adar). Final-epoch
 test AUC and Kendall tau, mean over seeds with 95% intervals, seconds per
 cell; the goals of issue 64 checked per model:
@@ -38,6 +39,16 @@ def cell_seconds(folder, model, variant):
     if os.path.isdir(cells):
         for name in sorted(os.listdir(cells)):
             if name.startswith(model + "_" + variant + "_") and name.endswith(".json"):
+                secs.append(load(os.path.join(cells, name)).get("train_seconds", 0))
+    return f"{sum(secs) / len(secs):.1f}" if secs else "—"
+
+
+def tagged_seconds(folder, tag):
+    """Mean training seconds of the cells whose name holds tag ("-skipalone_": the ablation reference's)."""
+    cells, secs = os.path.join(folder, "cells"), []
+    if os.path.isdir(cells):
+        for name in sorted(os.listdir(cells)):
+            if tag in name and name.endswith(".json"):
                 secs.append(load(os.path.join(cells, name)).get("train_seconds", 0))
     return f"{sum(secs) / len(secs):.1f}" if secs else "—"
 
@@ -108,6 +119,9 @@ def main(out):
         goal_inp = next((i for i in inputs if i.get("features")), inp)
         pos = inp["position"] if inp else None
         cap = next((r for r in rec["rows"] if r["model"] == "(capacity)"), None)
+        # The recipe compare's own (skip path alone) row (compare --ablation,
+        # the default since it exists), else the ablation compare's rows.
+        abl_ref = next((r for r in rec["rows"] if r["model"] == "(skip path alone)"), None)
         print(f"## {rec['dataset']} ({rec['task']} task, {rec['repeats']} seeds)\n")
         for s in res:
             print(f"* {s}: `{open(os.path.join(out, f'{g}-{s}.cmd')).read().strip()}` — {timing(out, g, s)}")
@@ -133,7 +147,7 @@ def main(out):
                 if r is not None:
                     print(f"| {m} | {label} | {fmt(r['final_auc_mean'])}{ci(r, 'final_auc_ci95')} | {fmt(r['final_tau_mean'])}{ci(r, 'final_tau_ci95')} | "
                           f"{cell_seconds(os.path.join(out, f'{g}-{s}'), m, v)} |")
-            recipe, ablation = rows[3][1], rows[4][1]
+            recipe, ablation = rows[3][1], rows[4][1] or abl_ref
             if recipe is None:
                 continue
             bars = [r["final_auc_mean"] for _, r, _, _ in rows[:3] if r] + ([goal_inp["auc_mean"]] if goal_inp else []) + ([cap["final_auc_mean"]] if cap else [])
@@ -157,6 +171,9 @@ def main(out):
         for i in inputs:
             what = f" as run ({i['features']} feature: the goals' input)" if i.get("features") else ""
             print(f"| — | (input) {i['position']}{what} | {fmt(i['auc_mean'])} | {fmt(i['tau_mean'])}{ci(i, 'tau_ci95')} | — |")
+        if abl_ref:
+            print(f"| — | (skip path alone) {abl_ref['variant']} | {fmt(abl_ref['final_auc_mean'])}{ci(abl_ref, 'final_auc_ci95')} | "
+                  f"{fmt(abl_ref['final_tau_mean'])}{ci(abl_ref, 'final_tau_ci95')} | {tagged_seconds(os.path.join(out, g + '-recipe'), '-skipalone_')} |")
         if cap:
             print(f"| — | (capacity) | {fmt(cap['final_auc_mean'])}{ci(cap, 'final_auc_ci95')} | {fmt(cap['final_tau_mean'])}{ci(cap, 'final_tau_ci95')} | "
                   f"{cell_seconds(os.path.join(out, g + '-recipe'), 'table', 'mse-capacity')} |")

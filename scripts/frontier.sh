@@ -5,12 +5,15 @@
 #   recipe:   no flag but --dataset (the default recipe), variants base and
 #             both, with --positions landmark:L (the recipe's own input: L =
 #             256 below 50,000 nodes, 64 from there) for the (input) row; the
-#             (capacity) row (a free table on the runs' own objective) and
-#             the (common neighbours) and (adamic-adar) rows come by default;
+#             (capacity) row (a free table on the runs' own objective), the
+#             (skip path alone) row (the recipe's both with --skip-alone: the
+#             ablation, one cell per seed) and the (common neighbours) and
+#             (adamic-adar) rows come by default;
 #   paper:    --scale paper (the paper's hash input + MSE, whole-graph steps),
-#             variants base and both;
-#   ablation: the recipe's both with --skip-alone: the skip path alone, no
-#             message passing.
+#             variants base and both.
+# (An OUT made before compare's (skip path alone) row has a third compare per
+# graph, NAME-ablation, with --skip-alone per model: scripts/frontier.py reads
+# either.)
 # Then scripts/frontier.py writes the table (docs/frontier.md, or FRONTIER_DOC).
 #
 #   scripts/frontier.sh [OUT] [NAME…]
@@ -46,11 +49,10 @@ echo "$commit" > "$out/commit"
 for g in "${graphs[@]}"; do
 	name=${g%%=*} rest=${g#*=}
 	ds=${rest%=*} marks=${rest##*=}
-	for scheme in recipe paper ablation; do
+	for scheme in recipe paper; do
 		case $scheme in
 		recipe) flags=(--variants base,both --positions "landmark:$marks") ;;
 		paper) flags=(--variants base,both --scale paper --capacity=false --heuristics=false) ;;
-		ablation) flags=(--variants both --positions "landmark:$marks" --skip-alone --capacity=false --heuristics=false) ;;
 		esac
 		cmd=("$bin" compare --dataset "$ds" --models "$models" --repeats "$seeds" --workers 2 "${flags[@]}")
 		echo "== $name $scheme: ${cmd[*]}" >&2

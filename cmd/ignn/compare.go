@@ -250,6 +250,13 @@ func compareConfigFrom(c *cli.Context, sweep bool) (grid.CompareConfig, string, 
 		}
 		os.Remove(probe)
 	}
+	if c.Bool("ablation") && !cc.Sweep && !cc.InputsOnly && len(cc.Grids) == 0 {
+		n, err := run.DatasetNodes(base)
+		if err != nil {
+			return cc, "", err
+		}
+		cc.Ablation = grid.AblationFor(base, cc.Models, cc.Variants, n)
+	}
 	if cc.Capacity { // once: listing, sharding and running the grid all read it
 		o, err := cc.CapacityObjective()
 		if err != nil {

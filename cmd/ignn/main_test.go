@@ -48,6 +48,9 @@ func runCLI(args ...string) (stdout, stderr string, err error) {
 	if len(args) > 0 && args[0] == "compare" && !slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--capacity") }) {
 		args = append([]string{"compare", "--capacity=false"}, args[1:]...)
 	}
+	if len(args) > 0 && args[0] == "compare" && !slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--ablation") || strings.HasPrefix(a, "--grid") }) {
+		args = append([]string{"compare", "--ablation=false"}, args[1:]...) // TestAblationRowCLI tests the default; a grid file has no ablation cells
+	}
 	var o, e bytes.Buffer
 	err = execute(context.Background(), append([]string{"ignn"}, args...), &o, &e)
 	return o.String(), e.String(), err
@@ -581,7 +584,7 @@ func TestCapacityDefaultBySize(t *testing.T) {
 		{[]string{"--dataset", "grid:400x300"}, 1, true},
 		{[]string{"--dataset", "grid:400x300", "--capacity"}, 2, false},
 	} {
-		args := append([]string{"ignn", "compare", "--models", "gcn", "--variants", "both", "--repeats", "1", "--dry-run"}, c.args...)
+		args := append([]string{"ignn", "compare", "--models", "gcn", "--variants", "both", "--repeats", "1", "--dry-run", "--ablation=false"}, c.args...)
 		var o, e bytes.Buffer // not runCLI: it turns the default off
 		err := execute(context.Background(), args, &o, &e)
 		out, errOut := o.String(), e.String()

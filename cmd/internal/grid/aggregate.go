@@ -73,7 +73,7 @@ func aggregate(cc CompareConfig, jobs []Job, results []*run.Result) *Comparison 
 	for _, key := range mv {
 		chosen[key] = chooseSetting(cands[key], rule)
 	}
-	capacity := map[int]bool{} // rows of the capacity reference
+	reference := map[int]Job{} // rows of the capacity and ablation references, by their setting
 	for _, key := range mv {
 		g := chosen[key]
 		var auc, tau, fauc, ftau, fp10, fap []float64
@@ -85,8 +85,8 @@ func aggregate(cc CompareConfig, jobs []Job, results []*run.Result) *Comparison 
 		c.rows = append(c.rows, report.Row{Model: g.setting.Model, Variant: g.setting.Label(), Runs: len(g.cells),
 			AUC: eval.Summarise(auc), Tau: eval.Summarise(tau), FinalAUC: eval.Summarise(fauc), FinalTau: eval.Summarise(ftau),
 			FinalP10: eval.Summarise(fp10), FinalAP: eval.Summarise(fap), Settings: rowSettings(g.cells)})
-		if g.setting.IsCapacity() { // a reference row: no settings in the heading, never "best"
-			capacity[len(c.rows)-1] = true
+		if g.setting.IsReference() { // a reference row: no settings in the heading, never "best", no base
+			reference[len(c.rows)-1] = g.setting
 			c.rows[len(c.rows)-1].Settings = report.Settings{}
 		}
 		if cc.Sweep {
@@ -94,7 +94,7 @@ func aggregate(cc CompareConfig, jobs []Job, results []*run.Result) *Comparison 
 		}
 	}
 	report.MarkBest(c.rows)
-	for i := range capacity {
+	for i := range reference {
 		c.rows[i].BestTau = false
 	}
 	if len(c.Cells) > 0 {
@@ -103,7 +103,7 @@ func aggregate(cc CompareConfig, jobs []Job, results []*run.Result) *Comparison 
 	}
 	for i, r := range c.rows {
 		base, ok := chosen[r.Model+"/"+string(run.Base)]
-		if !ok || r.Variant == string(run.Base) {
+		if _, ref := reference[i]; ref || !ok || r.Variant == string(run.Base) {
 			continue
 		}
 		var vt, bt, vf, bf, va, ba []float64
@@ -135,9 +135,14 @@ func aggregate(cc CompareConfig, jobs []Job, results []*run.Result) *Comparison 
 		}
 		c.Rows = append(c.Rows, rj)
 	}
-	for i := range capacity { // the capacity reference is named as a reference row
-		c.rows[i].Model, c.rows[i].Variant = CapacityRow, CapacityLabel
-		c.Rows[i].Model, c.Rows[i].Variant = CapacityRow, CapacityLabel
+	for i, j := range reference { // the references are named as reference rows
+		model, variant := CapacityRow, CapacityLabel
+		if j.IsAblation() {
+			j.Ablation = false
+			model, variant = AblationRow, j.Label()
+		}
+		c.rows[i].Model, c.rows[i].Variant = model, variant
+		c.Rows[i].Model, c.Rows[i].Variant = model, variant
 	}
 	return c
 }

@@ -55,6 +55,10 @@ type CompareConfig struct {
 	// same splits and τ pairs — a point on the joint frontier of link AUC
 	// and τ that cosine similarity in that many dimensions reaches.
 	Capacity bool
+	// Ablation, a model's name (AblationFor), adds a (skip path alone)
+	// row: per seed and positional input, the both variant of that model
+	// with --skip-alone, the recipe without its message passing ("": none).
+	Ablation string
 	// Objective is the capacity cells' objective (CapacityObjective); Compare sets it.
 	Objective *run.Objective
 	// Heuristics adds, on the link task, a (common neighbours) and an

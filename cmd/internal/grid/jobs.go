@@ -21,6 +21,9 @@ type Job struct {
 	LambdaMSE float64           `json:"lambda_mse"`
 	// Capacity marks the capacity reference's cells (withCapacity).
 	Capacity bool `json:"capacity,omitempty"`
+	// Ablation marks the ablation reference's cells (withAblation): the
+	// both variant with --skip-alone.
+	Ablation bool `json:"ablation,omitempty"`
 	// Distance is the distance term the cell trains with as Resolve
 	// decides it, when it is not the MSE ("rank": the large defaults'),
 	// so that the cell's name says which term λ_MSE weighs.
@@ -38,6 +41,9 @@ func (j Job) Key() string {
 	if j.Capacity {
 		v += "-capacity"
 	}
+	if j.Ablation {
+		v += "-skipalone"
+	}
 	return fmt.Sprintf("%s_%s_lr%g_bce%g_%s%g_seed%d", j.Model, v, j.LR, j.LambdaBCE, cmp.Or(j.Distance, "mse"), j.LambdaMSE, j.Seed)
 }
 
@@ -50,12 +56,17 @@ func (j Job) oldKey() string {
 }
 
 // Label is the job's row name in tables: the variant, with its positional
-// input when that is not the hash ("both[lap:16]").
+// input when that is not the hash ("both[lap:16]"), and " skip alone" for
+// an ablation cell (the table names its row AblationRow).
 func (j Job) Label() string {
-	if j.Position.IsHash() {
-		return string(j.Variant)
+	l := string(j.Variant)
+	if !j.Position.IsHash() {
+		l = fmt.Sprintf("%s[%s]", j.Variant, j.Position)
 	}
-	return fmt.Sprintf("%s[%s]", j.Variant, j.Position)
+	if j.Ablation {
+		l += " skip alone"
+	}
+	return l
 }
 
 // SubGrid is one block of a grid file: its models × variants × seeds at one
@@ -78,7 +89,7 @@ type SubGrid struct {
 // are joined in file order (a cell named twice runs once).
 func (cc CompareConfig) Jobs() []Job {
 	if len(cc.Grids) == 0 {
-		return cc.withCapacity(cc.gridJobs(), cc.Repeats)
+		return cc.withAblation(cc.withCapacity(cc.gridJobs(), cc.Repeats), cc.Repeats)
 	}
 	var jobs []Job
 	seen := map[string]bool{}
@@ -185,5 +196,6 @@ func (cc CompareConfig) config(j Job) run.Config {
 	if j.IsCapacity() {
 		c = CapacityConfig(c, cc.capacityObjective())
 	}
+	c.ModelConfig.SkipAlone = c.ModelConfig.SkipAlone || j.Ablation
 	return c.WithDefaults()
 }

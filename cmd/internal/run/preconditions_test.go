@@ -93,6 +93,26 @@ func TestSkipOptionsNeedSkipPath(t *testing.T) {
 	}
 }
 
+// TestSkipAloneNeedsStack: --skip-alone on a model that builds its
+// message passing before its output (P-GNN, APPNP) is refused before any
+// work, as a SettingError naming the models that can leave it out.
+func TestSkipAloneNeedsStack(t *testing.T) {
+	ds, err := LoadDataset(Default())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"pgnn-f", "appnp"} {
+		c := Default()
+		c.Model, c.PositionSkip = m, true
+		c.ModelConfig.SkipAlone = true
+		_, err := c.Resolve(ds)
+		var se *SettingError
+		if !errors.As(err, &se) || !strings.Contains(err.Error(), "--skip-alone") || !strings.Contains(err.Error(), "gcn, gin, graphconv, sage") {
+			t.Errorf("%s --skip-alone: %v", m, err)
+		}
+	}
+}
+
 // TestSkipSmoothRefusedChunked: --skip-smooth reads one hop past the
 // model's layers, so a run whose inference goes by chunks refuses it with a
 // SettingError before preparing anything; the same run without it starts.

@@ -123,8 +123,13 @@ func (e *SettingError) Error() string { return e.Err.Error() }
 func (e *SettingError) Unwrap() error { return e.Err }
 
 func (c Config) resolve(ds *data.Dataset) (Config, error) {
-	if _, err := models.Lookup(c.Model); err != nil {
+	e, err := models.Lookup(c.Model)
+	if err != nil {
 		return c, err
+	}
+	if c.ModelConfig.SkipAlone && !e.SkipAlone {
+		return c, fmt.Errorf("--skip-alone: %s builds its message passing before its output, so it cannot leave it out; the models that can: %s", c.Model,
+			strings.Join(models.NamesWhere(func(e models.Entry) bool { return e.SkipAlone }), ", "))
 	}
 	c = c.applyScale(graphSize{ds.NumNodes(), TrainPositives(ds, c.Task)}).WithDefaults()
 	if c.Position.IsHash() || !c.Variant.Hash() {
@@ -259,6 +264,17 @@ type Objective struct {
 	RankTriples          int
 	RankPairs            bool
 	Nodes                int // the graph's: the capacity reference's triples a step grow with it
+}
+
+// RecipeSkip reports whether a run of c's both variant on a graph of
+// nodes nodes has a skip path as Resolve decides it (the large-graph
+// defaults add one; --position-skip does), so that a compare can add the
+// skip path alone beside it (its (skip path alone) row). No graph is read:
+// the skip path depends on the graph's size and name only.
+func RecipeSkip(c Config, nodes int) bool {
+	c.Variant = Both
+	r := c.applyScale(graphSize{nodes: nodes}).WithDefaults()
+	return r.PositionSkip
 }
 
 // ObjectiveOf is the objective of a run of c's model with the distance

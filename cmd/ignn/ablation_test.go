@@ -1,0 +1,39 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestAblationRowCLI: compare adds the (skip path alone) row by default
+// when its runs have a skip path and train the both variant — one cell per
+// seed, in the table and the CSV — and not with --ablation=false, without
+// the both variant, or at the paper's scale (no skip path).
+func TestAblationRowCLI(t *testing.T) {
+	run := func(extra ...string) (string, string) {
+		t.Helper()
+		args := append([]string{"compare", "--dataset", "caveman:8x6", "--models", "gcn,sage", "--repeats", "1", "--epochs", "2", "--eval-every", "1",
+			"--quiet", "--capacity=false", "--heuristics=false"}, extra...)
+		out, errOut, err := runCLI(args...)
+		if err != nil {
+			t.Fatalf("%v: %v\n%s", extra, err, errOut)
+		}
+		return out, errOut
+	}
+	out, _ := run("--variants", "base,both", "--ablation")
+	if strings.Count(out, "(skip path alone)") != 1 || strings.Count(out, "\nsage ") != 2 {
+		t.Errorf("the table has no single (skip path alone) row beside the models' rows:\n%s", out)
+	}
+	csv, _ := run("--variants", "base,both", "--ablation", "--format", "csv")
+	if !strings.Contains(csv, "(skip path alone),both,1,") {
+		t.Errorf("the CSV has no (skip path alone) row:\n%s", csv)
+	}
+	for _, extra := range [][]string{{"--variants", "base,both", "--ablation=false"}, {"--variants", "base,mse", "--ablation"}, {"--variants", "base,both", "--ablation", "--scale", "paper"}} {
+		if out, _ := run(extra...); strings.Contains(out, "(skip path alone)") {
+			t.Errorf("%v: a (skip path alone) row:\n%s", extra, out)
+		}
+	}
+	if out, _, err := runCLI("compare", "--dry-run", "--dataset", "caveman:8x6", "--models", "gcn,sage", "--variants", "both", "--repeats", "2", "--ablation"); err != nil || !strings.Contains(out, "6 cells") {
+		t.Errorf("dry run of 2 models × 2 seeds and the ablation's 2 cells: %v\n%s", err, out)
+	}
+}

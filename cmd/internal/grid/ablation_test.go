@@ -1,0 +1,91 @@
+package grid
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/ignn/ignn/cmd/internal/run"
+)
+
+// TestAblationReference: a compare under the large-graph recipe gets one
+// (skip path alone) cell per seed — the both variant with --skip-alone, at
+// the runs' rate, weights and distance term — whose row is a reference
+// row (no paired difference, never the best τ) with the numbers of a run
+// of that configuration made by hand; those numbers are the same bit for
+// bit whichever model of the layer stack builds it, and the same for one
+// and two workers. A paper-scale run (no skip path), a grid without the
+// both variant and a grid of models that cannot leave their message
+// passing out get no row.
+func TestAblationReference(t *testing.T) {
+	base := run.Default()
+	base.Dataset, base.Epochs, base.EvalEvery, base.BatchSteps = "caveman:8x6", 2, 1, 10
+	large := base
+	large.Scale, large.Explicit = run.ScaleLarge, map[string]bool{"epochs": true, "eval-every": true, "batch-steps": true}
+	for _, c := range []struct {
+		cfg      run.Config
+		models   []string
+		variants []run.Variant
+		want     string
+	}{
+		{large, []string{"gcn", "sage"}, []run.Variant{run.Base, run.Both}, "gcn"},
+		{large, []string{"pgnn-f", "sage"}, []run.Variant{run.Both}, "sage"},
+		{large, []string{"pgnn-f", "appnp"}, []run.Variant{run.Both}, ""},
+		{large, []string{"gcn"}, []run.Variant{run.Base, run.MSE}, ""},
+		{base, []string{"gcn"}, []run.Variant{run.Base, run.Both}, ""}, // the paper's scale: no skip path
+	} {
+		if got := AblationFor(c.cfg, c.models, c.variants, 48); got != c.want {
+			t.Errorf("scale %q, models %v, variants %v: ablation model %q, want %q", c.cfg.Scale, c.models, c.variants, got, c.want)
+		}
+	}
+	var finals [][2]float64
+	for _, w := range []int{1, 2} {
+		cc := CompareConfig{Base: large, Models: []string{"gcn", "sage"}, Variants: []run.Variant{run.Base, run.Both}, Repeats: 2, Workers: w, Ablation: "gcn"}
+		var abl []Job
+		for _, j := range cc.Jobs() {
+			if j.IsAblation() {
+				abl = append(abl, j)
+			}
+		}
+		if len(abl) != 2 || !strings.HasSuffix(abl[0].Key(), "_seed1") || !strings.Contains(abl[0].Key(), "-skipalone") || abl[0].Distance != "rank" {
+			t.Fatalf("ablation jobs %+v: want one per seed, named, on the ranking term", abl)
+		}
+		res, err := Compare(context.Background(), cc, CompareHooks{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var row *RowJSON
+		for i, r := range res.Rows {
+			if r.Model == AblationRow {
+				row = &res.Rows[i]
+			}
+		}
+		if row == nil || row.Variant != "both" || row.Runs != 2 || row.VsBase != nil || row.BestTau {
+			t.Fatalf("ablation row %+v in %+v", row, res.Rows)
+		}
+		finals = append(finals, [2]float64{float64(row.FAUCMean), float64(row.FTauMean)})
+		if w == 2 {
+			continue
+		}
+		// Seed 1 by hand, built by another model of the stack.
+		hand := large
+		hand.Model, hand.Variant, hand.Seed = "sage", run.Both, 1
+		hand.ModelConfig.SkipAlone = true
+		r, err := run.Run(context.Background(), hand, run.Hooks{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cell *CellMetrics
+		for i, x := range res.Cells {
+			if x.IsAblation() && x.Seed == 1 {
+				cell = &res.Cells[i]
+			}
+		}
+		if cell == nil || cell.Final.TestAUC != r.Final.TestAUC || cell.Final.TestKendallTau != r.Final.TestKendallTau {
+			t.Errorf("ablation cell %+v; sage --skip-alone by hand: AUC %v, τ %v", cell, r.Final.TestAUC, r.Final.TestKendallTau)
+		}
+	}
+	if finals[0] != finals[1] {
+		t.Errorf("ablation row %v with one worker, %v with two", finals[0], finals[1])
+	}
+}
