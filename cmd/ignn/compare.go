@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -113,6 +114,9 @@ func compareCommand(stdout, stderr io.Writer, sweep bool) *cli.Command {
 			}
 			if format == "table" || format == "markdown" {
 				fmt.Fprintf(stdout, "\n%s\n%s\n", report.Legend, res.Provenance.Footer())
+			}
+			if notes := res.NotesText(); notes != "" { // in the JSON's "notes" too
+				fmt.Fprint(text, "\n"+strings.TrimSuffix(notes, "\n"))
 			}
 			for _, f := range res.Failures {
 				fmt.Fprintf(text, "FAILED %s: %s\n", f.Job.Key(), f.Error)

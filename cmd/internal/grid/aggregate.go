@@ -135,6 +135,7 @@ func aggregate(cc CompareConfig, jobs []Job, results []*run.Result) *Comparison 
 		}
 		c.Rows = append(c.Rows, rj)
 	}
+	c.Notes = agreement(c.rows, reference)
 	for i, j := range reference { // the references are named as reference rows
 		model, variant := CapacityRow, CapacityLabel
 		if j.IsAblation() {

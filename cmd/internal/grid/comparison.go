@@ -64,6 +64,9 @@ type Comparison struct {
 	// (CompareConfig.Heuristics).
 	Heuristics []HeuristicRow `json:"heuristics,omitempty"`
 	Failures   []Failure      `json:"failures,omitempty"`
+	// Notes name what the table's numbers alone do not say: models whose
+	// rows of one variant agree to AgreeWithin (agreement).
+	Notes []string `json:"notes,omitempty"`
 	// ShardDone of ShardCells cells of this shard are finished (shard runs
 	// only; Rows and Cells are then empty).
 	ShardDone  int            `json:"shard_done,omitempty"`
@@ -129,7 +132,7 @@ func (c *Comparison) Write(dir string) error {
 	files := map[string]string{
 		"results.json": string(b) + "\n",
 		"results.csv":  report.CSV(c.rows),
-		"results.md":   c.Heading(fmt.Sprintf("%d seeds", c.Repeats)) + "\n\n" + report.Markdown(c.rows) + "\n" + report.Legend + "\n\n" + c.Provenance.Footer() + "\n",
+		"results.md":   c.Heading(fmt.Sprintf("%d seeds", c.Repeats)) + "\n\n" + report.Markdown(c.rows) + "\n" + report.Legend + "\n\n" + c.NotesText() + c.Provenance.Footer() + "\n",
 	}
 	for _, name := range []string{"results.json", "results.csv", "results.md"} {
 		if err := data.WriteFileAtomic(filepath.Join(dir, name), []byte(files[name])); err != nil {
