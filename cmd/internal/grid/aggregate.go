@@ -136,6 +136,9 @@ func aggregate(cc CompareConfig, jobs []Job, results []*run.Result) *Comparison 
 		c.Rows = append(c.Rows, rj)
 	}
 	c.Notes = agreement(c.rows, reference)
+	if n := capacityShort(c.rows, reference); n != "" {
+		c.Notes = append(c.Notes, n)
+	}
 	for i, j := range reference { // the references are named as reference rows
 		model, variant := CapacityRow, CapacityLabel
 		if j.IsAblation() {

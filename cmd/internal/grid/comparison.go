@@ -65,7 +65,8 @@ type Comparison struct {
 	Heuristics []HeuristicRow `json:"heuristics,omitempty"`
 	Failures   []Failure      `json:"failures,omitempty"`
 	// Notes name what the table's numbers alone do not say: models whose
-	// rows of one variant agree to AgreeWithin (agreement).
+	// rows of one variant agree to AgreeWithin (agreement), a (capacity)
+	// row far below the models' (capacityShort).
 	Notes []string `json:"notes,omitempty"`
 	// ShardDone of ShardCells cells of this shard are finished (shard runs
 	// only; Rows and Cells are then empty).

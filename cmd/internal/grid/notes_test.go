@@ -51,3 +51,35 @@ func TestAgreement(t *testing.T) {
 		t.Errorf("two models, no ablation: notes %q", n)
 	}
 }
+
+// TestCapacityShort: the table notes a (capacity) row more than
+// CapacityShortAUC below the best model row's final AUC or CapacityShortTau
+// below its best final τ, saying by how much, and not one within both.
+func TestCapacityShort(t *testing.T) {
+	row := func(model string, auc, tau float64) report.Row {
+		return report.Row{Model: model, Variant: "both", FinalAUC: eval.Summary{Mean: auc}, FinalTau: eval.Summary{Mean: tau}}
+	}
+	refs := map[int]Job{2: {Model: "table", Variant: run.MSE, Capacity: true}}
+	for _, c := range []struct {
+		capAUC, capTau float64
+		want           []string
+	}{
+		{0.556, 0.246, []string{"0.434 below the best model row's final AUC", "0.191 below its best final τ"}},
+		{0.975, 0.350, []string{"0.087 below its best final τ"}},
+		{0.975, 0.400, nil},
+		{0.995, 0.500, nil},
+	} {
+		n := capacityShort([]report.Row{row("gcn", 0.990, 0.437), row("sage", 0.985, 0.420), row("table", c.capAUC, c.capTau)}, refs)
+		if (n == "") != (c.want == nil) {
+			t.Errorf("capacity %v / %v: note %q", c.capAUC, c.capTau, n)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(n, w) {
+				t.Errorf("capacity %v / %v: note %q lacks %q", c.capAUC, c.capTau, n, w)
+			}
+		}
+	}
+	if n := capacityShort([]report.Row{row("gcn", 0.99, 0.44)}, nil); n != "" {
+		t.Errorf("no capacity row: note %q", n)
+	}
+}
