@@ -254,12 +254,16 @@ func compareConfigFrom(c *cli.Context, sweep bool) (grid.CompareConfig, string, 
 		}
 		os.Remove(probe)
 	}
-	if c.Bool("ablation") && !cc.Sweep && !cc.InputsOnly && len(cc.Grids) == 0 {
+	if c.Bool("ablation") && !cc.Sweep && !cc.InputsOnly {
 		n, err := run.DatasetNodes(base)
 		if err != nil {
 			return cc, "", err
 		}
-		cc.Ablation = grid.AblationFor(base, cc.Models, cc.Variants, n)
+		names, variants := cc.Models, cc.Variants
+		for _, g := range cc.Grids { // a grid file: every block's
+			names, variants = append(names, g.Models...), append(variants, g.Variants...)
+		}
+		cc.Ablation = grid.AblationFor(base, names, variants, n)
 	}
 	if cc.Capacity { // once: listing, sharding and running the grid all read it
 		o, err := cc.CapacityObjective()

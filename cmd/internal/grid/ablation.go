@@ -5,11 +5,11 @@ import (
 
 	"github.com/ignn/ignn/cmd/internal/run"
 	"github.com/ignn/ignn/models"
-	"github.com/ignn/ignn/objective"
 )
 
-// The ablation reference (CompareConfig.Ablation): per seed and positional
-// input, a cell that trains the runs' both variant with --skip-alone — the
+// The ablation reference (CompareConfig.Ablation): per seed and setting of
+// the grid's both cells (its positional input, rate and weights), a cell
+// that trains the runs' both variant with --skip-alone — the
 // embedding the skip path's map of the positional input alone, no message
 // passing — so that every row of a compare under the large-graph recipe
 // can be read against what its message passing adds (issue 64, goal 3).
@@ -37,7 +37,8 @@ func AblationModel(names []string) string {
 // AblationFor is the model of c's ablation cells on a graph of nodes
 // nodes: AblationModel(names) when the grid trains the both variant and
 // its runs have a skip path there (run.RecipeSkip: under the large-graph
-// recipe, or with --position-skip), "" otherwise.
+// recipe, or with --position-skip), "" otherwise. A grid file's names and
+// variants are those of all its blocks.
 func AblationFor(c run.Config, names []string, variants []run.Variant, nodes int) string {
 	if !slices.Contains(variants, run.Both) || !run.RecipeSkip(c, nodes) {
 		return ""
@@ -45,26 +46,28 @@ func AblationFor(c run.Config, names []string, variants []run.Variant, nodes int
 	return AblationModel(names)
 }
 
-// withAblation appends, with Ablation set, one ablation cell per seed and
-// positional input: the both variant of the model Ablation names with
-// --skip-alone, at the grid's rate and weights.
-func (cc CompareConfig) withAblation(jobs []Job, repeats int) []Job {
+// withAblation appends, with Ablation set, the ablation cells: for each
+// both cell of the grid, the both variant of the model Ablation names with
+// --skip-alone at the cell's positional input, rate, weights and seed,
+// once per distinct setting and seed (the skip path alone is the same for
+// every model of the layer stack).
+func (cc CompareConfig) withAblation(jobs []Job) []Job {
 	if cc.Ablation == "" {
 		return jobs
 	}
-	for _, pos := range cc.positions() {
-		for seed := uint64(1); seed <= uint64(repeats); seed++ {
-			j := Job{Model: cc.Ablation, Variant: run.Both, Position: pos, Seed: seed, LR: cc.Base.LR, LambdaBCE: cc.Base.LambdaBCE,
-				LambdaMSE: cc.Base.LambdaMSE, Ablation: true}
-			c := cc.config(j)
-			j.LambdaMSE = c.LambdaMSE
-			if t := c.DistanceTerm(); t != objective.DistanceMSE {
-				j.Distance = string(t)
-			}
-			jobs = append(jobs, j)
+	seen := map[string]bool{}
+	var out []Job
+	for _, j := range jobs {
+		if j.Variant != run.Both || j.IsReference() {
+			continue
+		}
+		a := cc.resolved(Job{Model: cc.Ablation, Variant: run.Both, Position: j.Position, Seed: j.Seed, LR: j.LR, LambdaBCE: j.LambdaBCE, LambdaMSE: j.LambdaMSE, Ablation: true})
+		if !seen[a.Key()] {
+			seen[a.Key()] = true
+			out = append(out, a)
 		}
 	}
-	return jobs
+	return append(jobs, out...)
 }
 
 // IsAblation reports whether j is an ablation cell (withAblation).

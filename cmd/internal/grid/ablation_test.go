@@ -2,10 +2,12 @@ package grid
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/ignn/ignn/cmd/internal/run"
+	"github.com/ignn/ignn/features"
 )
 
 // TestAblationReference: a compare under the large-graph recipe gets one
@@ -37,6 +39,25 @@ func TestAblationReference(t *testing.T) {
 		if got := AblationFor(c.cfg, c.models, c.variants, 48); got != c.want {
 			t.Errorf("scale %q, models %v, variants %v: ablation model %q, want %q", c.cfg.Scale, c.models, c.variants, got, c.want)
 		}
+	}
+	// A grid file's blocks: one ablation cell per seed and setting of their both cells.
+	lm, err := features.ParsePosition("landmark:4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := CompareConfig{Base: large, Ablation: "gcn", Grids: []SubGrid{
+		{Models: []string{"gcn"}, Variants: []run.Variant{run.Both}, Repeats: 2, Positions: []features.Position{lm}},
+		{Models: []string{"sage", "gin"}, Variants: []run.Variant{run.Base, run.Both}, Repeats: 1, LR: 0.003},
+	}}
+	var keys []string
+	for _, j := range blocks.Jobs() {
+		if j.IsAblation() {
+			keys = append(keys, j.Key())
+		}
+	}
+	if want := []string{"gcn_both-landmark4-skipalone_lr0.01_bce1_rank10_seed1", "gcn_both-landmark4-skipalone_lr0.01_bce1_rank10_seed2",
+		"gcn_both-skipalone_lr0.003_bce1_rank10_seed1"}; !slices.Equal(keys, want) {
+		t.Errorf("a grid file's ablation cells %v, want %v", keys, want)
 	}
 	var finals [][2]float64
 	for _, w := range []int{1, 2} {

@@ -89,7 +89,7 @@ type SubGrid struct {
 // are joined in file order (a cell named twice runs once).
 func (cc CompareConfig) Jobs() []Job {
 	if len(cc.Grids) == 0 {
-		return cc.withAblation(cc.withCapacity(cc.gridJobs(), cc.Repeats), cc.Repeats)
+		return cc.withAblation(cc.withCapacity(cc.gridJobs(), cc.Repeats))
 	}
 	var jobs []Job
 	seen := map[string]bool{}
@@ -117,7 +117,7 @@ func (cc CompareConfig) Jobs() []Job {
 		}
 		repeats = max(repeats, g.Repeats)
 	}
-	return cc.withCapacity(jobs, repeats)
+	return cc.withAblation(cc.withCapacity(jobs, repeats))
 }
 
 func (cc CompareConfig) gridJobs() []Job {
@@ -161,11 +161,7 @@ func (cc CompareConfig) gridJobs() []Job {
 						if !v.MSE() && j.LambdaBCE == 0 {
 							j.LambdaBCE = 1
 						}
-						c := cc.config(j)
-						j.LambdaMSE = c.LambdaMSE
-						if t := c.DistanceTerm(); t != objective.DistanceMSE {
-							j.Distance = string(t)
-						}
+						j = cc.resolved(j)
 						if !seen[j.Key()] {
 							seen[j.Key()] = true
 							jobs = append(jobs, j)
@@ -176,6 +172,18 @@ func (cc CompareConfig) gridJobs() []Job {
 		}
 	}
 	return jobs
+}
+
+// resolved is j with the λ_MSE and distance term its configuration
+// resolves to (the model's default λ, 0 without the MSE; the term named
+// when it is not the MSE), as its cell's name states them.
+func (cc CompareConfig) resolved(j Job) Job {
+	c := cc.config(j)
+	j.LambdaMSE = c.LambdaMSE
+	if t := c.DistanceTerm(); t != objective.DistanceMSE {
+		j.Distance = string(t)
+	}
+	return j
 }
 
 // positions is the grid's list of positional inputs: Positions, or the
