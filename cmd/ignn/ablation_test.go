@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"strings"
 	"testing"
 )
@@ -8,7 +10,8 @@ import (
 // TestAblationRowCLI: compare adds the (skip path alone) row by default
 // when its runs have a skip path and train the both variant — one cell per
 // seed, in the table and the CSV — and not with --ablation=false, without
-// the both variant, or at the paper's scale (no skip path).
+// the both variant, or at the paper's scale (no skip path); when asked for
+// in vain, or when only the models stand in the way, a note says why.
 func TestAblationRowCLI(t *testing.T) {
 	run := func(extra ...string) (string, string) {
 		t.Helper()
@@ -31,6 +34,19 @@ func TestAblationRowCLI(t *testing.T) {
 	for _, extra := range [][]string{{"--variants", "base,both", "--ablation=false"}, {"--variants", "base,mse", "--ablation"}, {"--variants", "base,both", "--ablation", "--scale", "paper"}} {
 		if out, _ := run(extra...); strings.Contains(out, "(skip path alone)") {
 			t.Errorf("%v: a (skip path alone) row:\n%s", extra, out)
+		}
+	}
+	for _, c := range []struct{ args, why string }{
+		{"--models pgnn-f,appnp --variants both", "none of pgnn-f, appnp can leave its message passing out"},
+		{"--models gcn --variants base --ablation", "the variants do not include both"},
+		{"--models gcn --variants both --scale paper --ablation", "these runs have no skip path"},
+		{"--models gcn --variants both --scale paper", ""}, // not asked for: the paper's scale has none
+	} {
+		var o, e bytes.Buffer // not runCLI: it turns the default off
+		err := execute(context.Background(), append([]string{"ignn", "compare", "--dry-run", "--dataset", "caveman:8x6"}, strings.Fields(c.args)...), &o, &e)
+		errOut := e.String()
+		if err != nil || strings.Contains(errOut, "no (skip path alone) row") != (c.why != "") || !strings.Contains(errOut, c.why) {
+			t.Errorf("%s: %v, notes %q; want %q", c.args, err, errOut, c.why)
 		}
 	}
 	if out, _, err := runCLI("compare", "--dry-run", "--dataset", "caveman:8x6", "--models", "gcn,sage", "--variants", "both", "--repeats", "2", "--ablation"); err != nil || !strings.Contains(out, "6 cells") {

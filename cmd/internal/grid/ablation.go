@@ -1,7 +1,9 @@
 package grid
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/ignn/ignn/cmd/internal/run"
 	"github.com/ignn/ignn/models"
@@ -40,10 +42,26 @@ func AblationModel(names []string) string {
 // recipe, or with --position-skip), "" otherwise. A grid file's names and
 // variants are those of all its blocks.
 func AblationFor(c run.Config, names []string, variants []run.Variant, nodes int) string {
-	if !slices.Contains(variants, run.Both) || !run.RecipeSkip(c, nodes) {
+	if NoAblation(c, names, variants, nodes) != "" {
 		return ""
 	}
 	return AblationModel(names)
+}
+
+// NoAblation says why a grid of names × variants on a graph of nodes nodes
+// has no ablation row ("" when it has one): no both variant, runs without
+// a skip path, or no model that can leave its message passing out.
+func NoAblation(c run.Config, names []string, variants []run.Variant, nodes int) string {
+	switch {
+	case !slices.Contains(variants, run.Both):
+		return "the variants do not include both"
+	case !run.RecipeSkip(c, nodes):
+		return "these runs have no skip path (the paper's scale, or --position-skip=false)"
+	case AblationModel(names) == "":
+		return fmt.Sprintf("none of %s can leave its message passing out (the models that can: %s)", strings.Join(names, ", "),
+			strings.Join(models.NamesWhere(func(e models.Entry) bool { return e.SkipAlone }), ", "))
+	}
+	return ""
 }
 
 // withAblation appends, with Ablation set, the ablation cells: for each
