@@ -65,21 +65,21 @@ def sketch_shares(folder, model, variant):
     return ", ".join(shares)
 
 
-def capacity_share(folder):
-    """The (capacity) cells' share of the recipe compare's cell time (goal 1: at most 10%)."""
-    cells, cap, rest = os.path.join(folder, "cells"), 0.0, 0.0
+def reference_share(folder, tag, row):
+    """The reference cells' (their names hold tag) share of the recipe compare's cell time (goal 1: the capacity row's at most 10%)."""
+    cells, ref, rest = os.path.join(folder, "cells"), 0.0, 0.0
     if not os.path.isdir(cells):
         return ""
     for name in os.listdir(cells):
         if name.endswith(".json"):
             secs = load(os.path.join(cells, name)).get("train_seconds", 0) or 0
-            if "-capacity_" in name:
-                cap += secs
+            if tag in name:
+                ref += secs
             else:
                 rest += secs
-    if cap == 0 or rest == 0:
+    if ref == 0 or rest == 0:
         return ""
-    return f"(capacity) cells: {cap:.0f} s of the recipe compare's {cap + rest:.0f} s of cell time ({100 * cap / (cap + rest):.0f}%)"
+    return f"{row} cells: {ref:.0f} s of the recipe compare's {ref + rest:.0f} s of cell time ({100 * ref / (ref + rest):.0f}%)"
 
 
 def timing(out, g, s):
@@ -120,14 +120,18 @@ def main(out):
         pos = inp["position"] if inp else None
         cap = next((r for r in rec["rows"] if r["model"] == "(capacity)"), None)
         # The recipe compare's own (skip path alone) row (compare --ablation,
-        # the default since it exists), else the ablation compare's rows.
+        # the default since it exists), else an older folder's ablation
+        # compare's rows.
         abl_ref = next((r for r in rec["rows"] if r["model"] == "(skip path alone)"), None)
+        if abl_ref:  # on the recipe's own seeds: an older ablation compare beside it is not read
+            res.pop("ablation", None)
         print(f"## {rec['dataset']} ({rec['task']} task, {rec['repeats']} seeds)\n")
         for s in res:
             print(f"* {s}: `{open(os.path.join(out, f'{g}-{s}.cmd')).read().strip()}` — {timing(out, g, s)}")
-        share = capacity_share(os.path.join(out, f"{g}-recipe"))
-        if share:
-            print(f"* {share}")
+        for tag, row in (("-capacity_", "(capacity)"), ("-skipalone_", "(skip path alone)")):
+            share = reference_share(os.path.join(out, f"{g}-recipe"), tag, row)
+            if share:
+                print(f"* {share}")
         print("\n| model | row | AUC [95% CI] | τ [95% CI] | s per cell |\n|---|---|---|---|---|")
         models = []
         for r in rec["rows"]:
@@ -147,7 +151,7 @@ def main(out):
                 if r is not None:
                     print(f"| {m} | {label} | {fmt(r['final_auc_mean'])}{ci(r, 'final_auc_ci95')} | {fmt(r['final_tau_mean'])}{ci(r, 'final_tau_ci95')} | "
                           f"{cell_seconds(os.path.join(out, f'{g}-{s}'), m, v)} |")
-            recipe, ablation = rows[3][1], rows[4][1] or abl_ref
+            recipe, ablation = rows[3][1], abl_ref or rows[4][1]
             if recipe is None:
                 continue
             bars = [r["final_auc_mean"] for _, r, _, _ in rows[:3] if r] + ([goal_inp["auc_mean"]] if goal_inp else []) + ([cap["final_auc_mean"]] if cap else [])
