@@ -16,7 +16,8 @@ import (
 // row (no paired difference, never the best τ) with the numbers of a run
 // of that configuration made by hand; those numbers are the same bit for
 // bit whichever model of the layer stack builds it, and the same for one
-// and two workers. A paper-scale run (no skip path), a grid without the
+// and two workers; its cost for shards and ETAs is AblationCost of its
+// model's cell. A paper-scale run (no skip path), a grid without the
 // both variant and a grid of models that cannot leave their message
 // passing out get no row.
 func TestAblationReference(t *testing.T) {
@@ -70,6 +71,11 @@ func TestAblationReference(t *testing.T) {
 		}
 		if len(abl) != 2 || !strings.HasSuffix(abl[0].Key(), "_seed1") || !strings.Contains(abl[0].Key(), "-skipalone") || abl[0].Distance != "rank" {
 			t.Fatalf("ablation jobs %+v: want one per seed, named, on the ranking term", abl)
+		}
+		full := abl[0]
+		full.Ablation = false
+		if a, m := cc.ETACost(abl[0]), cc.ETACost(full); a != m*AblationCost {
+			t.Errorf("ablation cell's cost %v, its model's cell %v: want %g of it", a, m, AblationCost)
 		}
 		res, err := Compare(context.Background(), cc, CompareHooks{})
 		if err != nil {

@@ -73,6 +73,9 @@ func (cc CompareConfig) jobCost(j Job) float64 {
 	if j.Variant.MSE() {
 		c *= 1.5
 	}
+	if j.IsAblation() {
+		c *= AblationCost
+	}
 	return c * float64(cc.Base.Epochs)
 }
 
