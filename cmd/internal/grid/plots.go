@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/ignn/ignn/cmd/internal/report"
 	"github.com/ignn/ignn/cmd/internal/run"
@@ -22,8 +23,19 @@ func Plot(c *Comparison, title, outBase string) ([]string, error) {
 			models = append(models, r.Model)
 		}
 	}
+	var refs []report.Ref
 	for _, m := range models {
-		b, t := c.row(m, "base"), c.row(m, "both")
+		if m == CapacityRow || m == AblationRow { // reference rows: a point each
+			r := c.bothRow(m)
+			if m == CapacityRow {
+				r = c.row(m, CapacityLabel)
+			}
+			if r != nil {
+				refs = append(refs, report.Ref{Name: m, AUC: float64(r.AUCMean), Tau: float64(r.TauMean)})
+			}
+			continue
+		}
+		b, t := c.row(m, "base"), c.bothRow(m)
 		if b == nil || t == nil {
 			continue
 		}
@@ -32,7 +44,7 @@ func Plot(c *Comparison, title, outBase string) ([]string, error) {
 	}
 	var files []string
 	if len(shifts) > 0 {
-		if err := report.PlotShifts(title, shifts, outBase+"auc-tau"); err != nil {
+		if err := report.PlotShifts(title, shifts, refs, outBase+"auc-tau"); err != nil {
 			return nil, err
 		}
 		files = append(files, outBase+"auc-tau.png")
@@ -73,6 +85,20 @@ func Plot(c *Comparison, title, outBase string) ([]string, error) {
 		files = append(files, outBase+"tau-lambda.png")
 	}
 	return files, nil
+}
+
+// bothRow is model's both row: "both", or the first with a positional
+// input ("both[landmark:256]", compare --positions), nil without one.
+func (c *Comparison) bothRow(model string) *RowJSON {
+	if r := c.row(model, "both"); r != nil {
+		return r
+	}
+	for i := range c.Rows {
+		if c.Rows[i].Model == model && strings.HasPrefix(c.Rows[i].Variant, "both[") {
+			return &c.Rows[i]
+		}
+	}
+	return nil
 }
 
 // PlotDistance draws cosine against hop distance for every model with base

@@ -23,10 +23,21 @@ type Shift struct {
 	BothAUC, BothTau float64
 }
 
+// Ref is a reference row's point (the (capacity) row, the (skip path
+// alone) row): drawn in grey beside the models' shifts, named in the legend.
+type Ref struct {
+	Name     string
+	AUC, Tau float64
+}
+
+// refGlyphs are the reference points' shapes, in order.
+var refGlyphs = []draw.GlyphDrawer{draw.CrossGlyph{}, draw.BoxGlyph{}, draw.PlusGlyph{}, draw.RingGlyph{}}
+
 // PlotShifts draws AUC (x) against Kendall τ (y) per model, a circle at the
 // base variant and a triangle at "both" joined by a line (the paper's
-// Figure 2), and writes it as PNG and SVG under base+".png"/".svg".
-func PlotShifts(title string, shifts []Shift, base string) error {
+// Figure 2), the reference points refs in grey, and writes it as PNG and
+// SVG under base+".png"/".svg".
+func PlotShifts(title string, shifts []Shift, refs []Ref, base string) error {
 	p := plot.New()
 	p.Title.Text = title + " (circle: base, triangle: both)"
 	p.X.Label.Text = "test AUC-ROC"
@@ -50,6 +61,18 @@ func PlotShifts(title string, shifts []Shift, base string) error {
 		to.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(4.5), Shape: draw.TriangleGlyph{}}
 		p.Add(l, from, to)
 		p.Legend.Add(s.Model, l)
+	}
+	for i, r := range refs {
+		if anyNaN(r.AUC, r.Tau) {
+			continue
+		}
+		pt, err := plotter.NewScatter(plotter.XYs{{X: r.AUC, Y: r.Tau}})
+		if err != nil {
+			return err
+		}
+		pt.GlyphStyle = draw.GlyphStyle{Color: color.Gray{0x60}, Radius: vg.Points(4.5), Shape: refGlyphs[i%len(refGlyphs)]}
+		p.Add(pt)
+		p.Legend.Add(r.Name, pt)
 	}
 	pad(p)
 	return savePlot(p, base)
