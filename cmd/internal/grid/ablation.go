@@ -18,7 +18,7 @@ import (
 // The skip path alone is the same for every model of the layer stack (it
 // has one parameter, the skip map, started the same way: GCN, SAGE and GIN
 // give the same numbers bit for bit, TestAblationReference), so one cell per
-// seed serves the grid, at about a fifth of a recipe cell's time (Email,
+// seed serves the grid, at a fifth to a sixth of a recipe cell's time (Email,
 // three seeds: 3.9 s against 17.7 s; Wiki-Vote 14.9 s against 71.7 s).
 
 // The ablation reference's row in tables.
