@@ -135,10 +135,6 @@ func aggregate(cc CompareConfig, jobs []Job, results []*run.Result) *Comparison 
 		}
 		c.Rows = append(c.Rows, rj)
 	}
-	c.Notes = agreement(c.rows, reference)
-	if n := capacityShort(c.rows, reference); n != "" {
-		c.Notes = append(c.Notes, n)
-	}
 	for i, j := range reference { // the references are named as reference rows
 		model, variant := CapacityRow, CapacityLabel
 		if j.IsAblation() {
@@ -147,6 +143,10 @@ func aggregate(cc CompareConfig, jobs []Job, results []*run.Result) *Comparison 
 		}
 		c.rows[i].Model, c.rows[i].Variant = model, variant
 		c.Rows[i].Model, c.Rows[i].Variant = model, variant
+	}
+	c.Notes = report.Agreement(c.rows, AblationRow)
+	if n := report.CapacityShort(c.rows, CapacityRow, CapacityEpochs); n != "" {
+		c.Notes = append(c.Notes, n)
 	}
 	return c
 }

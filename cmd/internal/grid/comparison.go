@@ -65,8 +65,8 @@ type Comparison struct {
 	Heuristics []HeuristicRow `json:"heuristics,omitempty"`
 	Failures   []Failure      `json:"failures,omitempty"`
 	// Notes name what the table's numbers alone do not say: models whose
-	// rows of one variant agree to AgreeWithin (agreement), a (capacity)
-	// row far below the models' (capacityShort).
+	// rows of one variant agree (report.Agreement), a (capacity) row far
+	// below the models' (report.CapacityShort).
 	Notes []string `json:"notes,omitempty"`
 	// ShardDone of ShardCells cells of this shard are finished (shard runs
 	// only; Rows and Cells are then empty).
@@ -123,6 +123,9 @@ func (c *Comparison) Heading(seeds string) string {
 
 // TableRows returns the table rows.
 func (c *Comparison) TableRows() []report.Row { return c.rows }
+
+// NotesText is the notes as the text and markdown tables end with.
+func (c *Comparison) NotesText() string { return report.NotesText(c.Notes) }
 
 // Write stores results.json, results.csv and results.md under dir.
 func (c *Comparison) Write(dir string) error {

@@ -13,7 +13,6 @@
 //	capacity.go        the (capacity) row: a free table on the runs' objective
 //	ablation.go        the (skip path alone) row: the recipe minus its message passing
 //	heuristic.go       the (common neighbours) and (adamic-adar) rows
-//	notes.go           the notes under a table: models that agree, a short (capacity) row
 //	plots.go           AUC vs τ and τ vs λ figures
 //	curveplots.go      τ and validation AUC against epoch
 //	resultsdoc.go      docs/results.md from saved comparisons

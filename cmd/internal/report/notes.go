@@ -1,12 +1,15 @@
-package grid
+package report
 
 import (
 	"fmt"
 	"math"
 	"strings"
-
-	"github.com/ignn/ignn/cmd/internal/report"
 )
+
+// The notes under a comparison table: what its numbers alone do not say.
+// They read the table's rows as named: a reference row's model starts
+// with "(" ("(capacity)", "(skip path alone)"), every other row is a
+// model's.
 
 // AgreeWithin is how close (final-epoch mean AUC and τ) the rows of two or
 // more models under one variant must be for the table to say that they
@@ -16,10 +19,10 @@ import (
 const AgreeWithin = 0.002
 
 // CapacityShortAUC and CapacityShortTau are how far below the table's
-// best model row (final mean AUC, final mean τ) the (capacity) row may end
+// best model row (final mean AUC, final mean τ) the capacity row may end
 // before the table says that it is not a reference there: a free table
-// trained for CapacityEpochs steps stops short of what its width holds on
-// large graphs (caveman:5000x20: 0.556 / 0.246 against the recipe's 0.990 /
+// trained for its 1000 steps stops short of what its width holds on large
+// graphs (caveman:5000x20: 0.556 / 0.246 against the recipe's 0.990 /
 // 0.437, and at lr 0.003 or 0.01 no better: 0.551 / 0.238, 0.546 / 0.141)
 // and under a ranking term that holds it from the link end
 // (plc:20000:4:0.5: AUC 0.618 against 0.730).
@@ -28,17 +31,21 @@ const (
 	CapacityShortTau = 0.05
 )
 
-// capacityShort is the table's note when the (capacity) row ends more
-// than CapacityShortAUC below its best model row's final AUC or
-// CapacityShortTau below its best final τ ("" otherwise).
-func capacityShort(rows []report.Row, refs map[int]Job) string {
-	capRow := -1
+// isReference reports whether r is a reference row (its model in brackets).
+func isReference(r Row) bool { return strings.HasPrefix(r.Model, "(") }
+
+// CapacityShort is the note when the row named capacity ends more than
+// CapacityShortAUC below the best model row's final AUC or
+// CapacityShortTau below its best final τ ("" otherwise); steps are the
+// capacity row's training steps.
+func CapacityShort(rows []Row, capacity string, steps int) string {
+	var c *Row
 	bestAUC, bestTau := math.Inf(-1), math.Inf(-1)
 	for i, r := range rows {
-		if j, ref := refs[i]; ref {
-			if j.IsCapacity() {
-				capRow = i
-			}
+		if r.Model == capacity {
+			c = &rows[i]
+		}
+		if isReference(r) {
 			continue
 		}
 		if !math.IsNaN(r.FinalAUC.Mean) {
@@ -48,10 +55,9 @@ func capacityShort(rows []report.Row, refs map[int]Job) string {
 			bestTau = max(bestTau, r.FinalTau.Mean)
 		}
 	}
-	if capRow < 0 {
+	if c == nil {
 		return ""
 	}
-	c := rows[capRow]
 	var short []string
 	if d := bestAUC - c.FinalAUC.Mean; d > CapacityShortAUC {
 		short = append(short, fmt.Sprintf("%.3f below the best model row's final AUC", d))
@@ -63,64 +69,53 @@ func capacityShort(rows []report.Row, refs map[int]Job) string {
 		return ""
 	}
 	return fmt.Sprintf("the %s row ends %s: a free table trained for %d steps on the runs' objective stops short of what a model reaches here (a large graph, or a ranking term that holds it from the link end; docs/frontier-notes.md), so it is a point the table reached, not what the output width can hold",
-		CapacityRow, strings.Join(short, " and "), CapacityEpochs)
+		capacity, strings.Join(short, " and "), steps)
 }
 
-// agreement is the table's note for each variant whose rows of two or
-// more models agree within AgreeWithin on final AUC and τ: comparing those
-// models says nothing here. With the (skip path alone) row of the same
-// input, the note gives it beside them, and why they agree.
-func agreement(rows []report.Row, refs map[int]Job) []string {
+// Agreement is the note for each variant whose rows of two or more models
+// agree within AgreeWithin on final AUC and τ: comparing those models
+// says nothing here. With the row named ablation of the same variant (the
+// recipe without its message passing), the note gives it beside them, and
+// why they agree.
+func Agreement(rows []Row, ablation string) []string {
 	type span struct {
 		models       []string
 		aucLo, aucHi float64
 		tauLo, tauHi float64
-		abl          *report.Row
 		undefined    bool
 	}
-	byVariant := map[string]*span{}
+	spans, abl := map[string]*span{}, map[string]Row{}
 	var order []string
-	for i, r := range rows {
-		if j, ref := refs[i]; ref {
-			if j.IsAblation() {
-				j.Ablation = false
-				if sp := byVariant[j.Label()]; sp != nil {
-					sp.abl = &rows[i]
-				} else {
-					byVariant[j.Label()] = &span{abl: &rows[i], aucLo: math.Inf(1), aucHi: math.Inf(-1), tauLo: math.Inf(1), tauHi: math.Inf(-1)}
-					order = append(order, j.Label())
-				}
-			}
+	for _, r := range rows {
+		if r.Model == ablation {
+			abl[r.Variant] = r
+		}
+		if isReference(r) {
 			continue
 		}
-		if strings.HasPrefix(r.Model, "(") {
-			continue
-		}
-		sp := byVariant[r.Variant]
+		sp := spans[r.Variant]
 		if sp == nil {
 			sp = &span{aucLo: math.Inf(1), aucHi: math.Inf(-1), tauLo: math.Inf(1), tauHi: math.Inf(-1)}
-			byVariant[r.Variant] = sp
+			spans[r.Variant] = sp
 			order = append(order, r.Variant)
 		}
 		a, t := r.FinalAUC.Mean, r.FinalTau.Mean
-		if math.IsNaN(a) || math.IsNaN(t) {
-			sp.undefined = true
-		}
+		sp.undefined = sp.undefined || math.IsNaN(a) || math.IsNaN(t)
 		sp.models = append(sp.models, r.Model)
 		sp.aucLo, sp.aucHi = min(sp.aucLo, a), max(sp.aucHi, a)
 		sp.tauLo, sp.tauHi = min(sp.tauLo, t), max(sp.tauHi, t)
 	}
 	var notes []string
 	for _, v := range order {
-		sp := byVariant[v]
+		sp := spans[v]
 		if len(sp.models) < 2 || sp.undefined || sp.aucHi-sp.aucLo > AgreeWithin || sp.tauHi-sp.tauLo > AgreeWithin {
 			continue
 		}
 		n := fmt.Sprintf("%s give the same final AUC (%s) and τ (%s) under %s, within %g: the table cannot tell these models apart on this graph",
 			joinAnd(sp.models), between(sp.aucLo, sp.aucHi), between(sp.tauLo, sp.tauHi), v, AgreeWithin)
-		if sp.abl != nil {
+		if a, ok := abl[v]; ok {
 			n += fmt.Sprintf("; the %s row (no message passing) reads %.3f and %.3f. Under the large-graph recipe, training brings the layers to one function, a smoothing of the positional input that each model can express, and the neighbourhood sketch (--sketch) has no parameters (docs/frontier-notes.md, fifth session)",
-				AblationRow, sp.abl.FinalAUC.Mean, sp.abl.FinalTau.Mean)
+				ablation, a.FinalAUC.Mean, a.FinalTau.Mean)
 		}
 		notes = append(notes, n)
 	}
@@ -144,11 +139,11 @@ func joinAnd(s []string) string {
 	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
-// NotesText is the notes as lines "note: …", each followed by a blank line
+// NotesText is notes as lines "note: …", each followed by a blank line
 // ("" without notes), for text and markdown tables.
-func (c *Comparison) NotesText() string {
+func NotesText(notes []string) string {
 	var b strings.Builder
-	for _, n := range c.Notes {
+	for _, n := range notes {
 		b.WriteString("note: " + n + "\n\n")
 	}
 	return b.String()
