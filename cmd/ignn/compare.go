@@ -183,10 +183,23 @@ func compareConfigFrom(c *cli.Context, sweep bool) (grid.CompareConfig, string, 
 	cc := grid.CompareConfig{Base: base, Models: splitList(c.String("models")),
 		Repeats: c.Int("repeats"), Workers: capWorkers(c.Int("workers"), func(s string) { fmt.Fprintln(c.App.ErrWriter, s) }), Out: c.String("out"), Sweep: sweep || c.Bool("sweep"),
 		RetryFailed: c.Bool("retry-failed"), Select: base.Select, InputsOnly: c.Bool("inputs-only")}
+	// The graph's node count, read once (a user's edge list is loaded for it).
+	var nodes struct {
+		n   int
+		err error
+		ok  bool
+	}
+	graphNodes := func() (int, error) {
+		if !nodes.ok {
+			nodes.n, nodes.err = run.DatasetNodes(base)
+			nodes.ok = true
+		}
+		return nodes.n, nodes.err
+	}
 	cc.Capacity = c.Bool("capacity") && !cc.Sweep && !cc.InputsOnly
 	cc.Heuristics = c.Bool("heuristics") && !cc.Sweep
 	if cc.Capacity && !c.IsSet("capacity") {
-		if n, err := run.DatasetNodes(base); err == nil && n > run.CapacityFullNodes {
+		if n, err := graphNodes(); err == nil && n > run.CapacityFullNodes {
 			cc.Capacity = false
 			fmt.Fprintf(c.App.ErrWriter, "note: no (capacity) row on a graph of %d nodes (above %d): a free table trained for %d steps is far from its capacity there "+
 				"(grid:1000x1000: τ 0.430 against the GCN recipe's 0.929, in 12 minutes); --capacity forces it\n", n, run.CapacityFullNodes, grid.CapacityEpochs)
@@ -256,7 +269,7 @@ func compareConfigFrom(c *cli.Context, sweep bool) (grid.CompareConfig, string, 
 		os.Remove(probe)
 	}
 	if c.Bool("ablation") && !cc.Sweep && !cc.InputsOnly {
-		n, err := run.DatasetNodes(base)
+		n, err := graphNodes()
 		if err != nil {
 			return cc, "", err
 		}
