@@ -31,7 +31,10 @@ type Config struct {
 	// normalised — the ablation that shows what the message passing adds
 	// to a recipe with a skip path. Only the layer stack (GCN, SAGE, GAT,
 	// GIN, GraphConv) can leave its layers out; Output refuses it after
-	// message passing that was built.
+	// message passing that was built. A neighbourhood sketch (Sketch) stays
+	// when the input has one: the skip path and the sketch are the recipe
+	// without its trained layers (run's large defaults give a SkipAlone run
+	// none).
 	SkipAlone bool `json:",omitempty"`
 	// SkipMix, in (0, 1) with a skip path, makes the embedding two unit
 	// halves side by side, [√w·skip | √(1−w)·message passing] with w =
@@ -73,8 +76,7 @@ type Config struct {
 	// features.NeighbourSketch) and w the input's share (GraphInput.SketchMix),
 	// so a pair's cosine is w·(the model's) + (1−w)·(the overlap of the
 	// two neighbourhoods). One hop of message passing over hash
-	// identities, with no parameters (issue 64). 0 = off; SkipAlone leaves
-	// it out (it is message passing). The embedding is Out + Sketch
+	// identities, with no parameters (issue 64). 0 = off. The embedding is Out + Sketch
 	// columns wide. Training graphs leave it out too: the model trains on
 	// its own objective as without it, and the sketch joins the embedding
 	// that is evaluated and written (forward-only graphs). Trained with the

@@ -142,10 +142,11 @@ func (s stack) Stage(b *engine.Builder, gi *engine.GraphInput, st int, h *G.Node
 // random otherwise. With c.SkipAlone, h must be nil and the embedding is
 // the skip's map alone. When the input carries a neighbourhood sketch
 // (gi.Sketch; c.Sketch), the embedding ends with its columns (Config.Sketch),
-// but not with c.SkipAlone, and not in a training graph. Every model that declares Entry.Skip ends with it.
+// with c.SkipAlone too (the skip path and the sketch: the recipe without its
+// trained layers), but not in a training graph. Every model that declares Entry.Skip ends with it.
 func Output(b *engine.Builder, name string, c Config, h *G.Node, gi *engine.GraphInput) *G.Node {
 	z := smoothed(b, name, c, h, gi)
-	if gi.Sketch == nil || c.SkipAlone || b.Train { // trained without it: the sketch joins the embedding after training
+	if gi.Sketch == nil || b.Train { // trained without it: the sketch joins the embedding after training
 		return z
 	}
 	if gi.SketchMix == nil {

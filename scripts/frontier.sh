@@ -7,7 +7,9 @@
 #             256 below 50,000 nodes, 64 from there) for the (input) row; the
 #             (capacity) row (a free table on the runs' own objective), the
 #             (skip path alone) row (the recipe's both with --skip-alone: the
-#             ablation, one cell per seed) and the (common neighbours) and
+#             ablation, one cell per seed), the (skip path + sketch) row
+#             (the same keeping the sketch, below 50,000 nodes: the recipe
+#             without its trained layers) and the (common neighbours) and
 #             (adamic-adar) rows come by default;
 #   paper:    --scale paper (the paper's hash input + MSE, whole-graph steps),
 #             variants base and both.

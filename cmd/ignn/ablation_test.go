@@ -9,7 +9,8 @@ import (
 
 // TestAblationRowCLI: compare adds the (skip path alone) row by default
 // when its runs have a skip path and train the both variant — one cell per
-// seed, in the table and the CSV — and not with --ablation=false, without
+// seed, in the table and the CSV, with a (skip path + sketch) row beside it
+// when the runs have a sketch — and not with --ablation=false, without
 // the both variant, or at the paper's scale (no skip path); when asked for
 // in vain, or when only the models stand in the way, a note says why.
 func TestAblationRowCLI(t *testing.T) {
@@ -24,15 +25,15 @@ func TestAblationRowCLI(t *testing.T) {
 		return out, errOut
 	}
 	out, _ := run("--variants", "base,both", "--ablation")
-	if strings.Count(out, "(skip path alone)") != 1 || strings.Count(out, "\nsage ") != 2 {
-		t.Errorf("the table has no single (skip path alone) row beside the models' rows:\n%s", out)
+	if strings.Count(out, "(skip path alone)") != 1 || strings.Count(out, "(skip path + sketch)") != 1 || strings.Count(out, "\nsage ") != 2 {
+		t.Errorf("the table has no single (skip path alone) and (skip path + sketch) row beside the models' rows:\n%s", out)
 	}
 	csv, _ := run("--variants", "base,both", "--ablation", "--format", "csv")
-	if !strings.Contains(csv, "(skip path alone),both,1,") {
-		t.Errorf("the CSV has no (skip path alone) row:\n%s", csv)
+	if !strings.Contains(csv, "(skip path alone),both,1,") || !strings.Contains(csv, "(skip path + sketch),both,1,") {
+		t.Errorf("the CSV has no (skip path alone) or (skip path + sketch) row:\n%s", csv)
 	}
 	for _, extra := range [][]string{{"--variants", "base,both", "--ablation=false"}, {"--variants", "base,mse", "--ablation"}, {"--variants", "base,both", "--ablation", "--scale", "paper"}} {
-		if out, _ := run(extra...); strings.Contains(out, "(skip path alone)") {
+		if out, _ := run(extra...); strings.Contains(out, "(skip path") {
 			t.Errorf("%v: a (skip path alone) row:\n%s", extra, out)
 		}
 	}
@@ -49,7 +50,10 @@ func TestAblationRowCLI(t *testing.T) {
 			t.Errorf("%s: %v, notes %q; want %q", c.args, err, errOut, c.why)
 		}
 	}
-	if out, _, err := runCLI("compare", "--dry-run", "--dataset", "caveman:8x6", "--models", "gcn,sage", "--variants", "both", "--repeats", "2", "--ablation"); err != nil || !strings.Contains(out, "6 cells") {
-		t.Errorf("dry run of 2 models × 2 seeds and the ablation's 2 cells: %v\n%s", err, out)
+	if out, _, err := runCLI("compare", "--dry-run", "--dataset", "caveman:8x6", "--models", "gcn,sage", "--variants", "both", "--repeats", "2", "--ablation"); err != nil || !strings.Contains(out, "8 cells") {
+		t.Errorf("dry run of 2 models × 2 seeds and the ablation's 2 + 2 cells (with the sketch and without): %v\n%s", err, out)
+	}
+	if out, _, err := runCLI("compare", "--dry-run", "--dataset", "caveman:8x6", "--models", "gcn,sage", "--variants", "both", "--repeats", "2", "--ablation", "--sketch", "0"); err != nil || !strings.Contains(out, "6 cells") || strings.Contains(out, "-sketch_") {
+		t.Errorf("dry run without a sketch: 2 models × 2 seeds and the ablation's 2 cells: %v\n%s", err, out)
 	}
 }

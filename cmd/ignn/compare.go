@@ -278,6 +278,9 @@ func compareConfigFrom(c *cli.Context, sweep bool) (grid.CompareConfig, string, 
 			names, variants = append(names, g.Models...), append(variants, g.Variants...)
 		}
 		cc.Ablation = grid.AblationFor(base, names, variants, n)
+		if cc.Ablation != "" {
+			cc.AblationSketch = run.RecipeSketch(base, n)
+		}
 		// Said when asked for, or when only the models stand in the way.
 		if why := grid.NoAblation(base, names, variants, n); why != "" && (c.IsSet("ablation") || slices.Contains(variants, run.Both) && run.RecipeSkip(base, n)) {
 			fmt.Fprintf(c.App.ErrWriter, "note: no %s row: %s\n", grid.AblationRow, why)

@@ -21,8 +21,18 @@ import (
 // seed serves the grid, at a fifth to a sixth of a recipe cell's time (Email,
 // three seeds: 3.9 s against 17.7 s; Wiki-Vote 14.9 s against 71.7 s).
 
-// The ablation reference's row in tables.
-const AblationRow = "(skip path alone)"
+// The ablation reference's rows in tables: the skip path alone, and, when
+// the runs have a neighbourhood sketch, the skip path and the sketch (the
+// recipe without its trained layers: the parameter-free hop stays). The
+// second splits what the message passing adds between the sketch and the
+// layers: three seeds, final test AUC, GCN recipe / skip path + sketch /
+// skip path alone: Email (user graph) 0.931 / 0.922 / 0.905,
+// plc:20000:4:0.5 0.730 / 0.730 / 0.670, Wiki-Vote 0.927 / 0.924 / 0.922
+// (docs/frontier-notes.md, sixth session).
+const (
+	AblationRow       = "(skip path alone)"
+	AblationSketchRow = "(skip path + sketch)"
+)
 
 // AblationCost is an ablation cell's cost relative to a cell of its model
 // (shards, ETAs): no message passing, so about a sixth of the time (0.2
@@ -75,7 +85,8 @@ func NoAblation(c run.Config, names []string, variants []run.Variant, nodes int)
 // both cell of the grid, the both variant of the model Ablation names with
 // --skip-alone at the cell's positional input, rate, weights and seed,
 // once per distinct setting and seed (the skip path alone is the same for
-// every model of the layer stack).
+// every model of the layer stack); with AblationSketch, each followed by
+// the same cell keeping the sketch.
 func (cc CompareConfig) withAblation(jobs []Job) []Job {
 	if cc.Ablation == "" {
 		return jobs
@@ -87,8 +98,13 @@ func (cc CompareConfig) withAblation(jobs []Job) []Job {
 			continue
 		}
 		a := cc.resolved(Job{Model: cc.Ablation, Variant: run.Both, Position: j.Position, Seed: j.Seed, LR: j.LR, LambdaBCE: j.LambdaBCE, LambdaMSE: j.LambdaMSE, Ablation: true})
-		if !seen[a.Key()] {
-			seen[a.Key()] = true
+		if seen[a.Key()] {
+			continue
+		}
+		seen[a.Key()] = true
+		out = append(out, a)
+		if cc.AblationSketch > 0 {
+			a.AblationSketch = true
 			out = append(out, a)
 		}
 	}

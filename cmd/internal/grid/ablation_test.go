@@ -17,9 +17,11 @@ import (
 // of that configuration made by hand; those numbers are the same bit for
 // bit whichever model of the layer stack builds it, and the same for one
 // and two workers; its cost for shards and ETAs is AblationCost of its
-// model's cell. A paper-scale run (no skip path), a grid without the
-// both variant and a grid of models that cannot leave their message
-// passing out get no row.
+// model's cell. Runs with a neighbourhood sketch get a (skip path +
+// sketch) cell beside each, the same with the sketch kept, equal to a
+// --skip-alone --sketch M run by hand. A paper-scale run (no skip path), a
+// grid without the both variant and a grid of models that cannot leave
+// their message passing out get no row.
 func TestAblationReference(t *testing.T) {
 	base := run.Default()
 	base.Dataset, base.Epochs, base.EvalEvery, base.BatchSteps = "caveman:8x6", 2, 1, 10
@@ -60,17 +62,32 @@ func TestAblationReference(t *testing.T) {
 		"gcn_both-skipalone_lr0.003_bce1_rank10_seed1"}; !slices.Equal(keys, want) {
 		t.Errorf("a grid file's ablation cells %v, want %v", keys, want)
 	}
-	var finals [][2]float64
+	// The runs' sketch: the large defaults' below 50,000 nodes on a link
+	// task, none without a skip path.
+	sketch := run.RecipeSketch(large, 48)
+	if sketch != run.SketchWidth(48) || run.RecipeSketch(base, 48) != 0 {
+		t.Fatalf("the runs' sketch: %d under the large defaults (want %d), %d at the paper's scale (want 0)", sketch, run.SketchWidth(48), run.RecipeSketch(base, 48))
+	}
+	var finals [][4]float64
 	for _, w := range []int{1, 2} {
-		cc := CompareConfig{Base: large, Models: []string{"gcn", "sage"}, Variants: []run.Variant{run.Base, run.Both}, Repeats: 2, Workers: w, Ablation: "gcn"}
-		var abl []Job
+		cc := CompareConfig{Base: large, Models: []string{"gcn", "sage"}, Variants: []run.Variant{run.Base, run.Both}, Repeats: 2, Workers: w, Ablation: "gcn", AblationSketch: sketch}
+		var abl, withSketch []Job
 		for _, j := range cc.Jobs() {
-			if j.IsAblation() {
+			switch {
+			case j.AblationSketch:
+				withSketch = append(withSketch, j)
+			case j.IsAblation():
 				abl = append(abl, j)
 			}
 		}
 		if len(abl) != 2 || !strings.HasSuffix(abl[0].Key(), "_seed1") || !strings.Contains(abl[0].Key(), "-skipalone") || abl[0].Distance != "rank" {
 			t.Fatalf("ablation jobs %+v: want one per seed, named, on the ranking term", abl)
+		}
+		if len(withSketch) != 2 || !withSketch[0].IsAblation() || withSketch[0].Key() != strings.Replace(abl[0].Key(), "-skipalone", "-skipalone-sketch", 1) {
+			t.Fatalf("ablation jobs keeping the sketch %+v: want one per seed beside %+v", withSketch, abl)
+		}
+		if c := cc.config(abl[0]); c.ModelConfig.Sketch != 0 {
+			t.Errorf("the skip path alone's cell has a sketch of %d columns", c.ModelConfig.Sketch)
 		}
 		full := abl[0]
 		full.Ablation = false
@@ -81,16 +98,22 @@ func TestAblationReference(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var row *RowJSON
+		var row, rowSketch *RowJSON
 		for i, r := range res.Rows {
-			if r.Model == AblationRow {
+			switch r.Model {
+			case AblationRow:
 				row = &res.Rows[i]
+			case AblationSketchRow:
+				rowSketch = &res.Rows[i]
 			}
 		}
 		if row == nil || row.Variant != "both" || row.Runs != 2 || row.VsBase != nil || row.BestTau {
 			t.Fatalf("ablation row %+v in %+v", row, res.Rows)
 		}
-		finals = append(finals, [2]float64{float64(row.FAUCMean), float64(row.FTauMean)})
+		if rowSketch == nil || rowSketch.Variant != "both" || rowSketch.Runs != 2 || rowSketch.VsBase != nil || rowSketch.BestTau {
+			t.Fatalf("ablation row keeping the sketch %+v in %+v", rowSketch, res.Rows)
+		}
+		finals = append(finals, [4]float64{float64(row.FAUCMean), float64(row.FTauMean), float64(rowSketch.FAUCMean), float64(rowSketch.FTauMean)})
 		if w == 2 {
 			continue
 		}
@@ -104,12 +127,27 @@ func TestAblationReference(t *testing.T) {
 		}
 		var cell *CellMetrics
 		for i, x := range res.Cells {
-			if x.IsAblation() && x.Seed == 1 {
+			if x.IsAblation() && !x.AblationSketch && x.Seed == 1 {
 				cell = &res.Cells[i]
 			}
 		}
 		if cell == nil || cell.Final.TestAUC != r.Final.TestAUC || cell.Final.TestKendallTau != r.Final.TestKendallTau {
 			t.Errorf("ablation cell %+v; sage --skip-alone by hand: AUC %v, τ %v", cell, r.Final.TestAUC, r.Final.TestKendallTau)
+		}
+		// The same, keeping the sketch: sage --skip-alone --sketch M.
+		hand.ModelConfig.Sketch = sketch
+		r, err = run.Run(context.Background(), hand, run.Hooks{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cell = nil
+		for i, x := range res.Cells {
+			if x.AblationSketch && x.Seed == 1 {
+				cell = &res.Cells[i]
+			}
+		}
+		if cell == nil || cell.Final.TestAUC != r.Final.TestAUC || cell.Final.TestKendallTau != r.Final.TestKendallTau {
+			t.Errorf("ablation cell keeping the sketch %+v; sage --skip-alone --sketch %d by hand: AUC %v, τ %v", cell, sketch, r.Final.TestAUC, r.Final.TestKendallTau)
 		}
 	}
 	if finals[0] != finals[1] {

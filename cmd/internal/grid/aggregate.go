@@ -138,13 +138,17 @@ func aggregate(cc CompareConfig, jobs []Job, results []*run.Result) *Comparison 
 	for i, j := range reference { // the references are named as reference rows
 		model, variant := CapacityRow, CapacityLabel
 		if j.IsAblation() {
-			j.Ablation = false
-			model, variant = AblationRow, j.Label()
+			model = AblationRow
+			if j.AblationSketch {
+				model = AblationSketchRow
+			}
+			j.Ablation, j.AblationSketch = false, false
+			variant = j.Label()
 		}
 		c.rows[i].Model, c.rows[i].Variant = model, variant
 		c.Rows[i].Model, c.Rows[i].Variant = model, variant
 	}
-	c.Notes = report.Agreement(c.rows, AblationRow)
+	c.Notes = report.Agreement(c.rows, AblationRow, AblationSketchRow)
 	if n := report.CapacityShort(c.rows, CapacityRow, CapacityEpochs); n != "" {
 		c.Notes = append(c.Notes, n)
 	}

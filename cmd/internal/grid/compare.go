@@ -59,6 +59,11 @@ type CompareConfig struct {
 	// row: per seed and positional input, the both variant of that model
 	// with --skip-alone, the recipe without its message passing ("": none).
 	Ablation string
+	// AblationSketch, with Ablation, is the neighbourhood sketch width of
+	// the runs' both cells (run.RecipeSketch): above 0 it adds a (skip path
+	// + sketch) row, the same cells keeping the sketch — the recipe without
+	// its trained layers.
+	AblationSketch int
 	// Objective is the capacity cells' objective (CapacityObjective); Compare sets it.
 	Objective *run.Objective
 	// Heuristics adds, on the link task, a (common neighbours) and an

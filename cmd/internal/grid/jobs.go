@@ -22,8 +22,10 @@ type Job struct {
 	// Capacity marks the capacity reference's cells (withCapacity).
 	Capacity bool `json:"capacity,omitempty"`
 	// Ablation marks the ablation reference's cells (withAblation): the
-	// both variant with --skip-alone.
-	Ablation bool `json:"ablation,omitempty"`
+	// both variant with --skip-alone; AblationSketch those of them that keep
+	// the runs' neighbourhood sketch (CompareConfig.AblationSketch).
+	Ablation       bool `json:"ablation,omitempty"`
+	AblationSketch bool `json:"ablation_sketch,omitempty"`
 	// Distance is the distance term the cell trains with as Resolve
 	// decides it, when it is not the MSE ("rank": the large defaults'),
 	// so that the cell's name says which term λ_MSE weighs.
@@ -44,6 +46,9 @@ func (j Job) Key() string {
 	if j.Ablation {
 		v += "-skipalone"
 	}
+	if j.AblationSketch {
+		v += "-sketch"
+	}
 	return fmt.Sprintf("%s_%s_lr%g_bce%g_%s%g_seed%d", j.Model, v, j.LR, j.LambdaBCE, cmp.Or(j.Distance, "mse"), j.LambdaMSE, j.Seed)
 }
 
@@ -57,7 +62,8 @@ func (j Job) oldKey() string {
 
 // Label is the job's row name in tables: the variant, with its positional
 // input when that is not the hash ("both[lap:16]"), and " skip alone" for
-// an ablation cell (the table names its row AblationRow).
+// an ablation cell, " + sketch" for one that keeps the sketch (the table
+// names their rows AblationRow and AblationSketchRow).
 func (j Job) Label() string {
 	l := string(j.Variant)
 	if !j.Position.IsHash() {
@@ -65,6 +71,9 @@ func (j Job) Label() string {
 	}
 	if j.Ablation {
 		l += " skip alone"
+	}
+	if j.AblationSketch {
+		l += " + sketch"
 	}
 	return l
 }
@@ -205,5 +214,11 @@ func (cc CompareConfig) config(j Job) run.Config {
 		c = CapacityConfig(c, cc.capacityObjective())
 	}
 	c.ModelConfig.SkipAlone = c.ModelConfig.SkipAlone || j.Ablation
+	switch {
+	case j.AblationSketch:
+		c.ModelConfig.Sketch = cc.AblationSketch
+	case j.Ablation: // the skip path alone, even beside a given --sketch
+		c.ModelConfig.Sketch = 0
+	}
 	return c.WithDefaults()
 }

@@ -25,7 +25,7 @@ func Plot(c *Comparison, title, outBase string) ([]string, error) {
 	}
 	var refs []report.Ref
 	for _, m := range models {
-		if m == CapacityRow || m == AblationRow { // reference rows: a point each
+		if m == CapacityRow || m == AblationRow || m == AblationSketchRow { // reference rows: a point each
 			r := c.bothRow(m)
 			if m == CapacityRow {
 				r = c.row(m, CapacityLabel)

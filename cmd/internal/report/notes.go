@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -74,21 +75,22 @@ func CapacityShort(rows []Row, capacity string, steps int) string {
 
 // Agreement is the note for each variant whose rows of two or more models
 // agree within AgreeWithin on final AUC and τ: comparing those models
-// says nothing here. With the row named ablation of the same variant (the
-// recipe without its message passing), the note gives it beside them, and
-// why they agree.
-func Agreement(rows []Row, ablation string) []string {
+// says nothing here. With the rows named ablations of the same variant (the
+// first: the recipe without its message passing; any other: without its
+// trained layers, the skip path and the sketch), the note gives them beside
+// the models, and why they agree.
+func Agreement(rows []Row, ablations ...string) []string {
 	type span struct {
 		models       []string
 		aucLo, aucHi float64
 		tauLo, tauHi float64
 		undefined    bool
 	}
-	spans, abl := map[string]*span{}, map[string]Row{}
+	spans, abl := map[string]*span{}, map[string][]Row{}
 	var order []string
 	for _, r := range rows {
-		if r.Model == ablation {
-			abl[r.Variant] = r
+		if slices.Contains(ablations, r.Model) {
+			abl[r.Variant] = append(abl[r.Variant], r)
 		}
 		if isReference(r) {
 			continue
@@ -113,9 +115,16 @@ func Agreement(rows []Row, ablation string) []string {
 		}
 		n := fmt.Sprintf("%s give the same final AUC (%s) and τ (%s) under %s, within %g: the table cannot tell these models apart on this graph",
 			joinAnd(sp.models), between(sp.aucLo, sp.aucHi), between(sp.tauLo, sp.tauHi), v, AgreeWithin)
-		if a, ok := abl[v]; ok {
-			n += fmt.Sprintf("; the %s row (no message passing) reads %.3f and %.3f. Under the large-graph recipe, training brings the layers to one function, a smoothing of the positional input that each model can express, and the neighbourhood sketch (--sketch) has no parameters (docs/frontier-notes.md, fifth session)",
-				ablation, a.FinalAUC.Mean, a.FinalTau.Mean)
+		if as := abl[v]; len(as) > 0 {
+			var read []string
+			for _, a := range as {
+				what := "no message passing"
+				if slices.Index(ablations, a.Model) > 0 {
+					what = "no trained layers"
+				}
+				read = append(read, fmt.Sprintf("the %s row (%s) reads %.3f and %.3f", a.Model, what, a.FinalAUC.Mean, a.FinalTau.Mean))
+			}
+			n += "; " + strings.Join(read, ", ") + ". Under the large-graph recipe, training brings the layers to one function, a smoothing of the positional input that each model can express, and the neighbourhood sketch (--sketch) has no parameters (docs/frontier-notes.md, fifth and sixth sessions)"
 		}
 		notes = append(notes, n)
 	}

@@ -13,8 +13,9 @@ func noteRow(model, variant string, auc, tau float64) Row {
 }
 
 // TestAgreement: a note for a variant whose rows of two or more models
-// agree within AgreeWithin on final AUC and τ — with the ablation row of
-// that variant beside them when there is one — and none where one model is
+// agree within AgreeWithin on final AUC and τ — with the ablation rows of
+// that variant beside them when there are some, each said for what it
+// leaves out — and none where one model is
 // further off, where one model alone has the variant, or where a mean is
 // undefined; reference rows are not models.
 func TestAgreement(t *testing.T) {
@@ -24,15 +25,23 @@ func TestAgreement(t *testing.T) {
 		noteRow("gin", "base", 0.70, 0.05), noteRow("gin", "both", 0.9265, 0.6860),
 		noteRow("(capacity)", "table, the runs' objective", 0.933, 0.686),
 		noteRow("(skip path alone)", "both", 0.922, 0.684),
+		noteRow("(skip path + sketch)", "both", 0.924, 0.689),
 	}
 	notes := Agreement(rows, "(skip path alone)")
 	if len(notes) != 1 {
 		t.Fatalf("notes %q: want one, for both", notes)
 	}
-	for _, want := range []string{"gcn, sage and gin", "0.926–0.928", "0.685–0.686", "under both,", "(skip path alone)", "0.922 and 0.684"} {
+	for _, want := range []string{"gcn, sage and gin", "0.926–0.928", "0.685–0.686", "under both,", "(skip path alone) row (no message passing) reads 0.922 and 0.684"} {
 		if !strings.Contains(notes[0], want) {
 			t.Errorf("note %q lacks %q", notes[0], want)
 		}
+	}
+	if strings.Contains(notes[0], "(skip path + sketch)") {
+		t.Errorf("note %q names a row it was not given", notes[0])
+	}
+	notes = Agreement(rows, "(skip path alone)", "(skip path + sketch)")
+	if len(notes) != 1 || !strings.Contains(notes[0], "(skip path alone) row (no message passing) reads 0.922 and 0.684, the (skip path + sketch) row (no trained layers) reads 0.924 and 0.689.") {
+		t.Errorf("with both ablation rows: notes %q", notes)
 	}
 	rows[5].FinalTau.Mean = 0.6880 // 0.0031 from sage's
 	if n := Agreement(rows, "(skip path alone)"); len(n) != 0 {

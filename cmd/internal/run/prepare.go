@@ -156,7 +156,7 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 				}
 			}
 		}
-		if m := cfg.ModelConfig.Sketch; m > 0 && !cfg.ModelConfig.SkipAlone {
+		if m := cfg.ModelConfig.Sketch; m > 0 {
 			stage(fmt.Sprintf("the neighbourhood sketch (%d columns)", m))
 			l := p.Input.Adj.Links()
 			if p.Input.Sketch, err = features.NeighbourSketch(l.Off, l.Nb, x.N, m, cfg.DType == Float32, runtime.GOMAXPROCS(0)); err != nil {

@@ -277,6 +277,19 @@ func RecipeSkip(c Config, nodes int) bool {
 	return r.PositionSkip
 }
 
+// RecipeSketch is the neighbourhood sketch width (--sketch) of c's both
+// runs on a graph of nodes nodes, as Resolve decides it: the large
+// defaults' on a link task with a skip path below LargeGraphNodes, or a
+// given --sketch; 0 for runs without a skip path (they have none).
+func RecipeSketch(c Config, nodes int) int {
+	c.Variant = Both
+	r := c.applyScale(graphSize{nodes: nodes}).WithDefaults()
+	if !r.PositionSkip {
+		return 0
+	}
+	return r.ModelConfig.Sketch
+}
+
 // ObjectiveOf is the objective of a run of c's model with the distance
 // term (variant both) on ds, as Resolve decides it (the large-graph
 // defaults by ds's size included).

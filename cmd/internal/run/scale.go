@@ -199,6 +199,8 @@ func whySketch(c Config, _ graphSize) string {
 	switch {
 	case c.ModelConfig.Sketch > 0:
 		return "the embedding ends with each node's neighbourhood sketch, at a share chosen on the validation pairs: the common-neighbour evidence landmark distances do not hold (docs/frontier.md)"
+	case c.ModelConfig.SkipAlone:
+		return "--skip-alone: the skip path alone, no sketch either (--sketch M keeps one: the recipe without its trained layers)"
 	case c.Task != data.TaskLink:
 		return "the sketch is link evidence: link task only"
 	case !c.PositionSkip:

@@ -14,7 +14,8 @@ import (
 // embeddings are --hidden + M wide; embedding the saved checkpoint gives
 // the last evaluation's embeddings at the share it chose; inference by
 // chunks gives what whole-graph
-// inference does; --skip-alone leaves the sketch out.
+// inference does; --skip-alone keeps a sketch it is given (the recipe
+// without its trained layers), and the large defaults give it none.
 func TestSketchRun(t *testing.T) {
 	base := Default()
 	base.Dataset, base.Scale, base.Explicit = "caveman:10x8", ScaleLarge, map[string]bool{"sketch": true}
@@ -86,8 +87,15 @@ func TestSketchRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w := res.Final.SketchShare; w != 0 {
-		t.Errorf("--skip-alone with --sketch: the sketch's share %v recorded, want none", w)
+	if w := float64(res.Final.SketchShare); !slices.Contains(sketchShares, w) {
+		t.Errorf("--skip-alone with --sketch: the sketch's share %v recorded, want one of %v", w, sketchShares)
+	}
+	alone.Explicit, alone.ModelConfig.Sketch = map[string]bool{}, 0
+	if res, err = Run(context.Background(), alone, Hooks{}); err != nil {
+		t.Fatal(err)
+	}
+	if w := res.Final.SketchShare; w != 0 || res.Config.ModelConfig.Sketch != 0 {
+		t.Errorf("--skip-alone under the large defaults: a sketch of %d columns, share %v; want none", res.Config.ModelConfig.Sketch, w)
 	}
 }
 

@@ -16,7 +16,7 @@ var sketchShares = []float64{1, 0.85, 0.7, 0.55, 0.4}
 const sketchTauGive = 0.01
 
 func (c *Built) sketchAuto() bool {
-	return c.p.Input.Sketch != nil && c.cfg.ModelConfig.SketchShare == 0 && !c.cfg.ModelConfig.SkipAlone
+	return c.p.Input.Sketch != nil && c.cfg.ModelConfig.SketchShare == 0
 }
 
 // chooseShare picks the sketch's share on the validation pairs
