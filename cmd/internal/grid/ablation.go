@@ -41,6 +41,13 @@ const (
 // shared machine).
 const AblationCost = 0.2
 
+// AblationSketchCost is the same for a cell that keeps the sketch: building
+// it and choosing its share at every evaluation take most of the cell.
+// Three seeds, mean seconds a cell, skip path + sketch / skip path alone /
+// the GCN recipe: Email (user graph) 10.3 / 3.7 / 17.7, grid:30x30 8.5 /
+// 2.4 / 11.3.
+const AblationSketchCost = 0.6
+
 // AblationModel is the model whose skip path alone the ablation cells
 // train: the first of models whose entry declares SkipAlone (the layer
 // stack's), "" when none does.

@@ -18,7 +18,7 @@ import (
 // bit whichever model of the layer stack builds it, and the same for one
 // and two workers; its cost for shards and ETAs is AblationCost of its
 // model's cell. Runs with a neighbourhood sketch get a (skip path +
-// sketch) cell beside each, the same with the sketch kept, equal to a
+// sketch) cell beside each, the same with the sketch kept (AblationSketchCost), equal to a
 // --skip-alone --sketch M run by hand. A paper-scale run (no skip path), a
 // grid without the both variant and a grid of models that cannot leave
 // their message passing out get no row.
@@ -93,6 +93,9 @@ func TestAblationReference(t *testing.T) {
 		full.Ablation = false
 		if a, m := cc.ETACost(abl[0]), cc.ETACost(full); a != m*AblationCost {
 			t.Errorf("ablation cell's cost %v, its model's cell %v: want %g of it", a, m, AblationCost)
+		}
+		if a, m := cc.ETACost(withSketch[0]), cc.ETACost(full); a != m*AblationSketchCost {
+			t.Errorf("the cost of an ablation cell keeping the sketch %v, its model's cell %v: want %g of it", a, m, AblationSketchCost)
 		}
 		res, err := Compare(context.Background(), cc, CompareHooks{})
 		if err != nil {

@@ -73,7 +73,10 @@ func (cc CompareConfig) jobCost(j Job) float64 {
 	if j.Variant.MSE() {
 		c *= 1.5
 	}
-	if j.IsAblation() {
+	switch {
+	case j.AblationSketch:
+		c *= AblationSketchCost
+	case j.IsAblation():
 		c *= AblationCost
 	}
 	return c * float64(cc.Base.Epochs)
