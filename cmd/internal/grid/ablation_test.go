@@ -86,8 +86,11 @@ func TestAblationReference(t *testing.T) {
 		if len(withSketch) != 2 || !withSketch[0].IsAblation() || withSketch[0].Key() != strings.Replace(abl[0].Key(), "-skipalone", "-skipalone-sketch", 1) {
 			t.Fatalf("ablation jobs keeping the sketch %+v: want one per seed beside %+v", withSketch, abl)
 		}
-		if c := cc.config(abl[0]); c.ModelConfig.Sketch != 0 {
-			t.Errorf("the skip path alone's cell has a sketch of %d columns", c.ModelConfig.Sketch)
+		if c := cc.config(abl[0]); c.ModelConfig.Sketch != 0 || c.EvalAtEnd {
+			t.Errorf("the skip path alone's cell has a sketch of %d columns (evaluated at the end only: %v)", c.ModelConfig.Sketch, c.EvalAtEnd)
+		}
+		if c := cc.config(withSketch[0]); c.ModelConfig.Sketch != sketch || !c.EvalAtEnd {
+			t.Errorf("the cell keeping the sketch has one of %d columns (want %d), evaluated at the end only: %v", c.ModelConfig.Sketch, sketch, c.EvalAtEnd)
 		}
 		full := abl[0]
 		full.Ablation = false

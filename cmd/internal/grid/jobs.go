@@ -216,7 +216,7 @@ func (cc CompareConfig) config(j Job) run.Config {
 	c.ModelConfig.SkipAlone = c.ModelConfig.SkipAlone || j.Ablation
 	switch {
 	case j.AblationSketch:
-		c.ModelConfig.Sketch = cc.AblationSketch
+		c.ModelConfig.Sketch, c.EvalAtEnd = cc.AblationSketch, true
 	case j.Ablation: // the skip path alone, even beside a given --sketch
 		c.ModelConfig.Sketch = 0
 	}

@@ -132,6 +132,9 @@ func (c Config) resolve(ds *data.Dataset) (Config, error) {
 			strings.Join(models.NamesWhere(func(e models.Entry) bool { return e.SkipAlone }), ", "))
 	}
 	c = c.applyScale(graphSize{ds.NumNodes(), TrainPositives(ds, c.Task)}).WithDefaults()
+	if c.EvalAtEnd {
+		c.EvalEvery = c.Epochs
+	}
 	if c.Position.IsHash() || !c.Variant.Hash() {
 		c.Position = features.Position{}
 	}

@@ -120,3 +120,44 @@ func TestSketchSpilled(t *testing.T) {
 		t.Errorf("no warning that the share was not chosen: %q", warns)
 	}
 }
+
+// TestEvalAtEnd: a run with EvalAtEnd evaluates at its last epoch only
+// (and after its first, as every run does), whatever --eval-every the flags
+// or the defaults gave, with the numbers
+// the same run evaluated more often ends at; its configuration resolves
+// to itself.
+func TestEvalAtEnd(t *testing.T) {
+	c := Default()
+	c.Dataset, c.Scale, c.Epochs, c.EvalEvery = "caveman:8x6", ScaleLarge, 4, 1
+	c.Explicit = map[string]bool{"epochs": true, "eval-every": true}
+	every, err := Run(context.Background(), c, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.EvalAtEnd = true
+	end, err := Run(context.Background(), c, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(every.History) != 4 || !slices.Equal(epochs(end.History), []int{0, 3}) || end.Config.EvalEvery != 4 {
+		t.Fatalf("evaluations at epochs %v with --eval-every 1, %v with EvalAtEnd (eval every %d); want 4, then the first and the last", epochs(every.History), epochs(end.History), end.Config.EvalEvery)
+	}
+	if end.Final.TestAUC != every.Final.TestAUC || end.Final.TestKendallTau != every.Final.TestKendallTau {
+		t.Errorf("final AUC %v τ %v evaluated at the end only, %v %v evaluated every epoch", end.Final.TestAUC, end.Final.TestKendallTau, every.Final.TestAUC, every.Final.TestKendallTau)
+	}
+	ds, err := LoadDataset(end.Config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := end.Config.Resolve(ds); err != nil || again.EvalEvery != 4 {
+		t.Errorf("the resolved configuration resolves to eval every %d (%v), want 4", again.EvalEvery, err)
+	}
+}
+
+func epochs(h []Metrics) []int {
+	var e []int
+	for _, m := range h {
+		e = append(e, m.Epoch)
+	}
+	return e
+}
