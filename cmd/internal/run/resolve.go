@@ -274,23 +274,23 @@ type Objective struct {
 // defaults add one; --position-skip does), so that a compare can add the
 // skip path alone beside it (its (skip path alone) row). No graph is read:
 // the skip path depends on the graph's size and name only.
-func RecipeSkip(c Config, nodes int) bool {
-	c.Variant = Both
-	r := c.applyScale(graphSize{nodes: nodes}).WithDefaults()
-	return r.PositionSkip
-}
+func RecipeSkip(c Config, nodes int) bool { return recipeBoth(c, nodes).PositionSkip }
 
 // RecipeSketch is the neighbourhood sketch width (--sketch) of c's both
 // runs on a graph of nodes nodes, as Resolve decides it: the large
 // defaults' on a link task with a skip path below LargeGraphNodes, or a
 // given --sketch; 0 for runs without a skip path (they have none).
 func RecipeSketch(c Config, nodes int) int {
-	c.Variant = Both
-	r := c.applyScale(graphSize{nodes: nodes}).WithDefaults()
-	if !r.PositionSkip {
-		return 0
+	if r := recipeBoth(c, nodes); r.PositionSkip {
+		return r.ModelConfig.Sketch
 	}
-	return r.ModelConfig.Sketch
+	return 0
+}
+
+// recipeBoth is c's both variant with the defaults of a graph of nodes nodes.
+func recipeBoth(c Config, nodes int) Config {
+	c.Variant = Both
+	return c.applyScale(graphSize{nodes: nodes}).WithDefaults()
 }
 
 // ObjectiveOf is the objective of a run of c's model with the distance
