@@ -42,17 +42,17 @@ func runFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "lambda-bce", Value: d.LambdaBCE, Usage: "weight of the task BCE term"},
 		&cli.Float64Flag{Name: "lambda-mse", Value: d.LambdaMSE, Usage: "weight of the distance MSE term, used by mse and both (-1 = the model's default: 10, P-GNN 1)"},
 		&cli.Float64Flag{Name: "alpha", Value: d.Alpha, Usage: "distance transform exponent: target 1 − 1/d^α"},
-		&cli.IntFlag{Name: "epochs", Value: d.Epochs, Usage: fmt.Sprintf("training epochs: under the paper's scheme one whole-graph step each; under --scale large (auto for every graph but the paper's three datasets) --batch-steps mini-batch steps each (default 10 epochs × 50 steps), so --epochs 100 there is 5000 steps; train states the total before it starts")},
+		&cli.IntFlag{Name: "epochs", Value: d.Epochs, Usage: fmt.Sprintf("training epochs: under the paper's scheme one whole-graph step each; under --scale large (auto for every graph but the paper's three datasets) --batch-steps mini-batch steps each (default 10 epochs × 50 steps), so --epochs 100 there is 5000 steps, except a link run with the skip path below %d nodes, which trains one layer on the whole graph (default %d epochs of one step; --batch-size or --batch-steps asks for mini-batches); train states the total before it starts", run.LargeGraphNodes, run.WholeGraphSteps)},
 		&cli.Float64Flag{Name: "lr", Value: d.LR, Usage: "Adam learning rate"},
 		&cli.Float64Flag{Name: "weight-decay", Value: d.WeightDec, Usage: "Adam L2 weight decay"},
 		&cli.Float64Flag{Name: "dropout", Value: d.ModelConfig.Dropout, Usage: "dropout between layers"},
 		&cli.IntFlag{Name: "hidden", Value: d.ModelConfig.Hidden, Usage: "hidden and embedding width"},
-		&cli.IntFlag{Name: "layers", Value: 0, Usage: "message-passing layers (0 = the model's default, which ignn models lists)"},
+		&cli.IntFlag{Name: "layers", Value: 0, Usage: "message-passing layers (0 = the model's default, which ignn models lists; the large-graph defaults' whole-graph recipe: 1)"},
 	}
 	flags = append(flags, modelFlags()...)
 	flags = append(flags, batchFlags()...)
 	return append(flags, []cli.Flag{
-		&cli.IntFlag{Name: "eval-every", Value: d.EvalEvery, Usage: "evaluate every K epochs (the large-graph defaults: 2, and 5 from 5·10⁷ nodes)"},
+		&cli.IntFlag{Name: "eval-every", Value: d.EvalEvery, Usage: "evaluate every K epochs (the large-graph defaults: 2 in mini-batches, and 5 from 5·10⁷ nodes; 50 in the whole-graph recipe)"},
 		&cli.Uint64Flag{Name: "seed", Value: d.Seed, Usage: "random seed (split, negatives, init, dropout)"},
 		&cli.StringFlag{Name: "dtype", Value: string(d.DType), Usage: "float32 or float64"},
 		&cli.IntFlag{Name: "mse-pairs", Value: d.MSEPairs, Usage: "max MSE pairs per epoch (all intra-graph pairs when they fit)"},
@@ -61,7 +61,7 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "mse-sampling", Value: "uniform", Usage: "sampled distances: each source's MSE targets uniform over its graph (an unbiased sample of the all-pairs MSE), or stratified: equally many per hop distance"},
 		&cli.StringFlag{Name: "distance-loss", Value: "mse", Usage: "the distance term of mse and both: mse (the paper's: (1 − cos)/2 towards 1 − 1/d^α) or rank (a logistic ranking loss on triples i, j, k with d(i, j) < d(i, k): orders cosines by distance, far pairs included, with no target to match; weighted by --lambda-mse)"},
 		&cli.Float64Flag{Name: "rank-temp", Value: 0, Usage: fmt.Sprintf("--distance-loss rank: temperature T of softplus((cos_ik − cos_ij)/T) (0 = %g)", run.DefaultRankTemp)},
-		&cli.IntFlag{Name: "rank-triples", Value: 0, Usage: fmt.Sprintf("--distance-loss rank: triples drawn per epoch, or per step with --batch-size (0 = %d; with --batch-size, the batch size)", run.DefaultRankTriples)},
+		&cli.IntFlag{Name: "rank-triples", Value: 0, Usage: fmt.Sprintf("--distance-loss rank: triples drawn per epoch, or per step with --batch-size (0 = %d; with --batch-size, the batch size; the large-graph defaults' whole-graph recipe: %d)", run.DefaultRankTriples, run.WholeGraphTriples)},
 		&cli.BoolFlag{Name: "rank-pairs", Usage: "--distance-loss rank: each triple compares two pairs, d(i, j) < d(a, k) with two anchors drawn apart — a global order over pairs, which is what Kendall's τ scores — instead of two nodes' distances to one anchor (a large-graph default)"},
 		&cli.BoolFlag{Name: "rank-fixed-sources", Usage: "--distance-loss rank on sampled distances: draw the --mse-sources BFS sources once for the run instead of every epoch (each epoch's BFS over the whole graph is what makes a large graph's epoch cost grow with N); the large-graph default from 5·10⁷ nodes"},
 		&cli.IntFlag{Name: "tau-sources", Value: d.TauSources, Usage: "sampled distances: BFS sources of the fixed τ sample (more sources, a narrower test_kendall_tau_ci; the large-graph defaults take 128 from 5·10⁷ nodes)"},

@@ -496,7 +496,7 @@ func TestDatasetsFailsWhenDataMissing(t *testing.T) {
 func TestEmbedShardsCLI(t *testing.T) {
 	dir := t.TempDir()
 	ck := filepath.Join(dir, "ck")
-	if _, _, err := runCLI("train", "--dataset", "caveman:30x6", "--scale", "large", "--epochs", "2", "--save", ck, "--quiet"); err != nil {
+	if _, _, err := runCLI("train", "--dataset", "caveman:30x6", "--scale", "large", "--epochs", "2", "--batch-steps", "50", "--save", ck, "--quiet"); err != nil {
 		t.Fatal(err)
 	}
 	embed := func(out string, args ...string) (string, error) {

@@ -13,7 +13,7 @@ import (
 // names every part with the flag that lowers it, and a plan above
 // --max-memory is printed, not refused.
 func TestTrainPlan(t *testing.T) {
-	args := []string{"train", "--dataset", "grid:30x30", "--epochs", "2", "--quiet"}
+	args := []string{"train", "--dataset", "grid:30x30", "--epochs", "2", "--batch-steps", "50", "--quiet"} // the mini-batch recipe
 	out, _, err := runCLI(append(args, "--json")...)
 	if err != nil {
 		t.Fatal(err)

@@ -48,11 +48,17 @@ const (
 )
 
 // capacityTriples is the ranking triples a capacity step draws for the
-// objective o: the runs' own count, or CapacityTriplesPerNode a node of its
-// graph when that is more, at most CapacityTriples.
+// objective o: CapacityTriplesPerNode a node of its graph, at least
+// CapacityMinTriples and at most CapacityTriples, whatever the runs draw (a
+// mini-batch run draws 512 a step, a whole-graph one up to 65,536).
 func capacityTriples(o run.Objective) int {
-	return max(o.RankTriples, 1, min(CapacityTriplesPerNode*o.Nodes, CapacityTriples))
+	return min(max(CapacityMinTriples, CapacityTriplesPerNode*o.Nodes), CapacityTriples)
 }
+
+// CapacityMinTriples is the fewest ranking triples a capacity step draws:
+// the mini-batch recipe's count a step, which a graph of a few hundred
+// nodes kept.
+const CapacityMinTriples = 512
 
 // With the ranking term, a capacity step's link term reads as many
 // training positives as the step draws triples (capacityTriples; with as

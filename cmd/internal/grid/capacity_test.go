@@ -54,7 +54,7 @@ func TestCapacityReference(t *testing.T) {
 		}
 		o := run.ObjectiveOf(large, ds)
 		if r.Model != CapacityModel || r.Config.LambdaBCE != o.LambdaBCE || r.Config.LambdaMSE != o.LambdaMSE || r.Config.DistanceLoss != o.DistanceLoss ||
-			r.Config.RankTriples != max(o.RankTriples, min(2*48, CapacityTriples)) || r.Config.BCESample != r.Config.RankTriples || r.Config.BatchSize != 0 {
+			r.Config.RankTriples != capacityTriples(o) || r.Config.BCESample != r.Config.RankTriples || r.Config.BatchSize != 0 {
 			t.Fatalf("capacity run: model %s, config %+v; objective %+v", r.Model, r.Config, o)
 		}
 		taus = append(taus, float64(r.Final.TestKendallTau))
@@ -73,12 +73,13 @@ func TestCapacityReference(t *testing.T) {
 	}
 }
 
-// TestCapacityTriples: a capacity step draws the runs' own ranking triples
-// on a small graph, two per node when that is more, and at most
-// CapacityTriples.
+// TestCapacityTriples: a capacity step draws two ranking triples per node,
+// at least CapacityMinTriples and at most CapacityTriples, whatever the
+// runs' own count.
 func TestCapacityTriples(t *testing.T) {
 	for _, c := range []struct{ runs, nodes, want int }{
-		{512, 77, 512}, {512, 400, 800}, {512, 7115, 14230}, {512, 100_000, CapacityTriples}, {0, 10, 20}, {0, 0, 1}, {20000, 100, 20000},
+		{512, 77, 512}, {512, 400, 800}, {512, 7115, 14230}, {512, 100_000, CapacityTriples}, {0, 10, 512}, {0, 0, 512}, {20000, 100, 512},
+		{run.WholeGraphTriples, 999, 1998}, {65536, 7115, 14230},
 	} {
 		if got := capacityTriples(run.Objective{RankTriples: c.runs, Nodes: c.nodes}); got != c.want {
 			t.Errorf("%d triples a run's step, %d nodes: %d, want %d", c.runs, c.nodes, got, c.want)

@@ -67,7 +67,8 @@ func TestInputCosineOnDemand(t *testing.T) {
 	small.Variant, small.Dataset = run.Hash, "caveman:6x5"
 	small.Position, _ = features.ParsePosition("landmark:6")
 	large := run.Default()
-	large.Variant, large.Dataset, large.Scale, large.Explicit = run.Hash, "grid:12x12", run.ScaleLarge, map[string]bool{}
+	large.Variant, large.Dataset, large.Scale, large.Explicit = run.Hash, "grid:12x12", run.ScaleLarge, map[string]bool{"batch-steps": true}
+	large.BatchSteps = 50 // the mini-batch recipe, whose input is a view
 	large.Position, _ = features.ParsePosition("landmark:8")
 	large.Distances, large.TauSources, large.TauPairs = run.DistSampled, 12, 400
 	spilled := large

@@ -28,6 +28,14 @@ func shortRun(model string) Config {
 	return cfg
 }
 
+// miniBatchRecipe makes c, with the large defaults on a graph below
+// LargeGraphNodes, take the mini-batch recipe (as --batch-steps 50 does)
+// instead of the whole-graph one: tests of the mini-batch machinery on
+// small graphs.
+func miniBatchRecipe(c *Config) {
+	c.Explicit["batch-steps"], c.BatchSteps = true, 50
+}
+
 // TestResumeMatchesUninterrupted: 20 epochs with --save, interrupted after
 // epoch 10 and resumed, give exactly the metrics of an uninterrupted run
 // (parameters, Adam moments and every random stream are checkpointed), from

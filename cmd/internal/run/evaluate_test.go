@@ -15,6 +15,7 @@ func TestKeptEmbeddings(t *testing.T) {
 	cfg := shortRun("gcn")
 	// No neighbourhood sketch: choosing its share takes an inference pass of its own.
 	cfg.Dataset, cfg.Variant, cfg.Explicit = "caveman:30x6", Both, map[string]bool{"sketch": true}
+	miniBatchRecipe(&cfg)
 	cfg.Distances = DistSampled
 	for _, spill := range []string{"", t.TempDir()} {
 		cfg.Spill = spill

@@ -57,6 +57,7 @@ func chunkedAgainstWhole(t *testing.T, m, spec string, slots int) (c *Built, p *
 	t.Helper()
 	cfg := shortRun(m)
 	cfg.Dataset, cfg.Variant, cfg.Explicit = spec, Both, map[string]bool{}
+	miniBatchRecipe(&cfg)
 	rc, _, p := prepared(t, cfg)
 	c, err := Build(p, rc)
 	if err != nil {

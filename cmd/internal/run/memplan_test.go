@@ -80,6 +80,7 @@ func TestPlanSlots(t *testing.T) {
 	for _, g := range []string{"grid:150x150", "caveman:1000x20"} {
 		cfg := shortRun("gcn")
 		cfg.Dataset, cfg.Variant, cfg.Explicit = g, Both, map[string]bool{"sketch": true} // no sketch: the slots are tested
+		miniBatchRecipe(&cfg)
 		rc, ds, p := prepared(t, cfg)
 		c, err := Build(p, rc)
 		if err != nil {

@@ -121,6 +121,7 @@ func TestSkipSmoothRefusedChunked(t *testing.T) {
 	ChunkedInferenceNodes = 0 // every mini-batch run is chunked
 	c := Default()
 	c.Dataset, c.Scale, c.Explicit = "caveman:8x6", ScaleLarge, map[string]bool{}
+	miniBatchRecipe(&c)
 	c.ModelConfig.SkipSmooth = 0.5
 	var se *SettingError
 	if _, err := Run(context.Background(), c, Hooks{}); !errors.As(err, &se) || !strings.Contains(err.Error(), "--skip-smooth") {

@@ -31,26 +31,38 @@ func TestDefaultsExplained(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	train := int(0.8 * float64(len(g.Edges)))
-	if r.BatchSize != train || r.RankTriples != 512 || train >= 512 {
-		t.Errorf("batch %d, triples %d; want the %d training positives and the ranking term's 512 triples", r.BatchSize, r.RankTriples, train)
+	// A link run: the whole-graph recipe, one layer.
+	if r.BatchSize != 0 || r.ModelConfig.Layers != 1 || r.Epochs != WholeGraphSteps || r.EvalEvery != 50 || r.RankTriples != WholeGraphTriples {
+		t.Errorf("batch %d, layers %d, epochs %d every %d, triples %d; want the whole-graph recipe", r.BatchSize, r.ModelConfig.Layers, r.Epochs, r.EvalEvery, r.RankTriples)
 	}
 	for _, why := range []string{
 		"--features identity (hop distances to 256 landmarks set the nodes apart",
 		"--skip-polar auto (a skip path carries the landmark distances to the embedding)",
 		"--sketch 1024 (the embedding ends with each node's neighbourhood sketch",
-		"--rank-pairs=true (the ranking term orders pairs by hop distance",
-		"--eval-every 2 (gcn trains on mini-batches of all " + strconv.Itoa(train) + " training positives, fewer than 512; 10 epochs of 50 steps)",
+		"--rank-pairs=true, --rank-triples 16384 (the ranking term orders pairs by hop distance",
+		"--layers 1, --batch-size 0, --batch-steps 0, --epochs 300, --eval-every 50 (below 50000 nodes the recipe trains one layer on the whole graph at once, 300 steps",
 	} {
 		if !strings.Contains(r.ScaleNote, why) {
 			t.Errorf("note lacks %q:\n%s", why, r.ScaleNote)
 		}
 	}
-	// The pair task gets no sketch, and says why.
+	// The pair task gets no sketch, and says why; it trains on mini-batches
+	// (of every training positive, fewer than 512 here) at the model's depth.
+	train := int(0.8 * float64(len(g.Edges)))
 	pair := cli
 	pair.Task = data.TaskPair
 	if r := pair.applyScale(graphSize{nodes: 77, trainPositives: train}); r.ModelConfig.Sketch != 0 || !strings.Contains(r.ScaleNote, "--sketch 0 (the sketch is link evidence: link task only)") {
 		t.Errorf("pair task: sketch %d, note %q", r.ModelConfig.Sketch, r.ScaleNote)
+	}
+	if r := pair.applyScale(graphSize{nodes: 77, trainPositives: train}).WithDefaults(); r.BatchSize != train || r.RankTriples != 512 || train >= 512 || r.ModelConfig.Layers == 1 ||
+		!strings.Contains(r.ScaleNote, "--layers "+strconv.Itoa(r.ModelConfig.Layers)+", --batch-size "+strconv.Itoa(train)+", --batch-steps 50, --epochs 10, --eval-every 2 (gcn trains on mini-batches of all "+strconv.Itoa(train)+" training positives, fewer than 512; 10 epochs of 50 steps)") {
+		t.Errorf("pair task: batch %d, triples %d, layers %d; want the %d training positives, the ranking term's 512 triples and gcn's depth; note %q", r.BatchSize, r.RankTriples, r.ModelConfig.Layers, train, r.ScaleNote)
+	}
+	// --batch-steps (or --batch-size) asks a link run for mini-batches.
+	asked := cli
+	asked.Explicit, asked.BatchSteps = map[string]bool{"batch-steps": true}, 50
+	if r, err := asked.Resolve(ds); err != nil || r.BatchSize != train || r.ModelConfig.Layers == 1 || r.Epochs != 10 {
+		t.Errorf("--batch-steps 50: batch %d, layers %d, epochs %d (%v); want mini-batches of %d at the model's depth", r.BatchSize, r.ModelConfig.Layers, r.Epochs, err, train)
 	}
 	// From 50,000 nodes, none.
 	if w := SketchWidth(LargeGraphNodes); w != 0 || SketchWidth(LargeGraphNodes-1) != SketchColumns {

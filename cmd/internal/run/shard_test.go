@@ -14,6 +14,7 @@ import (
 func TestEmbedShards(t *testing.T) {
 	cfg := shortRun("gcn")
 	cfg.Dataset, cfg.Variant, cfg.Explicit = "caveman:30x6", Both, map[string]bool{}
+	miniBatchRecipe(&cfg)
 	cfg.Save = t.TempDir()
 	if _, err := Run(context.Background(), cfg, Hooks{}); err != nil {
 		t.Fatal(err)

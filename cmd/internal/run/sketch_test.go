@@ -106,6 +106,7 @@ func TestSketchSpilled(t *testing.T) {
 	ViewInputNodes, ChunkedInferenceNodes = 0, 0
 	cfg := shortRun("gcn")
 	cfg.Dataset, cfg.Variant, cfg.Explicit = "caveman:30x6", Both, map[string]bool{"sketch": true}
+	miniBatchRecipe(&cfg)
 	cfg.Distances, cfg.Spill, cfg.Epochs, cfg.EvalEvery = DistSampled, t.TempDir(), 1, 1
 	cfg.ModelConfig.Sketch = 64
 	var warns []string

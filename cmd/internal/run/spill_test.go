@@ -26,6 +26,7 @@ func TestSpillRun(t *testing.T) {
 	// No neighbourhood sketch: a spilled evaluation keeps its reference
 	// share where a held one chooses (TestSketchSpilled).
 	cfg.Dataset, cfg.Variant, cfg.Explicit = "caveman:30x6", Both, map[string]bool{"sketch": true}
+	miniBatchRecipe(&cfg)
 	cfg.Distances, cfg.DistanceLoss, cfg.RankPairs = DistSampled, "rank", true
 	dir := t.TempDir() + "/spill"
 	var res []*Result
@@ -76,6 +77,7 @@ func TestWarmSpills(t *testing.T) {
 	for _, spill := range []string{"", t.TempDir()} {
 		cfg := shortRun("gcn")
 		cfg.Dataset, cfg.Variant, cfg.Explicit = "caveman:30x6", Both, map[string]bool{}
+		miniBatchRecipe(&cfg)
 		cfg.Distances, cfg.DistanceLoss, cfg.RankPairs, cfg.Spill = DistSampled, "rank", true, spill
 		_, _, p := prepared(t, cfg)
 		if got, want := len(p.spilledHops), map[bool]int{false: 0, true: 1}[spill != ""]; got != want {

@@ -123,6 +123,7 @@ func TestStagesRun(t *testing.T) {
 	cfg := shortRun("gcn")
 	// No sketch: the BFS stages are tested (test-cluster runs --prepared with it).
 	cfg.Dataset, cfg.Variant, cfg.Explicit, cfg.Distances = "caveman:30x6", Both, map[string]bool{"sketch": true}, DistSampled
+	miniBatchRecipe(&cfg)
 	want, err := Run(context.Background(), cfg, Hooks{})
 	if err != nil {
 		t.Fatal(err)

@@ -18,6 +18,7 @@ func TestViewInputs(t *testing.T) {
 	defer func(v int) { ViewInputNodes = v }(ViewInputNodes)
 	cfg := shortRun("gcn")
 	cfg.Dataset, cfg.Variant, cfg.Explicit = "caveman:30x6", Both, map[string]bool{}
+	miniBatchRecipe(&cfg)
 	var res []*Result
 	var preps []*Prepared
 	for _, nodes := range []int{ChunkedInferenceNodes, 0} {
