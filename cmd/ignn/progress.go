@@ -80,3 +80,54 @@ func (p *progress) finish() {
 		p.bar.Finish()
 	}
 }
+
+// epochClock times train's epochs for its ETA. An epoch that evaluates
+// costs a step and an evaluation, the others a step: extrapolating the
+// first epoch (which evaluates) over every epoch made a 300-step
+// whole-graph run of 20 s announce "ETA 8m37s". So the ETA adds the steps
+// and the evaluations still to come, each at its own measured cost.
+type epochClock struct {
+	last         time.Time
+	step, eval   time.Duration // summed over the timed epochs
+	steps, evals int
+}
+
+// start marks the beginning of the first epoch.
+func (k *epochClock) start(t time.Time) { k.last = t }
+
+// tick records an epoch that ended at t, evaluated or not.
+func (k *epochClock) tick(t time.Time, evaluated bool) {
+	d := t.Sub(k.last)
+	k.last = t
+	if evaluated {
+		k.eval += d
+		k.evals++
+	} else {
+		k.step += d
+		k.steps++
+	}
+}
+
+// eta is the time left after epoch of epochs, evaluated after epochs 0,
+// every, 2·every, … and the last (engine.FitConfig). ok is false while it
+// cannot be told: no epoch without an evaluation timed yet, and some to come.
+func (k *epochClock) eta(epoch, epochs, every int) (left time.Duration, ok bool) {
+	every = max(every, 1)
+	evals := (epochs-1)/every - epoch/every // multiples of every in (epoch, epochs−1]
+	if epochs-1 > epoch && (epochs-1)%every != 0 {
+		evals++ // the last epoch
+	}
+	steps := max(0, epochs-1-epoch-evals)
+	switch {
+	case k.steps > 0:
+		s := k.step / time.Duration(k.steps)
+		e := s
+		if k.evals > 0 {
+			e = max(s, k.eval/time.Duration(k.evals))
+		}
+		return time.Duration(steps)*s + time.Duration(evals)*e, true
+	case steps == 0 && k.evals > 0:
+		return time.Duration(evals) * (k.eval / time.Duration(k.evals)), true
+	}
+	return 0, false
+}

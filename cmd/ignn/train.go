@@ -71,7 +71,7 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 			defer stopProfile()
 			start := time.Now()
 			epochs := cfg.Epochs // the resolved count, once known (--scale, --resume)
-			var trainStart time.Time
+			var clock epochClock // times the epochs for the ETA
 			evalEvery := cfg.EvalEvery
 			firstEpoch := -1 // the first epoch this process trains (a resume starts later)
 			runFn := func(h run.Hooks) (*run.Result, error) { return run.Run(c.Context, cfg, h) }
@@ -101,19 +101,22 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 					if first {
 						firstEpoch = epoch
 					}
+					clock.tick(time.Now(), m != nil)
 					if c.Bool("quiet") || (m == nil && !first) {
 						return
 					}
-					// The ETA extrapolates this process's epochs (setup left out).
-					ran := epoch + 1 - firstEpoch
-					eta := time.Duration(float64(time.Since(trainStart)) * float64(epochs-epoch-1) / float64(ran))
+					// The ETA adds this process's steps and evaluations to come (setup left out).
+					eta := "–"
+					if left, ok := clock.eta(epoch, epochs, evalEvery); ok {
+						eta = left.Round(100 * time.Millisecond).String()
+					}
 					if m == nil {
 						fmt.Fprintf(stderr, "epoch %4d/%d  loss %.4f  (evaluated every %d epochs)  ETA %s\n",
-							epoch, epochs, loss, evalEvery, eta.Round(100*time.Millisecond))
+							epoch, epochs, loss, evalEvery, eta)
 						return
 					}
 					fmt.Fprintf(stderr, "epoch %4d/%d  loss %.4f  val AUC %s  test AUC %s  τ %s  ETA %s\n",
-						epoch, epochs, loss, f4(m.ValAUC), f4(m.TestAUC), f4(m.TestKendallTau), eta.Round(100*time.Millisecond))
+						epoch, epochs, loss, f4(m.ValAUC), f4(m.TestAUC), f4(m.TestKendallTau), eta)
 				},
 				Warn: warn,
 				Note: func(msg string) {
@@ -126,7 +129,7 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 						fmt.Fprintf(stderr, "[%6.1fs] %s\n", time.Since(start).Seconds(), msg)
 					}
 				},
-				Start: func() { trainStart = time.Now() },
+				Start: func() { clock.start(time.Now()) },
 				Resolved: func(eff run.Config) {
 					epochs, evalEvery, maxMemory = eff.Epochs, eff.EvalEvery, eff.MaxMemory
 					if eff.ScaleNote != "" && !c.Bool("quiet") {

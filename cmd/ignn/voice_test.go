@@ -191,6 +191,35 @@ func TestETACountsEveryCell(t *testing.T) {
 // TestWarningKindsOnce: a warning that differs from an earlier one only in
 // its numbers (a collapse's cosine spread at every evaluation and in every
 // cell) is printed once.
+// TestEpochClock: train's ETA counts the steps and the evaluations to come
+// at their own costs. A 300-epoch run evaluated every 50 epochs, 1 s an
+// evaluation and 0.1 s a step, has 292 steps and 6 evaluations (epochs
+// 50, …, 250 and 299) to come after epoch 1: 35.8 s; after epoch 0 alone it cannot be told
+// (it used to read 1.1 s × 299 = 5.5 min). Evaluated every epoch, the
+// evaluated epochs give it.
+func TestEpochClock(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	var k epochClock
+	k.start(t0)
+	k.tick(t0.Add(1100*time.Millisecond), true) // epoch 0: a step and an evaluation
+	if _, ok := k.eta(0, 300, 50); ok {
+		t.Error("an ETA after an evaluated epoch 0 alone")
+	}
+	k.tick(t0.Add(1200*time.Millisecond), false) // epoch 1: a step
+	if left, ok := k.eta(1, 300, 50); !ok || left != 35800*time.Millisecond {
+		t.Errorf("ETA after epoch 1: %v (%v), want 35.8s", left, ok)
+	}
+	if left, ok := k.eta(299, 300, 50); !ok || left != 0 {
+		t.Errorf("ETA after the last epoch: %v (%v)", left, ok)
+	}
+	var every epochClock
+	every.start(t0)
+	every.tick(t0.Add(2*time.Second), true)
+	if left, ok := every.eta(0, 5, 1); !ok || left != 8*time.Second {
+		t.Errorf("evaluated every epoch: ETA %v (%v), want 8s", left, ok)
+	}
+}
+
 func TestWarningKindsOnce(t *testing.T) {
 	var b bytes.Buffer
 	ws := newWarnings(&b, "warning")
