@@ -125,7 +125,7 @@ echo "test-cluster: cancelled task 1 left $before of $CELLS cells; the resubmiss
 
 # 3. Sharded embedding (issue 37): a mini-batch model's embeddings as 4
 #    array tasks, gathered, equal one process's --shard 0/1, byte for byte.
-"$BIN" train --dataset caveman:30x6 --scale large --epochs 2 --save "$T/ck" --quiet >/dev/null
+"$BIN" train --dataset caveman:30x6 --scale large --epochs 2 --batch-steps 50 --save "$T/ck" --quiet >/dev/null # mini-batches: a small link graph would train on the whole graph
 "$BIN" embed --checkpoint "$T/ck" --out "$T/one.npy" --shard 0/1 --slots 40 >/dev/null
 "$BIN" embed --checkpoint "$T/ck" --out "$T/one.npy" --gather --shards 1 >/dev/null
 timeout 300 "$BIN" embed --checkpoint "$T/ck" --out "$T/four.npy" --slurm --shards 4 --slots 40 --wait >"$T/embed.txt" || fail "the Slurm embedding did not finish ($T/log, $T/four.logs)"
