@@ -40,8 +40,9 @@ const (
 // 0.991 / 0.670 (recipe 0.991 / 0.681); Wiki-Vote 512 0.913 / 0.562, 4,096
 // 0.930 / 0.657, 16,384 0.933 / 0.687 (recipe 0.927 / 0.681), at 51.8 and
 // 59.7 ms a step. lr 0.01 with 4,096 is worse on Wiki-Vote (0.920 / 0.623).
-// A graph of a few hundred nodes keeps the runs' count: 65,536 triples a
-// step once made the reference 95% of a compare on a 77-node graph.
+// A graph of a few hundred nodes draws CapacityMinTriples, not two per
+// node: 65,536 triples a step once made the reference 95% of a compare on
+// a 77-node graph.
 const (
 	CapacityTriples        = 1 << 14
 	CapacityTriplesPerNode = 2
