@@ -15,7 +15,10 @@ cell; the goals of issue 64 checked per model:
   ablation's by >= 0.01 (and, beside it, what the trained layers add over
   the skip path and sketch). The input is the one the run reads: from 50,000
   nodes a constant column instead of the one-hot identity (the "as run"
-  reference row), the identity row shown beside it.
+  reference row), the identity row shown beside it. Per graph, the headroom:
+  the best AUC of any row (model, reference or heuristic) over the skip path
+  alone's, and the last goal's tally again over the graphs whose headroom is
+  at least 0.01 (elsewhere no row measured could meet it).
 """
 import json
 import math
@@ -93,6 +96,22 @@ def timing(out, g, s):
         return "no timing"
 
 
+def headroom(res, rec, abl):
+    """The best final AUC of any row of the graph's compares (every model
+    row, reference row and heuristic), its label and how far it is above the
+    skip path alone: what goal 3's +0.01 over the ablation can be held to.
+    None without a (skip path alone) row."""
+    if not abl:
+        return None
+    cands = [(r["final_auc_mean"], f"{r['model']} {r['variant']} ({name} compare)") for name, s in res.items() for r in s["rows"]
+             if r.get("final_auc_mean") is not None]
+    cands += [(i["auc_mean"], f"(input) {i['position']} " + ("as run" if i.get("features") else "with the one-hot identity"))
+              for i in rec.get("inputs") or []]
+    cands += [(h["auc_mean"], f"({h['heuristic']})") for h in rec.get("heuristics") or []]
+    best, label = max(cands)
+    return best - abl["final_auc_mean"], label, best
+
+
 def main(out):
     commit = open(os.path.join(out, "commit")).read().strip() if os.path.exists(os.path.join(out, "commit")) else "?"
     graphs = sorted(f[: -len("-recipe")] for f in os.listdir(out) if f.endswith("-recipe") and os.path.isdir(os.path.join(out, f)))
@@ -105,9 +124,10 @@ def main(out):
     print("the raw landmark input untrained; `(capacity)`, a free table of the output width trained on the runs'")
     print("own objective; `(common neighbours)` and `(adamic-adar)`, the heuristics on each seed's own test pairs")
     print("(no τ). Goals: recipe AUC ≥ max(base either scheme, paper's both, input, capacity) − 0.01; τ ≥ max(input,")
-    print("capacity − 0.02); recipe AUC ≥ ablation + 0.01. Wall time and RSS are whole compares (2 workers), not")
-    print("benchmarks: other work may have shared the cores.\n")
-    tally = {"auc": [0, 0], "tau": [0, 0], "mp": [0, 0], "layers": [0, 0]}
+    print("capacity − 0.02); recipe AUC ≥ ablation + 0.01. A graph's headroom is the best AUC of any row over the")
+    print("skip path alone's: below 0.01, no row measured clears that last bar. Wall time and RSS are whole compares")
+    print("(2 workers), not benchmarks: other work may have shared the cores.\n")
+    tally = {"auc": [0, 0], "tau": [0, 0], "mp": [0, 0], "layers": [0, 0], "room": [0, 0]}
     for g in graphs:
         res = {s: load(os.path.join(out, f"{g}-{s}", "results.json")) for s in ("recipe", "paper", "ablation")
                if os.path.exists(os.path.join(out, f"{g}-{s}", "results.json"))}
@@ -143,6 +163,7 @@ def main(out):
             if not r["model"].startswith("(") and r["model"] not in models:
                 models.append(r["model"])
         verdicts = []
+        room = headroom(res, rec, abl_ref)
         for m in models:
             def row(s, variant):
                 return next((r for r in res.get(s, {"rows": []})["rows"] if r["model"] == m and r["variant"] == variant), None)
@@ -174,6 +195,8 @@ def main(out):
             if ablation:
                 gap = recipe["final_auc_mean"] - ablation["final_auc_mean"]
                 tally["mp"][0] += gap >= 0.01; tally["mp"][1] += 1
+                if room and room[0] >= 0.01:
+                    tally["room"][0] += gap >= 0.01; tally["room"][1] += 1
                 v += f"; message passing adds {gap:+.3f} AUC over the skip path alone {'✓' if gap >= 0.01 else '✗'}"
                 v += f" (and {recipe['final_tau_mean'] - ablation['final_tau_mean']:+.3f} τ)"
             if sk_ref:
@@ -199,12 +222,17 @@ def main(out):
         print()
         for v in verdicts:
             print(f"* {v}")
+        if room:
+            verdict = ("below 0.01: no row measured here clears goal 3's bar, so it is not a test of the message passing"
+                       if room[0] < 0.01 else "room for goal 3's +0.01")
+            print(f"* headroom: the best AUC of any row here, {room[1]} {room[2]:.3f}, is {room[0]:+.3f} over the skip path alone; {verdict}")
         best_h = max(rec.get("heuristics") or [], key=lambda h: h["auc_mean"], default=None)
         recipes = [r["final_auc_mean"] for r in rec["rows"] if pos and r["variant"] == f"both[{pos}]"]
         if best_h and recipes and best_h["auc_mean"] > max(recipes):
             print(f"* ({best_h['heuristic']}) is above every recipe row's AUC by {best_h['auc_mean'] - max(recipes):.3f}")
         print()
     for k, label in (("auc", "AUC goal"), ("tau", "τ goal"), ("mp", "message passing ≥ +0.01 AUC over its ablation"),
+                     ("room", "the same, on graphs where some row is ≥ 0.01 above the ablation (headroom)"),
                      ("layers", "trained layers ≥ +0.01 AUC over the skip path and sketch")):
         if tally[k][1]:
             print(f"* {label}: met in {tally[k][0]} of {tally[k][1]} graph × model cells")
