@@ -163,7 +163,8 @@ def main(out):
             if not r["model"].startswith("(") and r["model"] not in models:
                 models.append(r["model"])
         verdicts = []
-        room = headroom(res, rec, abl_ref)
+        abl_any = abl_ref or next((r for r in res.get("ablation", {"rows": []})["rows"] if not r["model"].startswith("(")), None)
+        room = headroom(res, rec, abl_any)
         for m in models:
             def row(s, variant):
                 return next((r for r in res.get(s, {"rows": []})["rows"] if r["model"] == m and r["variant"] == variant), None)
