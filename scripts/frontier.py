@@ -99,8 +99,9 @@ def timing(out, g, s):
 def headroom(res, rec, abl):
     """The best final AUC of any row of the graph's compares (every model
     row, reference row and heuristic), its label and how far it is above the
-    skip path alone: what goal 3's +0.01 over the ablation can be held to.
-    None without a (skip path alone) row."""
+    skip path alone (abl: the recipe compare's (skip path alone) row, else
+    the ablation compare's first model's): what goal 3's +0.01 over the
+    ablation can be held to. None without either."""
     if not abl:
         return None
     cands = [(r["final_auc_mean"], f"{r['model']} {r['variant']} ({name} compare)") for name, s in res.items() for r in s["rows"]
