@@ -7,11 +7,14 @@ import (
 	"github.com/ignn/ignn/data"
 )
 
-// Heuristic is a common-neighbour link score: a number for a node pair read
-// from the graph's message-passing edges alone, no training. They are the
+// Heuristic is a classic link score: a number for a node pair read from
+// the graph's message-passing edges alone, no training. They are the
 // field's first baseline for link prediction (Liben-Nowell and Kleinberg
-// 2007); a GNN whose link AUC is below them has not learnt the triangles
-// the graph already shows.
+// 2007). Two count common neighbours: a GNN whose link AUC is below them
+// has not learnt the triangles the graph already shows. The third reads
+// the two degrees: on a heavy-tailed graph, where held-out edges touch hubs
+// and uniform negatives rarely do, it is the popularity a cosine embedding
+// cannot carry (docs/frontier-notes.md, "Ninth session").
 type Heuristic string
 
 // The heuristics compare tables show (Heuristics).
@@ -22,10 +25,17 @@ const (
 	// 2003; networkx's adamic_adar_index). A common neighbour has degree ≥
 	// 2, so the sum is finite.
 	AdamicAdar Heuristic = "adamic-adar"
+	// PreferentialAttachment is deg(i)·deg(j) (Barabási and Albert 1999;
+	// networkx's preferential_attachment): no common neighbour needed. On
+	// a graph of nearly equal degrees it falls below chance, and that is
+	// the split, not the graph: each held-out edge was taken out of the
+	// message-passing edges, so its two ends have each lost a degree that
+	// a random pair's ends keep (grid:30x30: 0.21).
+	PreferentialAttachment Heuristic = "preferential attachment"
 )
 
 // Heuristics lists them in table order.
-var Heuristics = []Heuristic{CommonNeighbours, AdamicAdar}
+var Heuristics = []Heuristic{CommonNeighbours, AdamicAdar, PreferentialAttachment}
 
 // Neighbourhoods are one graph's sorted adjacency lists: node i's
 // neighbours are Adj[Ptr[i]:Ptr[i+1]], ascending.
@@ -71,13 +81,17 @@ func NewNeighbourhoods(n int, edges [][2]int32) *Neighbourhoods {
 // Degree is node i's number of neighbours.
 func (nb *Neighbourhoods) Degree(i int) int { return nb.Ptr[i+1] - nb.Ptr[i] }
 
-// Scorer returns h's score of a pair (i, j) on nb: a merge of the two sorted
-// lists, O(deg i + deg j), the common neighbours visited in ascending order
-// (so Adamic–Adar's sum is the same bit for bit on every call). The
-// function is safe for concurrent use. It panics on an unknown heuristic.
+// Scorer returns h's score of a pair (i, j) on nb: for a common-neighbour
+// score a merge of the two sorted lists, O(deg i + deg j), the common
+// neighbours visited in ascending order (so Adamic–Adar's sum is the same
+// bit for bit on every call); for preferential attachment the product of
+// the degrees, O(1). The function is safe for concurrent use. It panics on
+// an unknown heuristic.
 func (nb *Neighbourhoods) Scorer(h Heuristic) func(i, j int) float64 {
 	var weight func(w int32) float64
 	switch h {
+	case PreferentialAttachment:
+		return func(i, j int) float64 { return float64(nb.Degree(i)) * float64(nb.Degree(j)) }
 	case CommonNeighbours:
 		weight = func(int32) float64 { return 1 }
 	case AdamicAdar:
@@ -109,7 +123,7 @@ func (nb *Neighbourhoods) Scorer(h Heuristic) func(i, j int) float64 {
 // message-passing edges (Split.MP, which must not be dropped), per graph
 // and averaged over graphs as GraphMetrics averages. τ and its interval are
 // NaN: a count of common neighbours says nothing of pairs two or more hops
-// apart that share none. O(Σ_g (n_g + E_g) + pairs × degree).
+// apart that share none, and a product of degrees nothing of distance. O(Σ_g (n_g + E_g) + pairs × degree).
 func HeuristicMetrics(h Heuristic, splits []*data.Split) Scores {
 	var val, test mean
 	var rk rankMeans

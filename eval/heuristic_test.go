@@ -35,15 +35,17 @@ func karateSplit() *data.Split {
 }
 
 // TestHeuristicGolden pins the heuristics' AUC to networkx 3.6.1's own
-// scores on karateSplit: adamic_adar_index and common_neighbors on the
-// message-passing graph, the AUC counted pair by pair (ties one half) —
-// 0.845 and 0.79 — and Adamic–Adar of (0, 1), 6.0485509900356949.
+// scores on karateSplit: adamic_adar_index, common_neighbors and
+// preferential_attachment on the message-passing graph, the AUC counted
+// pair by pair (ties one half) — 0.845, 0.79 and 0.585 — Adamic–Adar of
+// (0, 1), 6.0485509900356949, and preferential attachment of (0, 1), 98,
+// and of (32, 33), 165.
 func TestHeuristicGolden(t *testing.T) {
 	s := karateSplit()
 	for _, c := range []struct {
 		h   Heuristic
 		auc float64
-	}{{AdamicAdar, 0.845}, {CommonNeighbours, 0.79}} {
+	}{{AdamicAdar, 0.845}, {CommonNeighbours, 0.79}, {PreferentialAttachment, 0.585}} {
 		got := HeuristicMetrics(c.h, []*data.Split{s})
 		if math.Abs(got.TestAUC-c.auc) > 1e-12 || math.Abs(got.ValAUC-c.auc) > 1e-12 {
 			t.Errorf("%s: AUC val %.17g test %.17g, networkx %.17g", c.h, got.ValAUC, got.TestAUC, c.auc)
@@ -52,9 +54,13 @@ func TestHeuristicGolden(t *testing.T) {
 			t.Errorf("%s: τ %v, want NaN (a heuristic has no τ)", c.h, got.Tau)
 		}
 	}
-	aa := NewNeighbourhoods(34, s.MP).Scorer(AdamicAdar)(0, 1)
-	if math.Abs(aa-6.0485509900356949) > 1e-12 {
+	nb := NewNeighbourhoods(34, s.MP)
+	if aa := nb.Scorer(AdamicAdar)(0, 1); math.Abs(aa-6.0485509900356949) > 1e-12 {
 		t.Errorf("Adamic–Adar(0, 1) = %.17g, networkx 6.0485509900356949", aa)
+	}
+	pa := nb.Scorer(PreferentialAttachment)
+	if a, b := pa(0, 1), pa(32, 33); a != 98 || b != 165 {
+		t.Errorf("preferential attachment (0, 1), (32, 33) = %v, %v; networkx 98, 165", a, b)
 	}
 }
 
@@ -87,6 +93,9 @@ func TestHeuristicBruteForce(t *testing.T) {
 			}
 		}
 		brute := func(h Heuristic, i, j int) float64 {
+			if h == PreferentialAttachment {
+				return float64(deg[i] * deg[j])
+			}
 			var s float64
 			for w := range n {
 				if adj[i][w] && adj[j][w] {

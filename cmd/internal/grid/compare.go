@@ -66,8 +66,8 @@ type CompareConfig struct {
 	AblationSketch int
 	// Objective is the capacity cells' objective (CapacityObjective); Compare sets it.
 	Objective *run.Objective
-	// Heuristics adds, on the link task, a (common neighbours) and an
-	// (adamic-adar) row: the heuristics' scores of each seed's own test
+	// Heuristics adds, on the link task, (common neighbours), (adamic-adar)
+	// and (preferential attachment) rows: the heuristics' scores of each seed's own test
 	// pairs on its message-passing edges (HeuristicReference).
 	Heuristics bool
 	LRs        []float64 // sweep grid (defaults: 1e-4, 1e-3, 1e-2)

@@ -12,7 +12,7 @@
 //	inputref.go        the (input) reference rows: the raw input's AUC and τ
 //	capacity.go        the (capacity) row: a free table on the runs' objective
 //	ablation.go        the (skip path alone) row: the recipe minus its message passing
-//	heuristic.go       the (common neighbours) and (adamic-adar) rows
+//	heuristic.go       the (common neighbours), (adamic-adar), (preferential attachment) rows
 //	plots.go           AUC vs τ and τ vs λ figures
 //	curveplots.go      τ and validation AUC against epoch
 //	resultsdoc.go      docs/results.md from saved comparisons

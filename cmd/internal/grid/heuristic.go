@@ -12,7 +12,7 @@ import (
 )
 
 // The heuristic reference rows of a link-task table (CompareConfig.
-// Heuristics): per seed, the common-neighbour scores on that seed's own
+// Heuristics): per seed, the heuristics' scores on that seed's own
 // split — its test positives against its test negatives, counted on its
 // message-passing edges — as the trained cells are scored. Nothing is
 // trained, so they cost a load and a split per seed.

@@ -58,7 +58,8 @@ func TestHeuristicRowsOnTheRunsPairs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Heuristics) != 2 || c.Heuristics[0].Heuristic != string(eval.CommonNeighbours) || c.Heuristics[1].Heuristic != string(eval.AdamicAdar) {
+	if len(c.Heuristics) != 3 || c.Heuristics[0].Heuristic != string(eval.CommonNeighbours) || c.Heuristics[1].Heuristic != string(eval.AdamicAdar) ||
+		c.Heuristics[2].Heuristic != string(eval.PreferentialAttachment) {
 		t.Fatalf("heuristic rows %+v", c.Heuristics)
 	}
 	seed2, err := HeuristicReference(cfg) // cfg is seed 2 of the same graph
@@ -75,7 +76,7 @@ func TestHeuristicRowsOnTheRunsPairs(t *testing.T) {
 			t.Errorf("adamic-adar row has τ %v", r.Tau.Mean)
 		}
 	}
-	if !reflect.DeepEqual(names[len(names)-2:], []string{"(common neighbours)", "(adamic-adar)"}) {
+	if !reflect.DeepEqual(names[len(names)-3:], []string{"(common neighbours)", "(adamic-adar)", "(preferential attachment)"}) {
 		t.Errorf("table rows %v", names)
 	}
 	cc.Base.Task = data.TaskPair
