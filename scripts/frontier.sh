@@ -9,8 +9,8 @@
 #             (skip path alone) row (the recipe's both with --skip-alone: the
 #             ablation, one cell per seed), the (skip path + sketch) row
 #             (the same keeping the sketch, below 50,000 nodes: the recipe
-#             without its trained layers) and the (common neighbours) and
-#             (adamic-adar) rows come by default;
+#             without its trained layers) and the (common neighbours),
+#             (adamic-adar) and (preferential attachment) rows come by default;
 #   paper:    --scale paper (the paper's hash input + MSE, whole-graph steps),
 #             variants base and both.
 # (An OUT made before compare's (skip path alone) row has a third compare per
