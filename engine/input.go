@@ -192,6 +192,12 @@ type GraphInput struct {
 	// its owner may change between runs.
 	Sketch    *Features
 	SketchMix *Mix
+	// Popularity, when set, is the one-column block that models with a skip
+	// path append last (features.Popularity), at the share PopularityMix
+	// (1/(1 + A²) for the column's scale A). It travels with Skip as the
+	// sketch does.
+	Popularity    *Features
+	PopularityMix *Mix
 }
 
 // Values initialises a parameter to a copy of v (its length must match).

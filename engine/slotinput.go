@@ -13,6 +13,7 @@ type SlotInput struct {
 	Adj     *Adjacency
 	X, Skip *Features // Skip nil when the whole graph's input has none
 	Sketch  *Features // nil when the whole graph's input has none
+	Pop     *Features // the popularity column; nil when the whole graph's input has none
 	whole   *GraphInput
 }
 
@@ -25,12 +26,16 @@ func NewSlotInput(whole *GraphInput, slots int) *SlotInput {
 	if whole.Sketch != nil {
 		s.Sketch = NewBatchFeatures(whole.Sketch, slots)
 	}
+	if whole.Popularity != nil {
+		s.Pop = NewBatchFeatures(whole.Popularity, slots)
+	}
 	return s
 }
 
 // Input is the graph input over the slots, the one a graph is built on.
 func (s *SlotInput) Input() *GraphInput {
-	return &GraphInput{Adj: s.Adj, X: s.X, Skip: s.Skip, SkipInit: s.whole.SkipInit, Sketch: s.Sketch, SketchMix: s.whole.SketchMix}
+	return &GraphInput{Adj: s.Adj, X: s.X, Skip: s.Skip, SkipInit: s.whole.SkipInit, Sketch: s.Sketch, SketchMix: s.whole.SketchMix,
+		Popularity: s.Pop, PopularityMix: s.whole.PopularityMix}
 }
 
 // Stage stages the subgraph Sub holds: its adjacency rows (with the whole
@@ -48,6 +53,9 @@ func (s *SlotInput) Stage(wholeDeg, rows, skip bool) {
 	if skip && s.Sketch != nil {
 		s.Sketch.StageRows(s.whole.Sketch, s.Sub.Nodes)
 	}
+	if skip && s.Pop != nil {
+		s.Pop.StageRows(s.whole.Popularity, s.Sub.Nodes)
+	}
 }
 
 // Use binds what Stage staged, with the same rows and skip.
@@ -61,6 +69,9 @@ func (s *SlotInput) Use(rows, skip bool) {
 	}
 	if skip && s.Sketch != nil {
 		s.Sketch.UseStaged()
+	}
+	if skip && s.Pop != nil {
+		s.Pop.UseStaged()
 	}
 }
 

@@ -13,22 +13,30 @@ import (
 // with n_i = √(v + (1−v)·[s_i ≠ 0]) — the row's norm before normalising. A
 // part must not be zero everywhere: read at w in (0, 1).
 type Mixed[T engine.Float] struct {
-	z      []T
-	d, m   int
-	ia, is []float64 // 1/‖a_i‖ and 1/‖s_i‖ (0 for a zero part)
+	z          []T
+	d, m, tail int
+	ia, is     []float64 // 1/‖a_i‖ and 1/‖s_i‖ (0 for a zero part)
 }
 
 // NewMixed reads z (N rows of d columns, the last m the appended block).
 // O(N·d).
-func NewMixed[T engine.Float](z []T, d, m int) *Mixed[T] {
+func NewMixed[T engine.Float](z []T, d, m int) *Mixed[T] { return NewMixedTail(z, d, m, 0) }
+
+// NewMixedTail is NewMixed for rows that end with tail more columns after
+// the appended block (models' popularity column), which it does not read:
+// the parts are columns [0, d−tail−m) and [d−tail−m, d−tail). Each part is
+// normalised on its own, so the tail's share of a row's norm does not
+// matter. O(N·d).
+func NewMixedTail[T engine.Float](z []T, d, m, tail int) *Mixed[T] {
 	n := len(z) / d
-	x := &Mixed[T]{z: z, d: d, m: m, ia: make([]float64, n), is: make([]float64, n)}
+	x := &Mixed[T]{z: z, d: d, m: m, tail: tail, ia: make([]float64, n), is: make([]float64, n)}
+	e := d - tail
 	for i := range n {
 		var a, s float64
-		for _, v := range z[i*d : i*d+d-m] {
+		for _, v := range z[i*d : i*d+e-m] {
 			a += float64(v) * float64(v)
 		}
-		for _, v := range z[i*d+d-m : (i+1)*d] {
+		for _, v := range z[i*d+e-m : i*d+e] {
 			s += float64(v) * float64(v)
 		}
 		if a > 0 {
@@ -43,12 +51,13 @@ func NewMixed[T engine.Float](z []T, d, m int) *Mixed[T] {
 
 // parts are the two parts' cosines of rows i and j (0 where a part is zero).
 func (x *Mixed[T]) parts(i, j int) (ca, cs float64) {
-	d, k := x.d, x.d-x.m
+	d, e := x.d, x.d-x.tail
+	k := e - x.m
 	zi, zj := x.z[i*d:(i+1)*d], x.z[j*d:(j+1)*d]
 	for c := range k {
 		ca += float64(zi[c]) * float64(zj[c])
 	}
-	for c := k; c < d; c++ {
+	for c := k; c < e; c++ {
 		cs += float64(zi[c]) * float64(zj[c])
 	}
 	return ca * x.ia[i] * x.ia[j], cs * x.is[i] * x.is[j]

@@ -80,6 +80,37 @@ func TestMixed(t *testing.T) {
 	}
 }
 
+// TestMixedTail: rows ending with a column after the appended block (the
+// popularity column), scaled with it as models make them, read at any share
+// as the rows without it (NewMixedTail ignores the tail).
+func TestMixedTail(t *testing.T) {
+	const n, k, m = 6, 3, 4
+	rng := rand.New(rand.NewPCG(5, 6))
+	a, s := unitRows(rng, n, k), unitRows(rng, n, m)
+	z := mixedRows(a, s, n, k, m, 0.5, map[int]bool{2: true})
+	d := k + m
+	tailed := make([]float64, n*(d+1))
+	for i := range n {
+		p := 1 + 0.3*float64(i) // normalise([z_i | A·p_i]), A = 3
+		nrm := math.Sqrt(1 + 9*p*p)
+		for c := range d {
+			tailed[i*(d+1)+c] = z[i*d+c] / nrm
+		}
+		tailed[i*(d+1)+d] = 3 * p / nrm
+	}
+	plain, x := NewMixed(z, d, m), NewMixedTail(tailed, d+1, m, 1)
+	for _, v := range []float64{1, 0.7, 0.4} {
+		want, got := plain.Dot(v), x.Dot(v)
+		for i := range n {
+			for j := range n {
+				if g, w := got(i, j), want(i, j); math.Abs(g-w) > 1e-12 {
+					t.Fatalf("share %v: (%d, %d) with the tail %v, without %v", v, i, j, g, w)
+				}
+			}
+		}
+	}
+}
+
 // TestChooseMix: the highest AUC among the shares within give of the
 // first share's τ that beat its AUC by more than the standard error, the
 // earlier share on a tie, and the first share when no other is better by

@@ -78,6 +78,17 @@ type Config struct {
 	// SketchShare is w above, in (0, 1]; 0: chosen on the validation pairs
 	// at every evaluation (run's --sketch-share 0).
 	SketchShare float64 `json:",omitempty"`
+	// Popularity, with a skip path and an input that carries the popularity
+	// column (GraphInput.Popularity: features.Popularity), is its weight b:
+	// the embedding ends with the column, z = normalise([ẑ | A·(1 + b·g)]),
+	// ẑ the unit embedding (after the sketch), g = ln(1 + degree) on the
+	// message-passing edges and A = PopularityScale, so a pair's cosine is,
+	// to first order in b·g, the model's plus b·(g_i + g_j), over A² (the
+	// log of the degree product: preferential attachment, which the cosine
+	// of unit rows cannot carry otherwise; docs/frontier-notes.md, "Ninth
+	// session"). Like the sketch it joins forward graphs only. 0 = off; the
+	// embedding is one column wider.
+	Popularity float64 `json:",omitempty"`
 	// AnchorIndex is P-GNN's closest-anchor semantics: AnchorFixed ("" or
 	// "fixed", the reference code since its fix 9c1553d) or AnchorOriginal
 	// (before it: the anchor's position in its set used as a node id).
@@ -120,6 +131,16 @@ const (
 	AnchorOriginal = "original"
 )
 
+// EmbeddingWidth is the embedding's columns: Out, then the sketch's
+// (Sketch), then the popularity column (Popularity > 0).
+func (c Config) EmbeddingWidth() int {
+	w := c.Out + c.Sketch
+	if c.Popularity > 0 {
+		w++
+	}
+	return w
+}
+
 // DefaultConfig is the paper's setting for GCN/SAGE/GAT/GIN.
 func DefaultConfig() Config {
 	return Config{Hidden: 32, Out: 32, Layers: 3, Dropout: 0.5, Pre: true, Heads: 1}
@@ -148,6 +169,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("models: P-GNN anchor copies c (--pgnn-anchor-copies) must be in [0, 64], got %g", c.AnchorCopies)
 	case !(c.SkipSmooth >= 0 && c.SkipSmooth <= 1):
 		return fmt.Errorf("models: the embedding's smoothing share β (--skip-smooth) must be in [0, 1], got %g", c.SkipSmooth)
+	case !(c.Popularity >= 0 && c.Popularity <= 1):
+		return fmt.Errorf("models: the popularity column's weight (--popularity) must be in [0, 1], got %g", c.Popularity)
 	case c.Sketch < 0:
 		return fmt.Errorf("models: the neighbourhood sketch's width (--sketch) must be ≥ 0, got %d", c.Sketch)
 	case !(c.SketchShare >= 0 && c.SketchShare <= 1):

@@ -143,17 +143,38 @@ func (s stack) Stage(b *engine.Builder, gi *engine.GraphInput, st int, h *G.Node
 // the skip's map alone. When the input carries a neighbourhood sketch
 // (gi.Sketch; c.Sketch), the embedding ends with its columns (Config.Sketch),
 // with c.SkipAlone too (the skip path and the sketch: the recipe without its
-// trained layers), but not in a training graph. Every model that declares Entry.Skip ends with it.
+// trained layers), but not in a training graph; then, when the input has a
+// popularity column (gi.Popularity; c.Popularity), with it, at
+// PopularityScale. Every model that declares Entry.Skip ends with it.
 func Output(b *engine.Builder, name string, c Config, h *G.Node, gi *engine.GraphInput) *G.Node {
 	z := smoothed(b, name, c, h, gi)
-	if gi.Sketch == nil || b.Train { // trained without it: the sketch joins the embedding after training
+	if b.Train { // trained without them: the sketch and the popularity column join the embedding after training
 		return z
 	}
-	if gi.SketchMix == nil {
-		panic("models: the input has a neighbourhood sketch and no share for it (GraphInput.SketchMix)")
+	if gi.Sketch != nil {
+		if gi.SketchMix == nil {
+			panic("models: the input has a neighbourhood sketch and no share for it (GraphInput.SketchMix)")
+		}
+		z = engine.RowNormalize(engine.AppendFeatures(z, gi.Sketch, gi.SketchMix))
 	}
-	return engine.RowNormalize(engine.AppendFeatures(z, gi.Sketch, gi.SketchMix))
+	if gi.Popularity != nil {
+		if gi.PopularityMix == nil {
+			panic("models: the input has a popularity column and no share for it (GraphInput.PopularityMix)")
+		}
+		z = engine.RowNormalize(engine.AppendFeatures(z, gi.Popularity, gi.PopularityMix))
+	}
+	return z
 }
+
+// PopularityScale is A of Config.Popularity: the column's scale beside a
+// unit embedding. The bias's ratio to the model's cosine does not depend
+// on it, only the higher-order terms do; at 3 the cosines stay in about
+// [0.8, 1] (Email, seed 1: A 3, 10 and 30 agree to ±0.0006 in AUC and τ).
+const PopularityScale = 3
+
+// PopularityShare is the engine.Mix share that puts the column at
+// PopularityScale beside a unit row: [√W·ẑ | √(1−W)·k] ∝ [ẑ | A·k].
+const PopularityShare = 1.0 / (1 + PopularityScale*PopularityScale)
 
 // smoothed is Output before the sketch.
 func smoothed(b *engine.Builder, name string, c Config, h *G.Node, gi *engine.GraphInput) *G.Node {

@@ -131,6 +131,7 @@ func batchFlags() []cli.Flag {
 		&cli.Float64Flag{Name: "skip-smooth", Usage: "with --position-skip, a share β in (0, 1]: the normalised embedding is smoothed once over the graph, normalise((1−β)·z + β·Â·z), so pairs whose neighbourhoods overlap move together (an experiment, issue 64); 0: off"},
 		&cli.IntFlag{Name: "sketch", Usage: "with --position-skip, a width M: the embedding ends with the node's neighbourhood sketch, the sum of its neighbours' M-dimensional hash vectors normalised (one hop of message passing over hash identities, no parameters), z = normalise([√w·model | √(1−w)·sketch]), so a pair's cosine adds the overlap of the two neighbourhoods; the model trains without it, and it joins the embeddings evaluated and written (issue 64, docs/frontier-notes.md; a --skip-alone run has none unless it is given); the embedding is --hidden + M wide; 0: off; the large defaults: 1024 on a link task below 50,000 nodes"},
 		&cli.Float64Flag{Name: "sketch-share", Usage: "with --sketch M, the model's share w in (0, 1] of a pair's cosine beside the sketch; 0: chosen at every evaluation on the validation pairs, the highest validation AUC among w = 1 (the sketch unused), 0.85, 0.7, 0.55 and 0.4 that gains more than its standard error over w = 1 and costs at most 0.01 of validation τ"},
+		&cli.Float64Flag{Name: "popularity", Usage: "with a skip path, end the embedding with a popularity column of weight b in [0, 1]: a pair's cosine then ranks, to first order, as the model's plus b·ln((1 + deg i)(1 + deg j)), the log of preferential attachment, which unit rows cannot carry otherwise (degrees on the message-passing edges; joins after training, as the sketch does; one more column); 0: off. At 0.03–0.1 it lifted link AUC (and on social graphs τ) on heavy-tailed graphs and left grids and caves within 0.001 (docs/frontier-notes.md, \"Ninth session\")"},
 		&cli.IntFlag{Name: "skip-smooth-steps", Usage: "with --skip-smooth β: K personalised-PageRank steps v ← (1−β)·z + β·Â·v from v = z, then normalised (an experiment, issue 64); 0: one step"},
 		&cli.BoolFlag{Name: "skip-gate", Usage: "with --position-skip: pass the message-passing output, L2-normalised, through a learned map that starts at 0, so training starts from the skip's map of the positional input (a large-graph default)"},
 		&cli.BoolFlag{Name: "skip-standardise", Usage: "with --position-skip: standardise the skip path's positional columns over the nodes (mean 0, std 1 each; the message-passing input keeps them as they are), so no column-wide common part swamps the differences between nodes (a large-graph default)"},
@@ -171,6 +172,7 @@ func setBatch(c *cli.Context, cfg *run.Config) error {
 	cfg.ModelConfig.SkipSplit, cfg.ModelConfig.SkipSmooth = c.Bool("skip-split"), c.Float64("skip-smooth")
 	cfg.ModelConfig.SkipSmoothSteps = c.Int("skip-smooth-steps")
 	cfg.ModelConfig.Sketch, cfg.ModelConfig.SketchShare = c.Int("sketch"), c.Float64("sketch-share")
+	cfg.ModelConfig.Popularity = c.Float64("popularity")
 	if cfg.SkipPolar, err = features.ParseSkipPolar(c.String("skip-polar")); err != nil {
 		return usagef("%v", err)
 	}

@@ -210,6 +210,9 @@ func (cc CompareConfig) config(j Job) run.Config {
 	c := cc.Base
 	c.Model, c.Variant, c.Seed, c.LR, c.LambdaBCE, c.LambdaMSE = j.Model, j.Variant, j.Seed, j.LR, j.LambdaBCE, j.LambdaMSE
 	c.Position = j.Position
+	if !j.Variant.Hash() { // no positional input, so no skip path: the popularity column is the hash variants' (as the recipe's sketch is)
+		c.ModelConfig.Popularity = 0
+	}
 	if j.IsCapacity() {
 		c = CapacityConfig(c, cc.capacityObjective())
 	}
@@ -217,8 +220,8 @@ func (cc CompareConfig) config(j Job) run.Config {
 	switch {
 	case j.AblationSketch:
 		c.ModelConfig.Sketch, c.EvalAtEnd = cc.AblationSketch, true
-	case j.Ablation: // the skip path alone, even beside a given --sketch
-		c.ModelConfig.Sketch = 0
+	case j.Ablation: // the skip path alone, even beside a given --sketch or --popularity (both read the edges: message passing)
+		c.ModelConfig.Sketch, c.ModelConfig.Popularity = 0, 0
 	}
 	return c.WithDefaults()
 }

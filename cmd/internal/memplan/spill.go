@@ -44,8 +44,8 @@ func (s Shape) SpillDisk() (what []string, disk int64) {
 		r = int64(s.MSESources) * n * 2
 	}
 	if sp.Emb {
-		what = append(what, fmt.Sprintf("the evaluation embeddings (N × %d × 4 B, at every evaluation)", s.ModelConfig.Out+s.ModelConfig.Sketch))
-		e = int64(s.ModelConfig.Out+s.ModelConfig.Sketch) * n * 4
+		what = append(what, fmt.Sprintf("the evaluation embeddings (N × %d × 4 B, at every evaluation)", s.ModelConfig.EmbeddingWidth()))
+		e = int64(s.ModelConfig.EmbeddingWidth()) * n * 4
 	}
 	if sp.Queries {
 		what = append(what, fmt.Sprintf("the %d τ faithfulness queries' BFS rows", s.TauQueries()))

@@ -16,8 +16,8 @@ func (pl *planner) training(s Shape, own models.MemoryTerms, cols int64) {
 	bt := s.bytesPerValue()
 	mc := s.ModelConfig
 	h, layers := int64(mc.Hidden), int64(mc.Layers)
-	width := int64(mc.Out + mc.Sketch) // the embedding's columns
-	if mc.Sketch > 0 {                 // the sketch block, and the hash vectors it was summed from while it is made
+	width := int64(mc.EmbeddingWidth()) // the embedding's columns
+	if mc.Sketch > 0 {                  // the sketch block, and the hash vectors it was summed from while it is made
 		add("neighbourhood sketch (N × --sketch, and N × --sketch × 4 B while it is made)", n*int64(mc.Sketch)*(bt+4), "--sketch")
 	}
 	layerwise := false // the evaluations' inference runs stage by stage

@@ -92,7 +92,7 @@ func Build(p *Prepared, cfg Config) (*Built, error) {
 			train[g] = s.Train
 		}
 		whole := *p.Input // training graphs leave the sketch out: their batches need not stage its rows
-		whole.Sketch, whole.SketchMix = nil, nil
+		whole.Sketch, whole.SketchMix, whole.Popularity, whole.PopularityMix = nil, nil, nil, nil
 		c.batch, err = batch.New(batch.Input{Union: p.Union, Train: train, Graph: &whole, Seed: cfg.Seed,
 			Size: cfg.BatchSize, Steps: cfg.BatchSteps, Fanout: cfg.BatchFanout, Layers: cfg.ModelConfig.Layers})
 		if err != nil {

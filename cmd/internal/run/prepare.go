@@ -164,6 +164,12 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 			}
 			p.Input.SketchMix = &engine.Mix{W: cmp.Or(cfg.ModelConfig.SketchShare, SketchReferenceShare)}
 		}
+		if b := cfg.ModelConfig.Popularity; b > 0 {
+			if p.Input.Popularity, err = features.Popularity(p.Input.Adj.Degree(), b, cfg.DType == Float32); err != nil {
+				return nil, err
+			}
+			p.Input.PopularityMix = &engine.Mix{W: models.PopularityShare}
+		}
 	}
 	spilled := false // views of spilled hop counts read them in row order (engine.Features.ViewInOrder)
 	for _, e := range fo.Encodings {

@@ -151,6 +151,9 @@ func (c Config) resolve(ds *data.Dataset) (Config, error) {
 		if c.ModelConfig.Sketch > 0 {
 			return c, fmt.Errorf("--sketch appends the neighbourhood sketch to the embedding of a run with a skip path, and this run has none: it needs --position-skip and a positional input (--variant hash or both)")
 		}
+		if c.ModelConfig.Popularity > 0 {
+			return c, fmt.Errorf("--popularity appends the popularity column to the embedding of a run with a skip path, and this run has none: it needs --position-skip and a positional input (--variant hash or both)")
+		}
 		if c.ModelConfig.SkipSplit {
 			return c, fmt.Errorf("--skip-split divides the training between the skip path and the message passing, and this run has no skip path: it needs --position-skip and a positional input (--variant hash or both)")
 		}

@@ -34,53 +34,19 @@ func TestSketchRun(t *testing.T) {
 				t.Errorf("share %v: evaluation at epoch %d used %v", share, m.Epoch, w)
 			}
 		}
-		ck, err := LoadCheckpoint(cfg.Save)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ds, _ := LoadDataset(ck.Config)
-		built, err := restored(ck, ds, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		z, d, err := built.Embeddings()
-		if err != nil {
-			t.Fatal(err)
-		}
+		built, _, d := restoreSaved(t, cfg.Save)
 		if want := res.Config.ModelConfig.Out + 64; d != want {
 			t.Fatalf("share %v: embeddings %d wide, want %d", share, d, want)
 		}
 		if got, want := built.p.Input.SketchMix.W, float64(res.Final.SketchShare); got != want {
 			t.Errorf("share %v: the restored run embeds at share %v, its last evaluation used %v", share, got, want)
 		}
-		// The restored embeddings score as the last evaluation did.
-		sc, _, err := built.Evaluate()
-		built.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sc.TestAUC != float64(res.Final.TestAUC) || sc.Tau != float64(res.Final.TestKendallTau) {
-			t.Errorf("share %v: restored AUC %v τ %v, the run's final %v %v", share, sc.TestAUC, sc.Tau, res.Final.TestAUC, res.Final.TestKendallTau)
-		}
-		_ = z
+		scoresAsFinal(t, built, res) // the restored embeddings score as the last evaluation did
 	}
 	// Inference by chunks stages the sketch's rows with the skip block's.
-	defer func(k int) { ChunkedInferenceNodes = k }(ChunkedInferenceNodes)
 	whole := base
 	whole.ModelConfig.SketchShare = 0.7
-	want, err := Run(context.Background(), whole, Hooks{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ChunkedInferenceNodes = 0
-	got, err := Run(context.Background(), whole, Hooks{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if math.Abs(float64(got.Final.TestAUC-want.Final.TestAUC)) > 1e-6 || math.Abs(float64(got.Final.TestKendallTau-want.Final.TestKendallTau)) > 1e-6 {
-		t.Errorf("by chunks: AUC %v τ %v, whole-graph inference %v %v", got.Final.TestAUC, got.Final.TestKendallTau, want.Final.TestAUC, want.Final.TestKendallTau)
-	}
-	ChunkedInferenceNodes = 1 << 30
+	chunkedAsWhole(t, whole)
 	alone := base
 	alone.ModelConfig.SkipAlone = true
 	res, err := Run(context.Background(), alone, Hooks{})
@@ -161,4 +127,58 @@ func epochs(h []Metrics) []int {
 		e = append(e, m.Epoch)
 	}
 	return e
+}
+
+// restoreSaved restores the checkpoint a run saved in dir and makes its
+// embeddings (N × d).
+func restoreSaved(t *testing.T, dir string) (*Built, []float64, int) {
+	t.Helper()
+	ck, err := LoadCheckpoint(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, _ := LoadDataset(ck.Config)
+	built, err := restored(ck, ds, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, d, err := built.Embeddings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return built, z, d
+}
+
+// scoresAsFinal holds a restored run's evaluation to the run's final
+// numbers, and closes it.
+func scoresAsFinal(t *testing.T, built *Built, res *Result) {
+	t.Helper()
+	sc, _, err := built.Evaluate()
+	built.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.TestAUC != float64(res.Final.TestAUC) || sc.Tau != float64(res.Final.TestKendallTau) {
+		t.Errorf("restored AUC %v τ %v, the run's final %v %v", sc.TestAUC, sc.Tau, res.Final.TestAUC, res.Final.TestKendallTau)
+	}
+}
+
+// chunkedAsWhole runs cfg with whole-graph inference, then by chunks of
+// every node slot (ChunkedInferenceNodes 0), and holds the final numbers
+// equal; it leaves ChunkedInferenceNodes as it found it.
+func chunkedAsWhole(t *testing.T, cfg Config) {
+	t.Helper()
+	defer func(k int) { ChunkedInferenceNodes = k }(ChunkedInferenceNodes)
+	want, err := Run(context.Background(), cfg, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ChunkedInferenceNodes = 0
+	got, err := Run(context.Background(), cfg, Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(float64(got.Final.TestAUC-want.Final.TestAUC)) > 1e-6 || math.Abs(float64(got.Final.TestKendallTau-want.Final.TestKendallTau)) > 1e-6 {
+		t.Errorf("by chunks: AUC %v τ %v, whole-graph inference %v %v", got.Final.TestAUC, got.Final.TestKendallTau, want.Final.TestAUC, want.Final.TestKendallTau)
+	}
 }

@@ -55,7 +55,11 @@ func (c *Built) chooseShare() error {
 }
 
 func choose[T engine.Float](c *Built, z []T, d int) eval.MixChoice {
-	x := eval.NewMixed(z, d, c.cfg.ModelConfig.Sketch)
+	tail := 0 // the popularity column, after the sketch, is not part of the mix
+	if c.p.Input.Popularity != nil {
+		tail = 1
+	}
+	x := eval.NewMixedTail(z, d, c.cfg.ModelConfig.Sketch, tail)
 	labels := make([]bool, len(c.valBCE.V))
 	nPos := 0
 	for k, v := range c.valBCE.V {
