@@ -7,5 +7,6 @@
 // (skip.go: SkipBlocks, the typed --skip-polar) from those columns, as they
 // are, standardised, or as Polar's cone (polar.go), and the neighbourhood
 // sketch some embeddings end with (sketch.go: NeighbourSketch, the sum of
-// a node's neighbours' hash vectors).
+// a node's neighbours' hash vectors) and the popularity column after it
+// (popularity.go: Popularity, from the degrees).
 package features
