@@ -4,11 +4,14 @@ package run
 // kept graph (or its rows from BFS stages computed beforehand), the views
 // that compute input and skip rows from landmark hop counts on large
 // graphs, and --skip-polar auto's choice of skip block; the BFS stages'
-// parts (package stages) ignn prepare writes and --prepared reads.
+// parts (package stages) ignn prepare writes and --prepared reads; the
+// columns a skip-path embedding ends with (the sketch, the popularity).
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"runtime"
 	"time"
 
 	"github.com/ignn/ignn/cmd/internal/stages"
@@ -16,6 +19,7 @@ import (
 	"github.com/ignn/ignn/engine"
 	"github.com/ignn/ignn/eval"
 	"github.com/ignn/ignn/features"
+	"github.com/ignn/ignn/models"
 )
 
 // hopEncodings reports whether encs are landmark hop counts, smaller than
@@ -161,4 +165,26 @@ func CheckStages(ds *data.Dataset, cfg Config, dir string) error {
 	cfg.Stages = dir
 	_, err = readStages(p, cfg)
 	return err
+}
+
+// embeddingEnds makes the columns a skip-path embedding ends with after
+// training: the neighbourhood sketch (--sketch) and the popularity column
+// (--popularity), both read from the message-passing edges.
+func (p *Prepared) embeddingEnds(cfg Config, stage func(string)) error {
+	var err error
+	if m := cfg.ModelConfig.Sketch; m > 0 {
+		stage(fmt.Sprintf("the neighbourhood sketch (%d columns)", m))
+		l := p.Input.Adj.Links()
+		if p.Input.Sketch, err = features.NeighbourSketch(l.Off, l.Nb, p.Input.Adj.N, m, cfg.DType == Float32, runtime.GOMAXPROCS(0)); err != nil {
+			return err
+		}
+		p.Input.SketchMix = &engine.Mix{W: cmp.Or(cfg.ModelConfig.SketchShare, SketchReferenceShare)}
+	}
+	if b := cfg.ModelConfig.Popularity; b > 0 {
+		if p.Input.Popularity, err = features.Popularity(p.Input.Adj.Degree(), b, cfg.DType == Float32); err != nil {
+			return err
+		}
+		p.Input.PopularityMix = &engine.Mix{W: models.PopularityShare}
+	}
+	return nil
 }

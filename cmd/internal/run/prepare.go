@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
 	"strings"
 
@@ -156,19 +155,8 @@ func PrepareWith(ds *data.Dataset, cfg Config, stage func(string)) (*Prepared, e
 				}
 			}
 		}
-		if m := cfg.ModelConfig.Sketch; m > 0 {
-			stage(fmt.Sprintf("the neighbourhood sketch (%d columns)", m))
-			l := p.Input.Adj.Links()
-			if p.Input.Sketch, err = features.NeighbourSketch(l.Off, l.Nb, x.N, m, cfg.DType == Float32, runtime.GOMAXPROCS(0)); err != nil {
-				return nil, err
-			}
-			p.Input.SketchMix = &engine.Mix{W: cmp.Or(cfg.ModelConfig.SketchShare, SketchReferenceShare)}
-		}
-		if b := cfg.ModelConfig.Popularity; b > 0 {
-			if p.Input.Popularity, err = features.Popularity(p.Input.Adj.Degree(), b, cfg.DType == Float32); err != nil {
-				return nil, err
-			}
-			p.Input.PopularityMix = &engine.Mix{W: models.PopularityShare}
+		if err := p.embeddingEnds(cfg, stage); err != nil {
+			return nil, err
 		}
 	}
 	spilled := false // views of spilled hop counts read them in row order (engine.Features.ViewInOrder)

@@ -142,23 +142,21 @@ func (c Config) resolve(ds *data.Dataset) (Config, error) {
 		c.PositionSkip = false
 	}
 	if !c.PositionSkip {
-		if c.ModelConfig.SkipMix > 0 {
-			return c, fmt.Errorf("--skip-mix shares the embedding between the skip path and the message passing, and this run has no skip path: it needs --position-skip and a positional input (--variant hash or both)")
-		}
-		if c.ModelConfig.SkipSmooth > 0 {
-			return c, fmt.Errorf("--skip-smooth smooths the embedding of a run with a skip path, and this run has none: it needs --position-skip and a positional input (--variant hash or both)")
-		}
-		if c.ModelConfig.Sketch > 0 {
-			return c, fmt.Errorf("--sketch appends the neighbourhood sketch to the embedding of a run with a skip path, and this run has none: it needs --position-skip and a positional input (--variant hash or both)")
-		}
-		if c.ModelConfig.Popularity > 0 {
-			return c, fmt.Errorf("--popularity appends the popularity column to the embedding of a run with a skip path, and this run has none: it needs --position-skip and a positional input (--variant hash or both)")
-		}
-		if c.ModelConfig.SkipSplit {
-			return c, fmt.Errorf("--skip-split divides the training between the skip path and the message passing, and this run has no skip path: it needs --position-skip and a positional input (--variant hash or both)")
-		}
-		if c.ModelConfig.SkipAlone {
-			return c, fmt.Errorf("--skip-alone leaves only the skip path, and this run has none: it needs --position-skip and a positional input (--variant hash or both)")
+		mc := c.ModelConfig
+		for _, o := range []struct {
+			set  bool
+			what string
+		}{
+			{mc.SkipMix > 0, "--skip-mix shares the embedding between the skip path and the message passing, and this run has no skip path"},
+			{mc.SkipSmooth > 0, "--skip-smooth smooths the embedding of a run with a skip path, and this run has none"},
+			{mc.Sketch > 0, "--sketch appends the neighbourhood sketch to the embedding of a run with a skip path, and this run has none"},
+			{mc.Popularity > 0, "--popularity appends the popularity column to the embedding of a run with a skip path, and this run has none"},
+			{mc.SkipSplit, "--skip-split divides the training between the skip path and the message passing, and this run has no skip path"},
+			{mc.SkipAlone, "--skip-alone leaves only the skip path, and this run has none"},
+		} {
+			if o.set {
+				return c, fmt.Errorf("%s: it needs --position-skip and a positional input (--variant hash or both)", o.what)
+			}
 		}
 		c.ModelConfig.SkipGate, c.SkipStandardise, c.SkipPolar, c.SkipPrincipal = false, false, features.SkipPolarOff, false
 	}
