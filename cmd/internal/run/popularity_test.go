@@ -19,8 +19,8 @@ import (
 // skip path refuses the flag.
 func TestPopularityRun(t *testing.T) {
 	base := Default()
-	base.Dataset, base.Scale, base.Explicit = "ba:150:3", ScaleLarge, map[string]bool{"sketch": true}
-	base.Epochs, base.EvalEvery = 1, 1
+	base.Dataset, base.Scale, base.Explicit = "ba:150:3", ScaleLarge, miniBatches()
+	base.Epochs, base.EvalEvery, base.BatchSize, base.BatchSteps = 1, 1, 32, 2
 	base.ModelConfig.Sketch = 64
 	plain, err := Run(context.Background(), base, Hooks{})
 	if err != nil {

@@ -18,8 +18,8 @@ import (
 // without its trained layers), and the large defaults give it none.
 func TestSketchRun(t *testing.T) {
 	base := Default()
-	base.Dataset, base.Scale, base.Explicit = "caveman:10x8", ScaleLarge, map[string]bool{"sketch": true}
-	base.Epochs, base.EvalEvery = 2, 1
+	base.Dataset, base.Scale, base.Explicit = "caveman:10x8", ScaleLarge, miniBatches()
+	base.Epochs, base.EvalEvery, base.BatchSize, base.BatchSteps = 2, 1, 32, 2
 	base.ModelConfig.Sketch = 64
 	for _, share := range []float64{0, 0.7} {
 		cfg := base
@@ -56,7 +56,7 @@ func TestSketchRun(t *testing.T) {
 	if w := float64(res.Final.SketchShare); !slices.Contains(sketchShares, w) {
 		t.Errorf("--skip-alone with --sketch: the sketch's share %v recorded, want one of %v", w, sketchShares)
 	}
-	alone.Explicit, alone.ModelConfig.Sketch = map[string]bool{}, 0
+	alone.Explicit, alone.ModelConfig.Sketch = map[string]bool{"batch-size": true, "batch-steps": true, "epochs": true, "eval-every": true}, 0
 	if res, err = Run(context.Background(), alone, Hooks{}); err != nil {
 		t.Fatal(err)
 	}
@@ -163,15 +163,27 @@ func scoresAsFinal(t *testing.T, built *Built, res *Result) {
 	}
 }
 
-// chunkedAsWhole runs cfg with whole-graph inference, then by chunks of
-// every node slot (ChunkedInferenceNodes 0), and holds the final numbers
-// equal; it leaves ChunkedInferenceNodes as it found it.
+// miniBatches is the Explicit of a test run under the large defaults that
+// keeps its own --sketch, mini-batch size and steps, epochs and evaluation
+// period: short, and in mini-batches, so that its inference can go by
+// chunks (the recipe below LargeGraphNodes trains on the whole graph, 300
+// steps).
+func miniBatches() map[string]bool {
+	return map[string]bool{"sketch": true, "batch-size": true, "batch-steps": true, "epochs": true, "eval-every": true}
+}
+
+// chunkedAsWhole runs cfg (a mini-batch run) with whole-graph inference,
+// then by chunks of every node slot (ChunkedInferenceNodes 0), and holds
+// the final numbers equal; it leaves ChunkedInferenceNodes as it found it.
 func chunkedAsWhole(t *testing.T, cfg Config) {
 	t.Helper()
 	defer func(k int) { ChunkedInferenceNodes = k }(ChunkedInferenceNodes)
 	want, err := Run(context.Background(), cfg, Hooks{})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if want.Config.BatchSize == 0 {
+		t.Fatal("the run trains on the whole graph, so its inference never goes by chunks: the check would be empty")
 	}
 	ChunkedInferenceNodes = 0
 	got, err := Run(context.Background(), cfg, Hooks{})
