@@ -281,3 +281,23 @@ func (f *Features) SetColumnSigns(first int, signs []float64) {
 		}
 	}
 }
+
+// SetDense sets every dense value: entry e (row e / DenseDim, column e %
+// DenseDim) becomes at(e). Models built on f see the change at their next
+// run (the constant is held by reference), and so do rows staged from f
+// afterwards. Used for a popularity column whose weight is chosen on
+// validation pairs. O(N·DenseDim).
+func (f *Features) SetDense(at func(e int) float64) {
+	if f.Sparse != nil || f.orig != nil {
+		panic("engine: SetDense: features with a sparse part or sign flips")
+	}
+	f.Materialise()
+	c := f.constant()
+	for e := range f.N * f.DenseDim {
+		v := at(e)
+		if f.Dense != nil {
+			f.Dense[e] = v
+		}
+		c.v32[e] = float32(v) // Dense32 itself in float32 storage
+	}
+}

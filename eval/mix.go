@@ -140,3 +140,12 @@ func ChooseMix(shares []float64, give float64, nPos, nNeg int, auc, tau func(v f
 	c.Share = shares[best]
 	return c
 }
+
+// PopularityCos is the cosine of two rows that end with a popularity
+// column (models' --popularity), normalise([√w·a | √(1−w)·k]) with a unit
+// part a before the column: c is the two parts' cosine, ki and kj the
+// rows' column values and w the share. So the column's weight can be
+// chosen from one set of embeddings. O(1).
+func PopularityCos(c, ki, kj, w float64) float64 {
+	return (w*c + (1-w)*ki*kj) / math.Sqrt((w+(1-w)*ki*ki)*(w+(1-w)*kj*kj))
+}

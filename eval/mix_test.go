@@ -138,3 +138,50 @@ func TestChooseMix(t *testing.T) {
 		}
 	}
 }
+
+// TestPopularityCos: the cosine of normalise([√w·a | √(1−w)·k]) rows,
+// computed from the rows themselves, for unit parts a and column values k.
+func TestPopularityCos(t *testing.T) {
+	rn := rand.New(rand.NewPCG(5, 6))
+	unit := func(d int) []float64 {
+		v := make([]float64, d)
+		var s float64
+		for i := range v {
+			v[i] = rn.NormFloat64()
+			s += v[i] * v[i]
+		}
+		for i := range v {
+			v[i] /= math.Sqrt(s)
+		}
+		return v
+	}
+	row := func(a []float64, k, w float64) []float64 {
+		r := append(slices.Clone(a), math.Sqrt(1-w)*k)
+		var s float64
+		for i := range a {
+			r[i] *= math.Sqrt(w)
+		}
+		for _, v := range r {
+			s += v * v
+		}
+		for i := range r {
+			r[i] /= math.Sqrt(s)
+		}
+		return r
+	}
+	for range 100 {
+		a, b := unit(7), unit(7)
+		ki, kj, w := 1+rn.Float64()*3, 1+rn.Float64()*3, rn.Float64()
+		ri, rj := row(a, ki, w), row(b, kj, w)
+		var want, c float64
+		for i := range ri {
+			want += ri[i] * rj[i]
+		}
+		for i := range a {
+			c += a[i] * b[i]
+		}
+		if got := PopularityCos(c, ki, kj, w); math.Abs(got-want) > 1e-12 {
+			t.Fatalf("k %v %v, w %v: %v, want %v", ki, kj, w, got, want)
+		}
+	}
+}

@@ -89,6 +89,10 @@ type Config struct {
 	// session"). Like the sketch it joins forward graphs only. 0 = off; the
 	// embedding is one column wider.
 	Popularity float64 `json:",omitempty"`
+	// PopularityAuto, with Popularity 0, ends the embedding with the column
+	// too, its weight chosen among PopularityWeights on the validation pairs
+	// at every evaluation (run's --popularity auto).
+	PopularityAuto bool `json:",omitempty"`
 	// AnchorIndex is P-GNN's closest-anchor semantics: AnchorFixed ("" or
 	// "fixed", the reference code since its fix 9c1553d) or AnchorOriginal
 	// (before it: the anchor's position in its set used as a node id).
@@ -132,10 +136,10 @@ const (
 )
 
 // EmbeddingWidth is the embedding's columns: Out, then the sketch's
-// (Sketch), then the popularity column (Popularity > 0).
+// (Sketch), then the popularity column (HasPopularity).
 func (c Config) EmbeddingWidth() int {
 	w := c.Out + c.Sketch
-	if c.Popularity > 0 {
+	if c.HasPopularity() {
 		w++
 	}
 	return w
@@ -171,6 +175,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("models: the embedding's smoothing share β (--skip-smooth) must be in [0, 1], got %g", c.SkipSmooth)
 	case !(c.Popularity >= 0 && c.Popularity <= 1):
 		return fmt.Errorf("models: the popularity column's weight (--popularity) must be in [0, 1], got %g", c.Popularity)
+	case c.PopularityAuto && c.Popularity != 0:
+		return fmt.Errorf("models: the popularity column's weight is either given (%g) or chosen (--popularity auto), not both", c.Popularity)
 	case c.Sketch < 0:
 		return fmt.Errorf("models: the neighbourhood sketch's width (--sketch) must be ≥ 0, got %d", c.Sketch)
 	case !(c.SketchShare >= 0 && c.SketchShare <= 1):

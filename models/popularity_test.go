@@ -2,6 +2,7 @@ package models
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/ignn/ignn/engine"
@@ -65,5 +66,30 @@ func TestPopularity(t *testing.T) {
 	want := (u[0][0]*u[1][0] + u[0][1]*u[1][1] + bw*(g[0]+g[1])) / (A * A)
 	if got := cos - (1 - 1/(A*A)); math.Abs(got-want) > 1e-2*want {
 		t.Errorf("cos − (1 − 1/A²) = %v, first order %v", got, want)
+	}
+}
+
+// TestParsePopularity: --popularity's values, and the ones refused.
+func TestParsePopularity(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		b    float64
+		auto bool
+	}{{"off", 0, false}, {"0", 0, false}, {"auto", 0, true}, {"0.03", 0.03, false}, {"1", 1, false}} {
+		b, auto, err := ParsePopularity(c.in)
+		if err != nil || b != c.b || auto != c.auto {
+			t.Errorf("%q: %v %v %v, want %v %v", c.in, b, auto, err, c.b, c.auto)
+		}
+		if s := (Config{Popularity: b, PopularityAuto: auto}).PopularityString(); c.in != "0" && s != c.in {
+			t.Errorf("%q written back as %q", c.in, s)
+		}
+	}
+	for _, in := range []string{"2", "-0.1", "NaN", "on"} {
+		if _, _, err := ParsePopularity(in); err == nil || !strings.Contains(err.Error(), "--popularity must be off, auto or a weight in [0, 1]") {
+			t.Errorf("%q: %v", in, err)
+		}
+	}
+	if err := (Config{Hidden: 1, Out: 1, Layers: 1, Heads: 1, Popularity: 0.1, PopularityAuto: true}).Validate(); err == nil {
+		t.Error("a given and a chosen weight at once: accepted")
 	}
 }

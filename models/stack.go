@@ -166,16 +166,6 @@ func Output(b *engine.Builder, name string, c Config, h *G.Node, gi *engine.Grap
 	return z
 }
 
-// PopularityScale is A of Config.Popularity: the column's scale beside a
-// unit embedding. The bias's ratio to the model's cosine does not depend
-// on it, only the higher-order terms do; at 3 the cosines stay in about
-// [0.8, 1] (Email, seed 1: A 3, 10 and 30 agree to ±0.0006 in AUC and τ).
-const PopularityScale = 3
-
-// PopularityShare is the engine.Mix share that puts the column at
-// PopularityScale beside a unit row: [√W·ẑ | √(1−W)·k] ∝ [ẑ | A·k].
-const PopularityShare = 1.0 / (1 + PopularityScale*PopularityScale)
-
 // smoothed is Output before the sketch.
 func smoothed(b *engine.Builder, name string, c Config, h *G.Node, gi *engine.GraphInput) *G.Node {
 	z := output(b, name, c, h, gi)

@@ -68,16 +68,25 @@ def tagged_seconds(folder, tag):
     return f"{sum(secs) / len(secs):.1f}" if secs else "—"
 
 
-def sketch_shares(folder, model, variant):
-    """The neighbourhood sketch's share at each seed's final evaluation (chosen on validation pairs; 1: unused)."""
-    cells, shares = os.path.join(folder, "cells"), []
+def final_setting(folder, model, variant, key, absent=None):
+    """A setting at each seed's final evaluation: "sketch_share" (the neighbourhood sketch's share, chosen on
+    validation pairs; 1: unused), "popularity" (the popularity column's weight; absent: 0 when the run chose it)."""
+    cells, values = os.path.join(folder, "cells"), []
     if os.path.isdir(cells):
         for name in sorted(os.listdir(cells)):
             if name.startswith(model + "_" + variant + "_") and name.endswith(".json"):
-                w = (load(os.path.join(cells, name)).get("final") or {}).get("sketch_share")
-                if w:
-                    shares.append(f"{w:g}")
-    return ", ".join(shares)
+                d = load(os.path.join(cells, name))
+                w = (d.get("final") or {}).get(key)
+                if w is None and absent is not None and absent(d):
+                    w = 0
+                if w is not None:
+                    values.append(f"{w:g}")
+    return ", ".join(values)
+
+
+def popularity_auto(cell):
+    """Whether the cell chose its popularity weight on validation (--popularity auto)."""
+    return bool(((cell.get("config") or {}).get("model_config") or {}).get("PopularityAuto"))
 
 
 def reference_share(folder, tag, row):
@@ -200,9 +209,12 @@ def main(out):
             tally["tau"][0] += ok_tau; tally["tau"][1] += 1
             v = (f"{m}: AUC {recipe['final_auc_mean']:.3f} vs ≥ {need_auc:.3f} {'✓' if ok_auc else '✗'}, "
                  f"τ {recipe['final_tau_mean']:.3f} vs ≥ {need_tau:.3f} {'✓' if ok_tau else '✗'}")
-            shares = sketch_shares(os.path.join(out, f"{g}-recipe"), m, rows[3][3])
+            shares = final_setting(os.path.join(out, f"{g}-recipe"), m, rows[3][3], "sketch_share")
             if shares:
                 v += f"; the sketch's share by seed {shares}"
+            pops = final_setting(os.path.join(out, f"{g}-recipe"), m, rows[3][3], "popularity", popularity_auto)
+            if pops:
+                v += f"; the popularity weight by seed {pops}"
             if ablation:
                 gap = recipe["final_auc_mean"] - ablation["final_auc_mean"]
                 tally["mp"][0] += gap >= 0.01; tally["mp"][1] += 1

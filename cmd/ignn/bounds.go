@@ -60,7 +60,6 @@ var bounds = map[string]bound{
 	"skip-smooth-steps": {Min: 0, Max: 64, Note: "0 = one step"},
 	"sketch":            {Min: 0, Max: 1 << 14, Note: "0 = off"},
 	"sketch-share":      {Min: 0, Max: 1, Note: "0 = chosen on the validation pairs"},
-	"popularity":        {Min: 0, Max: 1, Note: "0 = off"},
 	"rank-temp":         {Min: 0, MinOpen: true, Max: math.Inf(1), MaxOpen: true, Sentinels: []float64{0}, Note: "or 0 for the default"},
 }
 

@@ -514,8 +514,8 @@ func TestEmbedShardsCLI(t *testing.T) {
 			t.Fatalf("part %d: %v %q", i, err, out)
 		}
 	}
-	// 32 columns and the 1024 of the neighbourhood sketch.
-	if out, err := embed("four.npy", "--gather", "--shards", "4"); err != nil || !strings.Contains(out, "wrote 180 embeddings of width 1056") {
+	// 32 columns, the 1024 of the neighbourhood sketch and the popularity column.
+	if out, err := embed("four.npy", "--gather", "--shards", "4"); err != nil || !strings.Contains(out, "wrote 180 embeddings of width 1057") {
 		t.Fatalf("gather: %v %q", err, out)
 	}
 	for _, f := range []string{".npy", ".names.txt"} {

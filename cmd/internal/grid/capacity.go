@@ -96,7 +96,7 @@ func CapacityConfig(c run.Config, o run.Objective) run.Config {
 	c.Position, c.PositionSkip, c.SkipStandardise, c.SkipPolar = features.Position{}, false, false, features.SkipPolarOff
 	c.HashDim, c.BatchSize, c.BatchSteps, c.BatchFanout, c.BatchNodes = -1, 0, 0, 0, 0
 	c.MSESampling = ""
-	c.ModelConfig.SkipGate, c.ModelConfig.Popularity = false, 0 // a free table has no skip path to end with the column
+	c.ModelConfig.SkipGate, c.ModelConfig.Popularity, c.ModelConfig.PopularityAuto = false, 0, false // a free table has no skip path to end with the column
 	c.CapacitySampled = true
 	return c
 }

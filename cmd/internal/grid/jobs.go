@@ -211,7 +211,7 @@ func (cc CompareConfig) config(j Job) run.Config {
 	c.Model, c.Variant, c.Seed, c.LR, c.LambdaBCE, c.LambdaMSE = j.Model, j.Variant, j.Seed, j.LR, j.LambdaBCE, j.LambdaMSE
 	c.Position = j.Position
 	if !j.Variant.Hash() { // no positional input, so no skip path: the popularity column is the hash variants' (as the recipe's sketch is)
-		c.ModelConfig.Popularity = 0
+		c.ModelConfig.Popularity, c.ModelConfig.PopularityAuto = 0, false
 	}
 	if j.IsCapacity() {
 		c = CapacityConfig(c, cc.capacityObjective())
@@ -221,7 +221,7 @@ func (cc CompareConfig) config(j Job) run.Config {
 	case j.AblationSketch:
 		c.ModelConfig.Sketch, c.EvalAtEnd = cc.AblationSketch, true
 	case j.Ablation: // the skip path alone, even beside a given --sketch or --popularity (both read the edges: message passing)
-		c.ModelConfig.Sketch, c.ModelConfig.Popularity = 0, 0
+		c.ModelConfig.Sketch, c.ModelConfig.Popularity, c.ModelConfig.PopularityAuto = 0, 0, false
 	}
 	return c.WithDefaults()
 }

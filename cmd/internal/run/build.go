@@ -69,6 +69,9 @@ func Build(p *Prepared, cfg Config) (*Built, error) {
 		c.val = p.valSample(cfg)
 	}
 	c.scorer.Exclude = c.val.Exclude
+	if p.Input.Popularity != nil && cfg.ModelConfig.PopularityAuto {
+		p.setPopularity(0) // each run chooses from the column unused (a Prepared may be built again)
+	}
 	for g, sp := range p.Splits {
 		for y, ps := range [][]data.Pair{sp.ValNeg, sp.Val} {
 			for _, q := range ps {

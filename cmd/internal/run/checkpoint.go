@@ -218,6 +218,9 @@ func (c *Built) restoreOn(ck *Checkpoint, otherData bool) error {
 	if mix := c.p.Input.SketchMix; mix != nil && len(ck.Evals) > 0 && ck.Evals[len(ck.Evals)-1].SketchShare > 0 {
 		mix.W = float64(ck.Evals[len(ck.Evals)-1].SketchShare) // the share the last evaluation chose
 	}
+	if c.popularityAuto() && len(ck.Evals) > 0 {
+		c.p.setPopularity(float64(ck.Evals[len(ck.Evals)-1].Popularity)) // the weight the last evaluation chose (absent: 0)
+	}
 	names := c.ps.Names()
 	if len(names) != len(ck.Params) {
 		return fmt.Errorf("checkpoint: %d parameters saved, the model has %d", len(ck.Params), len(names))

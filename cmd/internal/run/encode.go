@@ -180,11 +180,19 @@ func (p *Prepared) embeddingEnds(cfg Config, stage func(string)) error {
 		}
 		p.Input.SketchMix = &engine.Mix{W: cmp.Or(cfg.ModelConfig.SketchShare, SketchReferenceShare)}
 	}
-	if b := cfg.ModelConfig.Popularity; b > 0 {
-		if p.Input.Popularity, err = features.Popularity(p.Input.Adj.Degree(), b, cfg.DType == Float32); err != nil {
+	if mc := cfg.ModelConfig; mc.HasPopularity() {
+		deg := p.Input.Adj.Degree()
+		if p.Input.Popularity, err = features.Popularity(deg, mc.Popularity, cfg.DType == Float32); err != nil {
 			return err
 		}
 		p.Input.PopularityMix = &engine.Mix{W: models.PopularityShare}
+		p.popB = mc.Popularity
+		if mc.PopularityAuto { // chosen at every evaluation, from 0 (the column unused)
+			p.popLog = make([]float64, len(deg))
+			for i, k := range deg {
+				p.popLog[i] = math.Log1p(float64(k))
+			}
+		}
 	}
 	return nil
 }

@@ -36,13 +36,17 @@ func (c *Built) Evaluate() (eval.Scores, []string, error) {
 	c.dropKept()
 	c.p.warmSpills()
 	if c.sketchAuto() {
-		if err := c.chooseShare(); err != nil {
+		if err := c.chooseEnds(); err != nil {
 			return eval.Scores{}, nil, err
 		}
 	}
 	if c.float32Embeddings() {
 		before := c.evalState()
 		e, err := c.embeddings32()
+		if err == nil && e.spill == nil && c.popularityLate() && choosePopularityIn(c, e.z, e.d) {
+			_ = c.evalRN.UnmarshalBinary([]byte(before)) // made again at the chosen weight, as if made at it
+			e, err = c.embeddings32()
+		}
 		if err != nil {
 			return eval.Scores{}, nil, err
 		}
@@ -54,10 +58,7 @@ func (c *Built) Evaluate() (eval.Scores, []string, error) {
 			defer e.spill.Close()
 		}
 		var sc eval.Scores
-		var warns []string
-		if c.sketchAuto() {
-			warns = append(warns, fmt.Sprintf("choosing the sketch's share on the validation pairs (--sketch-share 0) needs the embeddings in memory, and they are spilled: the sketch keeps the share %g (give one with --sketch-share)", SketchReferenceShare))
-		}
+		warns := c.spillWarnings()
 		eval.SpilledScores(e.spill, e.d, func(dot func(i, j int) float64) { // one recording: the file streams once
 			c.lastVal = valScoresOf(c, dot)
 			var w []string
@@ -66,7 +67,12 @@ func (c *Built) Evaluate() (eval.Scores, []string, error) {
 		})
 		return sc, warns, nil
 	}
+	before := c.evalState()
 	z, d, err := c.Embeddings()
+	if err == nil && c.popularityLate() && choosePopularityIn(c, z, d) {
+		_ = c.evalRN.UnmarshalBinary([]byte(before))
+		z, d, err = c.Embeddings()
+	}
 	if err != nil {
 		return eval.Scores{}, nil, err
 	}

@@ -13,8 +13,9 @@ func TestKeptEmbeddings(t *testing.T) {
 	defer func(v, c int) { ViewInputNodes, ChunkedInferenceNodes = v, c }(ViewInputNodes, ChunkedInferenceNodes)
 	ViewInputNodes, ChunkedInferenceNodes = 0, 0
 	cfg := shortRun("gcn")
-	// No neighbourhood sketch: choosing its share takes an inference pass of its own.
-	cfg.Dataset, cfg.Variant, cfg.Explicit = "caveman:30x6", Both, map[string]bool{"sketch": true}
+	// No neighbourhood sketch: choosing its share takes an inference pass of
+	// its own; no popularity column: a changed weight takes another.
+	cfg.Dataset, cfg.Variant, cfg.Explicit = "caveman:30x6", Both, map[string]bool{"sketch": true, "popularity": true}
 	miniBatchRecipe(&cfg)
 	cfg.Distances = DistSampled
 	for _, spill := range []string{"", t.TempDir()} {

@@ -119,6 +119,9 @@ func (l *loop) evaluate(epoch int) (engine.Evaluation, error) {
 		if mix := l.built.p.Input.SketchMix; mix != nil {
 			ev.Metrics["sketch_share"] = mix.W
 		}
+		if l.built.p.Input.Popularity != nil {
+			ev.Metrics["popularity"] = l.built.p.popB
+		}
 	}
 	return ev, err
 }
@@ -192,6 +195,7 @@ var metricFields = []struct {
 	{key: "val_mse", field: func(m *Metrics) *Num { return &m.ValMSE }, optional: true},
 	{key: "val_rank", field: func(m *Metrics) *Num { return &m.ValRank }, optional: true},
 	{key: "sketch_share", field: func(m *Metrics) *Num { return &m.SketchShare }, optional: true},
+	{key: "popularity", field: func(m *Metrics) *Num { return &m.Popularity }, optional: true},
 }
 
 // toMetrics is an evaluation as a result stores it.

@@ -3,9 +3,12 @@ package run
 import (
 	"context"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ignn/ignn/engine"
+	"github.com/ignn/ignn/eval"
 	"github.com/ignn/ignn/models"
 )
 
@@ -20,6 +23,7 @@ import (
 func TestPopularityRun(t *testing.T) {
 	base := Default()
 	base.Dataset, base.Scale, base.Explicit = "ba:150:3", ScaleLarge, miniBatches()
+	base.Explicit["popularity"] = true // plain: no column (the large defaults' is chosen: TestPopularityAuto)
 	base.Epochs, base.EvalEvery, base.BatchSize, base.BatchSteps = 1, 1, 32, 2
 	base.ModelConfig.Sketch = 64
 	plain, err := Run(context.Background(), base, Hooks{})
@@ -63,4 +67,84 @@ func TestPopularityRun(t *testing.T) {
 	if _, err := Run(context.Background(), noskip, Hooks{}); err == nil || !strings.Contains(err.Error(), "--popularity") {
 		t.Errorf("a run without a skip path: %v, want a --popularity error", err)
 	}
+}
+
+// TestPopularityAuto: the large defaults end a link run's embedding with
+// the popularity column (--popularity auto), its weight chosen at every
+// evaluation among models.PopularityWeights, beside the sketch's share
+// (chosen from the same embeddings) and without it (chosen from the
+// evaluation's own); each evaluation records its weight; the restored
+// checkpoint embeds at the last one and scores as the run did; inference
+// by chunks gives what whole-graph inference does. The choice's
+// validation AUC and τ at each weight are those of the embeddings a
+// forward pass makes at that weight (brute force), whatever weight the
+// embeddings it reads were made at.
+func TestPopularityAuto(t *testing.T) {
+	base := Default()
+	base.Dataset, base.Scale, base.Explicit, base.DType = "ba:150:3", ScaleLarge, miniBatches(), Float64
+	base.Epochs, base.EvalEvery, base.BatchSize, base.BatchSteps = 2, 1, 32, 2
+	base.ModelConfig.Sketch = 64
+	for _, share := range []float64{0, 0.7} { // chosen with the sketch's share (chooseEnds), and alone (popularityLate)
+		cfg := base
+		cfg.ModelConfig.SketchShare, cfg.Save = share, t.TempDir()
+		res, err := Run(context.Background(), cfg, Hooks{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Config.ModelConfig.PopularityAuto || res.Config.ModelConfig.EmbeddingWidth() != res.Config.ModelConfig.Out+64+1 {
+			t.Fatalf("share %v: the large defaults gave %+v, want --popularity auto", share, res.Config.ModelConfig)
+		}
+		for _, m := range res.History {
+			if !slices.Contains(models.PopularityWeights, float64(m.Popularity)) {
+				t.Errorf("share %v: the evaluation at epoch %d used weight %v", share, m.Epoch, m.Popularity)
+			}
+		}
+		built, _, _ := restoreSaved(t, cfg.Save)
+		if got, want := built.p.popB, float64(res.Final.Popularity); got != want {
+			t.Errorf("share %v: the restored run embeds at weight %v, its last evaluation used %v", share, got, want)
+		}
+		if share > 0 {
+			bruteChoice(t, built)
+		}
+		scoresAsFinal(t, built, res)
+	}
+	whole := base
+	whole.DType = Float32
+	chunkedAsWhole(t, whole)
+}
+
+// bruteChoice holds the popularity choice, made from embeddings at the
+// largest weight, to AUC and τ computed from embeddings made at each
+// weight; it leaves the column at the weight it found.
+func bruteChoice(t *testing.T, c *Built) {
+	t.Helper()
+	was := c.p.popB
+	defer c.p.setPopularity(was)
+	embed := func(b float64) ([]float64, int) {
+		c.p.setPopularity(b)
+		z, d, err := c.Embeddings()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return z, d
+	}
+	ws := models.PopularityWeights
+	z, d := embed(ws[len(ws)-1])
+	ch := newValChoice(c, eval.NewMixedTail(z, d, 0, 1)).choosePopularity(1)
+	for k, b := range ws {
+		z, d := embed(b)
+		dot := engine.RowDot(z, d)
+		scores, labels := make([]float64, len(c.valBCE.V)), make([]bool, len(c.valBCE.V))
+		for p := range scores {
+			scores[p], labels[p] = dot(c.valBCE.I[p], c.valBCE.J[p]), c.valBCE.V[p] > 0.5
+		}
+		auc, tau := eval.AUC(scores, labels), c.scorer.SampleTauOf(dot, &c.val.Pairs)
+		if math.Abs(auc-ch.AUC[k]) > 1e-9 || math.Abs(tau-ch.Tau[k]) > 1e-9 {
+			t.Errorf("weight %v: the choice read AUC %v τ %v, embeddings made at it give %v %v", b, ch.AUC[k], ch.Tau[k], auc, tau)
+		}
+	}
+	if !slices.Contains(ws, ch.Share) || ch.AUC[0] == ch.AUC[len(ws)-1] {
+		t.Errorf("chose %v from AUCs %v: the weights must matter", ch.Share, ch.AUC)
+	}
+	t.Logf("validation AUC %v, τ %v by weight: chose %v", ch.AUC, ch.Tau, ch.Share)
 }

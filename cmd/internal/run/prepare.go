@@ -46,6 +46,22 @@ type Prepared struct {
 	// spilledHops are the encodings whose hop counts the input's views
 	// read from a spill file (warmSpills).
 	spilledHops []*features.Encoding
+	// popB is the popularity column's weight now (Input.Popularity), and
+	// popLog each node's ln(1 + degree) under --popularity auto, which
+	// sets it (setPopularity).
+	popB   float64
+	popLog []float64
+}
+
+// setPopularity gives the popularity column the weight b (its values as
+// features.Popularity makes them).
+func (p *Prepared) setPopularity(b float64) {
+	if b == p.popB {
+		return
+	}
+	g := p.popLog
+	p.Input.Popularity.SetDense(func(i int) float64 { return 1 + b*g[i] })
+	p.popB = b
 }
 
 // warmSpills asks for the spilled landmark hop counts' files in the page

@@ -150,7 +150,7 @@ func (c Config) resolve(ds *data.Dataset) (Config, error) {
 			{mc.SkipMix > 0, "--skip-mix shares the embedding between the skip path and the message passing, and this run has no skip path"},
 			{mc.SkipSmooth > 0, "--skip-smooth smooths the embedding of a run with a skip path, and this run has none"},
 			{mc.Sketch > 0, "--sketch appends the neighbourhood sketch to the embedding of a run with a skip path, and this run has none"},
-			{mc.Popularity > 0, "--popularity appends the popularity column to the embedding of a run with a skip path, and this run has none"},
+			{mc.HasPopularity(), "--popularity appends the popularity column to the embedding of a run with a skip path, and this run has none"},
 			{mc.SkipSplit, "--skip-split divides the training between the skip path and the message passing, and this run has no skip path"},
 			{mc.SkipAlone, "--skip-alone leaves only the skip path, and this run has none"},
 		} {

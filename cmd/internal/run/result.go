@@ -76,6 +76,10 @@ type Metrics struct {
 	// in this evaluation's embeddings (--sketch; chosen on the validation
 	// pairs under --sketch-share 0); absent without a sketch.
 	SketchShare Num `json:"sketch_share,omitempty"`
+	// Popularity is the popularity column's weight b in this evaluation's
+	// embeddings (--popularity; chosen on the validation pairs under
+	// --popularity auto); absent without the column, and at 0.
+	Popularity Num `json:"popularity,omitempty"`
 }
 
 // Result is one run's outcome; its JSON form is the CLI's --json output.

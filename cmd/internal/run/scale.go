@@ -86,6 +86,15 @@ var largeDefaults = []struct {
 			c.ModelConfig.Sketch = SketchWidth(g.nodes)
 		}
 	}, func(c Config) string { return fmt.Sprintf("--sketch %d", c.ModelConfig.Sketch) }, whySketch},
+	// The popularity column beside the sketch, at every size: it reads
+	// degrees, which a graph of any size has. The skip path alone has none
+	// (the ablation leaves out what reads the edges); the skip path with a
+	// sketch (the recipe without its trained layers) keeps it.
+	{"popularity", func(c *Config, _ graphSize) {
+		if c.PositionSkip && c.Task == data.TaskLink && (!c.ModelConfig.SkipAlone || c.ModelConfig.Sketch > 0) && c.ModelConfig.Popularity == 0 {
+			c.ModelConfig.PopularityAuto = true
+		}
+	}, func(c Config) string { return "--popularity " + c.ModelConfig.PopularityString() }, whyPopularity},
 	{"distance-loss", func(c *Config, _ graphSize) {
 		if c.Variant.MSE() {
 			c.DistanceLoss = objective.DistanceRank

@@ -86,8 +86,29 @@ func TestScaleDefaults(t *testing.T) {
 	}
 	base := cli
 	base.Variant = Base
-	if b, err := base.Resolve(graphOfN(LargeGraphNodes)); err != nil || !b.Position.IsHash() || b.PositionSkip || b.DistanceLoss != "" || b.BatchSize != 512 {
+	if b, err := base.Resolve(graphOfN(LargeGraphNodes)); err != nil || !b.Position.IsHash() || b.PositionSkip || b.DistanceLoss != "" || b.BatchSize != 512 || b.ModelConfig.HasPopularity() {
 		t.Fatalf("base on a large graph: %v %+v", err, b)
+	}
+	// The popularity column, chosen on validation: the recipe's, and the
+	// skip path's with a sketch (the recipe without its trained layers), not
+	// the skip path alone's, and not the paper's.
+	if !large.ModelConfig.PopularityAuto || !strings.Contains(large.ScaleNote, "--popularity auto") || small.ModelConfig.HasPopularity() {
+		t.Fatalf("popularity: large %+v (note %q), small %+v", large.ModelConfig, large.ScaleNote, small.ModelConfig)
+	}
+	for _, sketch := range []int{0, 64} {
+		alone := cli
+		alone.ModelConfig.SkipAlone, alone.ModelConfig.Sketch = true, sketch
+		if sketch > 0 {
+			alone.Explicit = map[string]bool{"epochs": true, "sketch": true}
+		}
+		if a, err := alone.Resolve(graphOfN(LargeGraphNodes)); err != nil || a.ModelConfig.PopularityAuto != (sketch > 0) {
+			t.Fatalf("--skip-alone, sketch %d: %v, popularity auto %v", sketch, err, a.ModelConfig.PopularityAuto)
+		}
+	}
+	given := cli
+	given.Explicit = map[string]bool{"epochs": true, "popularity": true}
+	if g, err := given.Resolve(graphOfN(LargeGraphNodes)); err != nil || g.ModelConfig.HasPopularity() {
+		t.Fatalf("--popularity off given: %v %+v", err, g.ModelConfig)
 	}
 }
 

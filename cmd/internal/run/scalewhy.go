@@ -113,6 +113,18 @@ func whySketch(c Config, _ graphSize) string {
 	return fmt.Sprintf("no sketch from %d nodes (at 10⁵ nodes, caveman:5000x20, it gained 0.002 AUC, lost 0.005 of τ and took 3.7 GB of peak memory; --sketch M adds one)", LargeGraphNodes)
 }
 
+func whyPopularity(c Config, _ graphSize) string {
+	switch {
+	case c.ModelConfig.PopularityAuto:
+		return "the embedding ends with a popularity column, b·ln(1 + degree) added to a pair's cosine, b chosen on the validation pairs among 0, 0.03, 0.1 and 0.3: the preferential-attachment evidence the cosine of unit rows drops (docs/frontier-notes.md, tenth session)"
+	case c.ModelConfig.SkipAlone:
+		return "--skip-alone: the skip path alone, no popularity column either"
+	case c.Task != data.TaskLink:
+		return "the popularity column is link evidence: link task only"
+	}
+	return "no skip path: the popularity column joins one"
+}
+
 func whyDistance(c Config, _ graphSize) string {
 	if !c.Variant.MSE() {
 		return fmt.Sprintf("variant %s has no distance term", c.Variant)

@@ -35,7 +35,7 @@ func TestSketchRun(t *testing.T) {
 			}
 		}
 		built, _, d := restoreSaved(t, cfg.Save)
-		if want := res.Config.ModelConfig.Out + 64; d != want {
+		if want := res.Config.ModelConfig.Out + 64 + 1; d != want || !res.Config.ModelConfig.PopularityAuto { // and the large defaults' popularity column
 			t.Fatalf("share %v: embeddings %d wide, want %d", share, d, want)
 		}
 		if got, want := built.p.Input.SketchMix.W, float64(res.Final.SketchShare); got != want {
