@@ -66,7 +66,8 @@ func TestSketchRun(t *testing.T) {
 }
 
 // TestSketchSpilled: a run whose evaluation embeddings spill keeps the
-// sketch at its reference share, and its warning says so.
+// sketch at its reference share and the popularity column at its weight,
+// and its warnings say so.
 func TestSketchSpilled(t *testing.T) {
 	defer func(v, c int) { ViewInputNodes, ChunkedInferenceNodes = v, c }(ViewInputNodes, ChunkedInferenceNodes)
 	ViewInputNodes, ChunkedInferenceNodes = 0, 0
@@ -85,6 +86,10 @@ func TestSketchSpilled(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(warns, "\n"), "(--sketch-share 0) needs the embeddings in memory") {
 		t.Errorf("no warning that the share was not chosen: %q", warns)
+	}
+	// The popularity column (the large defaults') keeps its weight, 0.
+	if !res.Config.ModelConfig.PopularityAuto || res.Final.Popularity != 0 || !strings.Contains(strings.Join(warns, "\n"), "(--popularity auto) needs the embeddings in memory") {
+		t.Errorf("spilled: popularity auto %v, weight %v, warnings %q", res.Config.ModelConfig.PopularityAuto, res.Final.Popularity, warns)
 	}
 }
 
