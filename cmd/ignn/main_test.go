@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -487,6 +488,23 @@ func TestDatasetsFailsWhenDataMissing(t *testing.T) {
 	out, _, err := runCLI("datasets")
 	if err == nil || !strings.Contains(err.Error(), "could not load email, protein") || !strings.Contains(out, "communities") {
 		t.Errorf("datasets without raw data: %v\n%s", err, out)
+	}
+}
+
+// TestChoicesNote: a run under the large defaults says what its final
+// evaluation chose on the validation pairs (the sketch's share, the
+// popularity column's weight); one that chose nothing says nothing.
+func TestChoicesNote(t *testing.T) {
+	_, errOut, err := runCLI("train", "--dataset", "caveman:30x6", "--scale", "large", "--epochs", "2", "--batch-steps", "5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`note: chosen on the validation pairs at the final evaluation: the model's share beside the neighbourhood sketch (1|0\.85|0\.7|0\.55|0\.4) \(1: the sketch unused\); the popularity column's weight (0|0\.03|0\.1|0\.3) \(0: the column unused\)`).MatchString(errOut) {
+		t.Errorf("no note of the choices: %q", errOut)
+	}
+	_, errOut, err = runCLI("train", "--dataset", "caveman:30x6", "--scale", "large", "--epochs", "2", "--batch-steps", "5", "--sketch-share", "0.7", "--popularity", "0.1")
+	if err != nil || strings.Contains(errOut, "note: chosen on the validation pairs at the final evaluation") {
+		t.Errorf("given settings: %v, %q", err, errOut)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -160,10 +161,30 @@ func trainCommand(stdout, stderr io.Writer) *cli.Command {
 			fmt.Fprintf(stdout, "%s %s %s %s seed %d: best epoch %d  val AUC %s  test AUC %s  Kendall τ %s  (final epoch %d: AUC %s, τ %s)  %.1f ms/epoch\n",
 				res.Dataset, res.Task, res.Model, res.Variant, res.Seed, res.BestEpoch, f3(res.ValAUC), f3(res.TestAUC), f3(res.TestKendallTau),
 				res.Final.Epoch, f3(res.Final.TestAUC), f3(res.Final.TestKendallTau), res.MsPerEpoch)
+			if note := choicesNote(res); note != "" && !c.Bool("quiet") {
+				fmt.Fprintln(stderr, note)
+			}
 			if res.BestEpoch == 0 && res.Final.Epoch > 0 && !c.Bool("quiet") {
 				fmt.Fprintln(stderr, "note: the highest validation AUC came at epoch 0, after one training step; the best-epoch metrics describe a nearly untrained model — compare variants by the final epoch")
 			}
 			return nil
 		},
 	}
+}
+
+// choicesNote says what the final evaluation chose on the validation pairs
+// (--sketch-share 0, --popularity auto), "" when nothing was chosen.
+func choicesNote(res *run.Result) string {
+	mc := res.Config.ModelConfig
+	var parts []string
+	if mc.Sketch > 0 && mc.SketchShare == 0 {
+		parts = append(parts, fmt.Sprintf("the model's share beside the neighbourhood sketch %g (1: the sketch unused)", float64(res.Final.SketchShare)))
+	}
+	if mc.PopularityAuto {
+		parts = append(parts, fmt.Sprintf("the popularity column's weight %g (0: the column unused)", float64(res.Final.Popularity)))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "note: chosen on the validation pairs at the final evaluation: " + strings.Join(parts, "; ")
 }
