@@ -25,8 +25,8 @@ const sketchTauGive = 0.01
 // popularityTauGive is the validation τ the popularity column may cost for
 // validation AUC under --popularity auto: half the sketch's. At the
 // sketch's 0.01, plc:20000:4:0.5 took b 0.1 over 0.03 at two seeds of three
-// for +0.003 test AUC and −0.013 to −0.015 test τ (docs/frontier-notes.md,
-// tenth session); the recipe is for distances first.
+// for +0.006 to +0.007 test AUC and −0.014 to −0.016 test τ (GCN;
+// docs/frontier-notes.md, tenth session); the recipe is for distances first.
 const popularityTauGive = 0.005
 
 func (c *Built) sketchAuto() bool {
