@@ -182,3 +182,14 @@ func (v *valChoice) choosePopularity(share float64) eval.MixChoice {
 	c.p.setPopularity(ch.Share)
 	return ch
 }
+
+// setPopularity gives the popularity column the weight b (its values as
+// features.Popularity makes them).
+func (p *Prepared) setPopularity(b float64) {
+	if b == p.popB {
+		return
+	}
+	g := p.popLog
+	p.Input.Popularity.SetDense(func(i int) float64 { return 1 + b*g[i] })
+	p.popB = b
+}

@@ -53,17 +53,6 @@ type Prepared struct {
 	popLog []float64
 }
 
-// setPopularity gives the popularity column the weight b (its values as
-// features.Popularity makes them).
-func (p *Prepared) setPopularity(b float64) {
-	if b == p.popB {
-		return
-	}
-	g := p.popLog
-	p.Input.Popularity.SetDense(func(i int) float64 { return 1 + b*g[i] })
-	p.popB = b
-}
-
 // warmSpills asks for the spilled landmark hop counts' files in the page
 // cache (Encoding.WillNeed) before a stage that reads them at scattered
 // rows: each epoch's steps and each evaluation. Their pages may have been
