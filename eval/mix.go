@@ -1,7 +1,9 @@
 package eval
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/ignn/ignn/engine"
 )
@@ -112,7 +114,8 @@ func (p MixParts) Sim(v float64) func(k int) float64 {
 }
 
 // MixChoice is ChooseMix's outcome: the share, and each tried share's
-// validation AUC and τ (Shares[k] gave AUC[k] and Tau[k]).
+// validation AUC and τ (Shares[k] gave AUC[k] and Tau[k]; Tau[k] is NaN
+// where the choice did not need it).
 type MixChoice struct {
 	Share            float64
 	Shares, AUC, Tau []float64
@@ -125,19 +128,31 @@ type MixChoice struct {
 // validation τ at least the first's minus give (the earlier share on a
 // tie): the appended block may buy link AUC with at most give of τ, and
 // where it buys none the model's own embedding stays. auc and tau score
-// the embeddings at a share.
+// the embeddings at a share. Every share's AUC is computed, τ only where
+// it decides: the first share's and, from the highest AUC down, the
+// candidates' until one keeps τ (a τ is the costlier of the two).
 func ChooseMix(shares []float64, give float64, nPos, nNeg int, auc, tau func(v float64) float64) MixChoice {
-	c := MixChoice{Share: shares[0], Shares: shares}
-	for _, v := range shares {
-		c.AUC, c.Tau = append(c.AUC, auc(v)), append(c.Tau, tau(v))
+	c := MixChoice{Share: shares[0], Shares: shares, AUC: make([]float64, len(shares)), Tau: make([]float64, len(shares))}
+	for k, v := range shares {
+		c.AUC[k], c.Tau[k] = auc(v), math.NaN()
 	}
-	best, bar := 0, c.AUC[0]+AUCStdErr(c.AUC[0], nPos, nNeg)
+	bar := c.AUC[0] + AUCStdErr(c.AUC[0], nPos, nNeg)
+	var cand []int
 	for k := 1; k < len(shares); k++ {
-		if c.Tau[k] >= c.Tau[0]-give && c.AUC[k] > bar && c.AUC[k] > c.AUC[best] {
-			best = k
+		if c.AUC[k] > bar {
+			cand = append(cand, k)
 		}
 	}
-	c.Share = shares[best]
+	slices.SortStableFunc(cand, func(a, b int) int { return cmp.Compare(c.AUC[b], c.AUC[a]) }) // highest first, the earlier on a tie
+	for n, k := range cand {
+		if n == 0 {
+			c.Tau[0] = tau(shares[0])
+		}
+		if c.Tau[k] = tau(shares[k]); c.Tau[k] >= c.Tau[0]-give {
+			c.Share = shares[k]
+			break
+		}
+	}
 	return c
 }
 

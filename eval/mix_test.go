@@ -139,6 +139,38 @@ func TestChooseMix(t *testing.T) {
 	}
 }
 
+// TestChooseMixLazy: ChooseMix's choice is the eager rule's (every share's
+// AUC and τ, the highest AUC among those past the bar that keep τ, the
+// earlier on a tie) on random scores with ties, and it asks for no τ when
+// no share passes the bar.
+func TestChooseMixLazy(t *testing.T) {
+	rn := rand.New(rand.NewPCG(7, 8))
+	shares := []float64{1, 0.85, 0.7, 0.55, 0.4}
+	for range 2000 {
+		auc, tau := make([]float64, len(shares)), make([]float64, len(shares))
+		for k := range shares {
+			auc[k] = 0.9 + float64(rn.IntN(5))*0.01 // ties are common
+			tau[k] = 0.7 + float64(rn.IntN(5))*0.005
+		}
+		best, bar := 0, auc[0]+AUCStdErr(auc[0], 1000, 1000)
+		for k := 1; k < len(shares); k++ {
+			if tau[k] >= tau[0]-0.01 && auc[k] > bar && auc[k] > auc[best] {
+				best = k
+			}
+		}
+		calls := 0
+		at := func(v float64) int { return slices.Index(shares, v) }
+		ch := ChooseMix(shares, 0.01, 1000, 1000, func(v float64) float64 { return auc[at(v)] },
+			func(v float64) float64 { calls++; return tau[at(v)] })
+		if ch.Share != shares[best] {
+			t.Fatalf("AUC %v τ %v: chose %v, the eager rule %v", auc, tau, ch.Share, shares[best])
+		}
+		if passed := slices.ContainsFunc(auc[1:], func(a float64) bool { return a > bar }); !passed && calls > 0 {
+			t.Fatalf("AUC %v: no share past the bar, and %d τ asked for", auc, calls)
+		}
+	}
+}
+
 // TestPopularityCos: the cosine of normalise([√w·a | √(1−w)·k]) rows,
 // computed from the rows themselves, for unit parts a and column values k.
 func TestPopularityCos(t *testing.T) {

@@ -149,15 +149,22 @@ func newValChoice[T engine.Float](c *Built, x *eval.Mixed[T]) *valChoice {
 // choose is eval.ChooseMix over settings vs, pairSim and sampleSim the
 // validation pairs' and the sample's cosines at a setting.
 func (v *valChoice) choose(vs []float64, give float64, pairSim, sampleSim func(w float64) func(k int) float64) eval.MixChoice {
-	auc := func(w float64) float64 {
-		sim := pairSim(w)
-		for k := range v.scores {
-			v.scores[k] = sim(k)
-		}
-		return eval.AUC(v.scores, v.labels)
-	}
-	tau := func(w float64) float64 { return v.c.scorer.SampleTauAt(sampleSim(w), &v.c.val.Pairs) }
+	auc := func(w float64) float64 { return v.auc(pairSim(w)) }
+	tau := func(w float64) float64 { return v.tau(sampleSim(w)) }
 	return eval.ChooseMix(vs, give, v.nPos, len(v.labels)-v.nPos, auc, tau)
+}
+
+// auc is the validation AUC of the pairs' cosines sim.
+func (v *valChoice) auc(sim func(k int) float64) float64 {
+	for k := range v.scores {
+		v.scores[k] = sim(k)
+	}
+	return eval.AUC(v.scores, v.labels)
+}
+
+// tau is the validation sample's τ for its cosines sim.
+func (v *valChoice) tau(sim func(k int) float64) float64 {
+	return v.c.scorer.SampleTauAt(sim, &v.c.val.Pairs)
 }
 
 // choosePopularity sets the popularity column's weight to the one chosen
@@ -165,6 +172,16 @@ func (v *valChoice) choose(vs []float64, give float64, pairSim, sampleSim func(w
 // the column at the sketch's share (1: the one part), and returns the
 // choice.
 func (v *valChoice) choosePopularity(share float64) eval.MixChoice {
+	pairAt, sampleAt := v.popularitySims(share)
+	ch := v.choose(models.PopularityWeights, popularityTauGive, pairAt, sampleAt)
+	v.c.p.setPopularity(ch.Share)
+	return ch
+}
+
+// popularitySims are the validation pairs' and the sample's cosines with
+// the popularity column at weight b (eval.PopularityCos), from their
+// cosines before it at the sketch's share.
+func (v *valChoice) popularitySims(share float64) (pairAt, sampleAt func(b float64) func(k int) float64) {
 	c := v.c
 	g := c.p.popLog
 	withColumn := func(sim func(k int) float64, I, J func(k int) int) func(b float64) func(k int) float64 {
@@ -176,11 +193,8 @@ func (v *valChoice) choosePopularity(share float64) eval.MixChoice {
 	}
 	vI, vJ := c.valBCE.I, c.valBCE.J
 	sI, sJ := c.val.Pairs.I, c.val.Pairs.J
-	ch := v.choose(models.PopularityWeights, popularityTauGive,
-		withColumn(v.pairs.Sim(share), func(k int) int { return vI[k] }, func(k int) int { return vJ[k] }),
-		withColumn(v.sample.Sim(share), func(k int) int { return int(sI[k]) }, func(k int) int { return int(sJ[k]) }))
-	c.p.setPopularity(ch.Share)
-	return ch
+	return withColumn(v.pairs.Sim(share), func(k int) int { return vI[k] }, func(k int) int { return vJ[k] }),
+		withColumn(v.sample.Sim(share), func(k int) int { return int(sI[k]) }, func(k int) int { return int(sJ[k]) })
 }
 
 // setPopularity gives the popularity column the weight b (its values as

@@ -113,9 +113,10 @@ func TestPopularityAuto(t *testing.T) {
 	chunkedAsWhole(t, whole)
 }
 
-// bruteChoice holds the popularity choice, made from embeddings at the
-// largest weight, to AUC and τ computed from embeddings made at each
-// weight; it leaves the column at the weight it found.
+// bruteChoice holds the popularity choice's validation AUC and τ at each
+// weight, read from embeddings made at the largest, to those of
+// embeddings made at that weight; it leaves the column at the weight it
+// found.
 func bruteChoice(t *testing.T, c *Built) {
 	t.Helper()
 	was := c.p.popB
@@ -130,7 +131,9 @@ func bruteChoice(t *testing.T, c *Built) {
 	}
 	ws := models.PopularityWeights
 	z, d := embed(ws[len(ws)-1])
-	ch := newValChoice(c, eval.NewMixedTail(z, d, 0, 1)).choosePopularity(1)
+	v := newValChoice(c, eval.NewMixedTail(z, d, 0, 1))
+	pairAt, sampleAt := v.popularitySims(1)
+	aucs := make([]float64, len(ws))
 	for k, b := range ws {
 		z, d := embed(b)
 		dot := engine.RowDot(z, d)
@@ -139,12 +142,15 @@ func bruteChoice(t *testing.T, c *Built) {
 			scores[p], labels[p] = dot(c.valBCE.I[p], c.valBCE.J[p]), c.valBCE.V[p] > 0.5
 		}
 		auc, tau := eval.AUC(scores, labels), c.scorer.SampleTauOf(dot, &c.val.Pairs)
-		if math.Abs(auc-ch.AUC[k]) > 1e-9 || math.Abs(tau-ch.Tau[k]) > 1e-9 {
-			t.Errorf("weight %v: the choice read AUC %v τ %v, embeddings made at it give %v %v", b, ch.AUC[k], ch.Tau[k], auc, tau)
+		aucs[k] = v.auc(pairAt(b))
+		if got := v.tau(sampleAt(b)); math.Abs(auc-aucs[k]) > 1e-9 || math.Abs(tau-got) > 1e-9 {
+			t.Errorf("weight %v: the choice reads AUC %v τ %v, embeddings made at it give %v %v", b, aucs[k], got, auc, tau)
 		}
 	}
-	if !slices.Contains(ws, ch.Share) || ch.AUC[0] == ch.AUC[len(ws)-1] {
-		t.Errorf("chose %v from AUCs %v: the weights must matter", ch.Share, ch.AUC)
+	if aucs[0] == aucs[len(ws)-1] {
+		t.Errorf("AUCs %v: the weights must matter", aucs)
 	}
-	t.Logf("validation AUC %v, τ %v by weight: chose %v", ch.AUC, ch.Tau, ch.Share)
+	if ch := v.choosePopularity(1); !slices.Contains(ws, ch.Share) || ch.AUC[0] != aucs[0] {
+		t.Errorf("chose %v from AUCs %v", ch.Share, ch.AUC)
+	}
 }
