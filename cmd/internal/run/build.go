@@ -44,7 +44,7 @@ type Built struct {
 	next                  *nextBatch // the batch being prepared ahead (Batch), or nil
 	ahead                 int        // batches Batch took from ahead
 	keepNext              bool       // the next Evaluate keeps its embeddings for the faithfulness (the final epoch's)
-	kept                  *emb32     // what it kept (kept.go)
+	kept                  *emb32     // what it kept (evaluate.go: keep)
 }
 
 // privateBuffers turns the engine's buffer sharing off (tests compare).

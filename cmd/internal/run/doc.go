@@ -27,16 +27,18 @@
 //	               capacity reference's thinned BFS draws above 10⁵ nodes
 //	stepbatch.go   a mini-batch step: its draws, staged ahead, then bound
 //	evaluate.go    Embeddings, Evaluate with the validation yardsticks,
-//	               Faithfulness, EmbeddingShard; the final embeddings kept
-//	sketchshare.go the neighbourhood sketch's share, chosen on the
-//	               validation pairs at every evaluation (--sketch-share 0)
+//	               Faithfulness; the final embeddings kept
+//	choose.go      what an evaluation chooses on the validation pairs: the
+//	               neighbourhood sketch's share (--sketch-share 0) and the
+//	               popularity column's weight (--popularity auto)
 //	run.go         Run/Resume: resolve → plan → prepare → build → fit → result; Hooks
 //	fit.go         the fit loop, its metric names, checkpoints on the way
 //	result.go      Result, Metrics, Result.Select (--select's rules are
 //	               eval.SelectRule); the build and machine of a result
 //	checkpoint.go  atomic checkpoints, Resume's state
 //	embed.go       Embed, EmbedShard, EmbedInductive: a checkpoint's
-//	               embeddings (whole, in parts, of a grown graph)
+//	               embeddings (whole, in parts (Built.EmbeddingShard), of a
+//	               grown graph)
 //
 // Many runs (grids, sweeps, shards, reports) live in package grid, which
 // imports run; run never imports grid.

@@ -3,8 +3,10 @@ package run
 import (
 	"fmt"
 
+	"github.com/ignn/ignn/cmd/internal/infer"
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/eval"
+	"github.com/ignn/ignn/models"
 )
 
 // Inductive is an embedding of a graph the model was not trained on.
@@ -162,4 +164,36 @@ func restored(ck *Checkpoint, ds *data.Dataset, inductive bool) (*Built, error) 
 		return nil, err
 	}
 	return built, nil
+}
+
+// EmbeddingShard is shard i of n of the embeddings through chunked
+// inference (infer.Inferer.Shard): the run's own inferer (mini-batch runs from
+// ChunkedInferenceNodes on) when slots is 0 or its slots, otherwise one on
+// slots node slots (0: the training batch's), the same for every shard, so
+// that the shards of one slots setting together are `--shard 0/1` of it,
+// bit for bit. Whole-graph runs have no node slots to chunk into: an
+// error.
+func (c *Built) EmbeddingShard(i, n, slots int) ([]int, []float32, int, error) {
+	if n < 1 || i < 0 || i >= n {
+		return nil, nil, 0, fmt.Errorf("embedding shard %d of %d: want 0 ≤ i < n", i, n)
+	}
+	c.unflip()
+	f := c.infer
+	if f == nil || (slots > 0 && slots != f.Slots()) {
+		if c.batch == nil {
+			return nil, nil, 0, fmt.Errorf("sharded embedding runs chunked inference over a mini-batch model's node slots; this model was trained on the whole graph at once (no --batch-size): embed it in one process")
+		}
+		if slots <= 0 {
+			slots = c.batch.Slots.Sub.Slots
+		}
+		entry, err := models.Lookup(c.cfg.Model)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		if f, err = infer.New(infer.Input{Graph: c.p.Input, Model: entry.New(c.cfg.ModelConfig), Params: c.ps, Layers: c.cfg.ModelConfig.Layers, Slots: slots}); err != nil {
+			return nil, nil, 0, err
+		}
+		defer f.Close()
+	}
+	return f.Shard(c.evalRN.Rand, i, n)
 }
