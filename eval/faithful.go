@@ -3,6 +3,7 @@ package eval
 import (
 	"math"
 	"sort"
+	"sync"
 
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
@@ -95,6 +96,14 @@ func FaithfulnessOf[T engine.Float](z []T, d int, u *data.Union, queries []Query
 // faithBlock is how many rows FaithfulnessRows reads at a time.
 const faithBlock = 4096
 
+// faithChunks is the fixed number of query ranges a block's scans split
+// into.
+const faithChunks = 4
+
+// minParallelFaith is the queries × rows × width below which a block's
+// scans stay on one goroutine (a variable: tests change it).
+var minParallelFaith = 1 << 20
+
 // queryScan is one query's tallies as the rows stream by: the hop
 // histogram, the top k by cosine, and its sampled pairs' ratios and
 // cosines by distance, in node order.
@@ -126,7 +135,6 @@ func faithfulnessBlocks[T engine.Float](rows func(lo, hi int, buf []T) []T, bloc
 	byD := map[int][]float64{}
 	scans := make([]*queryScan, len(queries))
 	buf := make([]T, block*d)
-	hops := make([]uint16, block)
 	for x, q := range queries {
 		n := u.Graphs[q.Graph].N
 		if n-1 < k {
@@ -142,22 +150,37 @@ func faithfulnessBlocks[T engine.Float](rows func(lo, hi int, buf []T) []T, bloc
 		}
 		scans[x] = sc
 	}
+	spilled := false // a spilled query reads its hops from a file: those stay on one goroutine
+	for _, q := range queries {
+		spilled = spilled || q.spill != nil
+	}
+	var hopBufs [faithChunks][]uint16
 	for lo := 0; lo < u.N; lo += block {
 		hi := min(lo+block, u.N)
 		var z []T
-		for x, q := range queries {
-			sc := scans[x]
+		span := func(x int) (off, a, b int) { // query x's nodes in the block: global rows [a, b)
+			sc, q := scans[x], queries[x]
 			if sc == nil {
-				continue
+				return 0, 0, 0
 			}
-			off := u.Offsets[q.Graph]
-			a, b := max(lo, off), min(hi, off+sc.n)
-			if a >= b {
-				continue
-			}
-			if z == nil {
+			off = u.Offsets[q.Graph]
+			return off, max(lo, off), min(hi, off+sc.n)
+		}
+		for x := range queries {
+			if _, a, b := span(x); a < b {
 				z = rows(lo, hi, buf)
+				break
 			}
+		}
+		if z == nil {
+			continue
+		}
+		scan := func(x int, hops []uint16) {
+			off, a, b := span(x)
+			if a >= b {
+				return
+			}
+			sc, q := scans[x], queries[x]
 			qh := q.Hops(a-off, b-off, hops)
 			for r := a; r < b; r++ {
 				j := r - off
@@ -184,6 +207,32 @@ func faithfulnessBlocks[T engine.Float](rows func(lo, hi int, buf []T) []T, bloc
 				sc.byD[dd] = append(sc.byD[dd], c)
 			}
 		}
+		// Each query's tallies are its own, filled over the block's rows in
+		// order: the queries may go concurrently (each chunk of them on one
+		// goroutine with its own hop buffer) and change nothing.
+		if spilled || len(queries)*(hi-lo)*d < minParallelFaith {
+			if hopBufs[0] == nil {
+				hopBufs[0] = make([]uint16, block)
+			}
+			for x := range queries {
+				scan(x, hopBufs[0])
+			}
+			continue
+		}
+		var wg sync.WaitGroup
+		for c := range faithChunks {
+			if hopBufs[c] == nil {
+				hopBufs[c] = make([]uint16, block)
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for x := len(queries) * c / faithChunks; x < len(queries)*(c+1)/faithChunks; x++ {
+					scan(x, hopBufs[c])
+				}
+			}()
+		}
+		wg.Wait()
 	}
 	for x, q := range queries {
 		sc := scans[x]

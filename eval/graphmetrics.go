@@ -3,6 +3,8 @@ package eval
 import (
 	"fmt"
 	"math"
+	"sort"
+	"sync"
 
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
@@ -50,6 +52,9 @@ type Evaluator struct {
 	Exclude []bool
 
 	tau   TauScratch
+	hTau  TauScratch // the held-out pairs' (computed beside tau's)
+	start []int      // pairCosines: each row's first pair
+	width int        // the embeddings' width (GraphMetrics)
 	dist  []uint16
 	cos   []float64
 	hDist []uint16
@@ -61,30 +66,12 @@ type Evaluator struct {
 // GraphMetrics is the package function with e's buffers.
 func (e *Evaluator) GraphMetrics(z []float64, d int, splits []*data.Split, u *data.Union) (Scores, []string) {
 	dot := rowDot(z, d)
+	e.width = d
 	var val, test, tau, held mean
 	var rk rankMeans
 	var warns []string
 	for g, s := range splits {
-		e.dist, e.cos = e.dist[:0], e.cos[:0]
-		e.hDist, e.hCos = e.hDist[:0], e.hCos[:0]
-		lo, hi := math.Inf(1), math.Inf(-1)
-		n := s.Graph.N
-		for i := 0; i < n; i++ {
-			for j := i + 1; j < n; j++ {
-				h := s.Dist.At(i, j)
-				if h == data.Unreachable {
-					continue
-				}
-				gi, gj := u.Global(g, i), u.Global(g, j)
-				c := dot(gi, gj)
-				lo, hi = math.Min(lo, c), math.Max(hi, c)
-				e.dist = append(e.dist, h)
-				e.cos = append(e.cos, -c) // ascending distance ~ descending cosine
-				if e.Exclude != nil && !e.Exclude[gi] && !e.Exclude[gj] {
-					e.hDist, e.hCos = append(e.hDist, h), append(e.hCos, -c)
-				}
-			}
-		}
+		lo, hi := e.pairCosines(dot, s, u, g)
 		if len(e.dist) >= 2 && hi-lo <= CollapseSpread {
 			warns = append(warns, fmt.Sprintf("graph %s: embeddings collapsed (cosine spread %.2g ≤ 1e-6); AUC and Kendall τ undefined for it", s.Graph.Name, hi-lo))
 			continue
@@ -94,12 +81,9 @@ func (e *Evaluator) GraphMetrics(z []float64, d int, splits []*data.Split, u *da
 		r := rankScores(sc, lb) // sorted once for the AUC, AP and Hits
 		test.add(r.auc())
 		rk.add(r)
-		if len(e.dist) >= 2 {
-			tau.add(e.tau.KendallTauBInts(e.dist, e.cos))
-		}
-		if len(e.hDist) >= 2 {
-			held.add(e.tau.KendallTauBInts(e.hDist, e.hCos))
-		}
+		t, h := e.taus()
+		tau.add(t)
+		held.add(h)
 	}
 	return rk.fill(Scores{ValAUC: val.value(), TestAUC: test.value(), Tau: tau.value(), TauLo: math.NaN(), TauHi: math.NaN(), TauHeldout: held.value()}), warns
 }
@@ -175,3 +159,123 @@ func (m mean) value() float64 {
 
 // rowDot returns ⟨z_i, z_j⟩ for rows of width d.
 func rowDot[T engine.Float](z []T, d int) func(i, j int) float64 { return engine.RowDot(z, d) }
+
+// cosineChunks is the fixed number of pair ranges pairCosines splits a
+// graph's cosines into: each pair's cosine is computed alone, by the same
+// dot, so which goroutine computes it changes nothing.
+const cosineChunks = 4
+
+// minParallelCosines is the pair count × width below which pairCosines
+// stays on one goroutine (a variable: tests lower it).
+var minParallelCosines = 1 << 20
+
+// pairCosines fills e.dist with graph g's hop distances over its pairs i < j
+// at finite distance, in row order, and e.cos with their negated cosines
+// (ascending distance ~ descending cosine), concurrently in cosineChunks
+// ranges of pairs when there are many; with Exclude, e.hDist and e.hCos
+// with the pairs that have no excluded end. It returns the least and
+// greatest cosine.
+func (e *Evaluator) pairCosines(dot func(i, j int) float64, s *data.Split, u *data.Union, g int) (lo, hi float64) {
+	n := s.Graph.N
+	e.dist, e.hDist, e.hCos = e.dist[:0], e.hDist[:0], e.hCos[:0]
+	e.start = append(e.start[:0], make([]int, n+1)...)
+	for i := 0; i < n; i++ {
+		e.start[i] = len(e.dist)
+		for j := i + 1; j < n; j++ {
+			if h := s.Dist.At(i, j); h != data.Unreachable {
+				e.dist = append(e.dist, h)
+			}
+		}
+	}
+	e.start[n] = len(e.dist)
+	p := len(e.dist)
+	e.cos = append(e.cos[:0], make([]float64, p)...)
+	fill := func(r0, r1 int) (lo, hi float64) {
+		lo, hi = math.Inf(1), math.Inf(-1)
+		for i := r0; i < r1; i++ {
+			gi, k := u.Global(g, i), e.start[i]
+			for j := i + 1; j < n; j++ {
+				if s.Dist.At(i, j) == data.Unreachable {
+					continue
+				}
+				c := dot(gi, u.Global(g, j))
+				lo, hi = math.Min(lo, c), math.Max(hi, c)
+				e.cos[k] = -c
+				k++
+			}
+		}
+		return lo, hi
+	}
+	if p < 2*cosineChunks || p*max(1, e.width) < minParallelCosines {
+		lo, hi = fill(0, n)
+	} else {
+		var b [cosineChunks + 1]int // row bounds of about equal pair counts
+		for c := 1; c < cosineChunks; c++ {
+			b[c] = max(b[c-1], sort.SearchInts(e.start[:n+1], p*c/cosineChunks))
+		}
+		b[cosineChunks] = n
+		var los, his [cosineChunks]float64
+		var wg sync.WaitGroup
+		for c := range cosineChunks {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				los[c], his[c] = fill(b[c], b[c+1])
+			}()
+		}
+		wg.Wait()
+		lo, hi = math.Inf(1), math.Inf(-1)
+		for c := range cosineChunks {
+			lo, hi = math.Min(lo, los[c]), math.Max(hi, his[c])
+		}
+	}
+	if e.Exclude != nil {
+		for i := 0; i < n; i++ {
+			gi, k := u.Global(g, i), e.start[i]
+			for j := i + 1; j < n; j++ {
+				if s.Dist.At(i, j) == data.Unreachable {
+					continue
+				}
+				if !e.Exclude[gi] && !e.Exclude[u.Global(g, j)] {
+					e.hDist, e.hCos = append(e.hDist, e.dist[k]), append(e.hCos, e.cos[k])
+				}
+				k++
+			}
+		}
+	}
+	return lo, hi
+}
+
+// taus is τ-b over e's pairs and over its held-out pairs (NaN where fewer
+// than two), the two computed concurrently when both are large.
+func (e *Evaluator) taus() (tau, held float64) {
+	tau, held = math.NaN(), math.NaN()
+	one := func() {
+		if len(e.dist) >= 2 {
+			tau = e.tau.KendallTauBInts(e.dist, e.cos)
+		}
+	}
+	two := func() {
+		if len(e.hDist) >= 2 {
+			held = e.hTau.KendallTauBInts(e.hDist, e.hCos)
+		}
+	}
+	if len(e.hDist) < minParallelTau {
+		one()
+		two()
+		return tau, held
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		two()
+	}()
+	one()
+	wg.Wait()
+	return tau, held
+}
+
+// minParallelTau is the held-out pair count from which taus computes the
+// two τs concurrently (a variable: tests change it).
+var minParallelTau = 1 << 16

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sync"
 
 	"github.com/ignn/ignn/engine"
 )
@@ -87,14 +88,31 @@ type MixParts struct {
 	zi, zj []bool // row i's, row j's appended part is zero
 }
 
-// PartsOf computes pairs (I[k], J[k])'s parts. O(len(I)·d).
+// PartsOf computes pairs (I[k], J[k])'s parts. O(len(I)·d), in
+// cosineChunks ranges of pairs on as many goroutines when there are many
+// (each pair's parts are computed alone: the same numbers).
 func PartsOf[T engine.Float, X int | int32](x *Mixed[T], I, J []X) MixParts {
 	p := MixParts{ca: make([]float64, len(I)), cs: make([]float64, len(I)), zi: make([]bool, len(I)), zj: make([]bool, len(I))}
-	for k := range I {
-		i, j := int(I[k]), int(J[k])
-		p.ca[k], p.cs[k] = x.parts(i, j)
-		p.zi[k], p.zj[k] = x.is[i] == 0, x.is[j] == 0
+	fill := func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			i, j := int(I[k]), int(J[k])
+			p.ca[k], p.cs[k] = x.parts(i, j)
+			p.zi[k], p.zj[k] = x.is[i] == 0, x.is[j] == 0
+		}
 	}
+	if len(I)*x.d < minParallelCosines {
+		fill(0, len(I))
+		return p
+	}
+	var wg sync.WaitGroup
+	for c := range cosineChunks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fill(len(I)*c/cosineChunks, len(I)*(c+1)/cosineChunks)
+		}()
+	}
+	wg.Wait()
 	return p
 }
 

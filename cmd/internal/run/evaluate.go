@@ -132,7 +132,8 @@ func evaluate[T engine.Float](c *Built, z []T, d int) (eval.Scores, []string, er
 		c.tape.Done()
 		return s, warns, nil
 	}
-	c.lastVal = valScoresOf(c, engine.RowDot(z, d))
+	c.lastVal = valScoresOf(c, eval.TapeSimilarity(&c.tape, z, d)) // as on the sampled path: the validation pairs computed ahead, concurrently
+	c.tape.Done()
 	s, warns := c.scorer.GraphMetrics(widen(z), d, c.p.Splits, c.p.Union)
 	return s, warns, nil
 }
