@@ -13,6 +13,7 @@ func TestParseErrors(t *testing.T) {
 		parse             func(string, string) error
 	}{
 		{"edges", "0 1\n1\n", "e.txt:2: want at least 2 fields (node ids in columns 0 and 1), found 1", edges},
+		{"a first number that counts nothing", "7\n0 1\n1 2\n", "e.txt:1: want at least 2 fields (node ids in columns 0 and 1), found 1", edges},
 		{"edges", "src,dst\n", "e.txt: no data lines after the header line", func(n, s string) error {
 			_, err := ParseEdgeListWith(n, strings.NewReader(s), EdgeListOptions{Header: HeaderYes})
 			return err

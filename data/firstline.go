@@ -11,7 +11,7 @@ import (
 // The first data line of an edge list read with --header auto is often not
 // an edge: a header of words (pandas, networkx, Neo4j exports) or, in many
 // copies of SNAP graphs, a line of two counts ("5242 28980": nodes, then the
-// lines that follow). firstLine holds such a line until the rest of the
+// lines that follow) or of one ("62586": the nodes). firstLine holds such a line until the rest of the
 // file decides what it is; until then it is no edge. It decides only on
 // evidence the file itself gives, so a first edge that merely looks like a
 // header or like counts stays an edge.
@@ -51,10 +51,10 @@ func wordsLine(f []string, line int, cols [2]int) *firstLine {
 	return fl
 }
 
-// countsLine returns the held line for f when it is two non-negative
-// integers, else nil.
+// countsLine returns the held line for f when it is one or two
+// non-negative integers, else nil.
 func countsLine(f []string, line int, cols [2]int) *firstLine {
-	if len(f) != 2 {
+	if len(f) != 1 && len(f) != 2 {
 		return nil
 	}
 	for _, s := range f {
@@ -123,12 +123,23 @@ func (fl *firstLine) header() (bool, string) {
 // why: N is at least the number of distinct nodes on the data lines after
 // it (edges, whose named nodes are in names) and M is the number of those
 // lines, or N is that number of nodes and M is between half and twice
-// the lines (edges listed once or in both orientations).
+// the lines (edges listed once or in both orientations). A line of one
+// integer N is one when N is the number of those lines or of their
+// distinct nodes (copies of SNAP graphs that start with "62586").
 func (fl *firstLine) counts(edges [][2]uint64, names Names) (bool, string) {
 	if fl.words || fl.later == 0 {
 		return false, ""
 	}
 	n, _ := strconv.ParseUint(fl.f[0], 10, 64)
+	if len(fl.f) == 1 {
+		if n == uint64(fl.later) {
+			return true, fmt.Sprintf("%d = the data lines after it", n)
+		}
+		if nodes := distinctNodes(edges, names); nodes > 0 && n == nodes {
+			return true, fmt.Sprintf("%d = the distinct nodes after it", n)
+		}
+		return false, ""
+	}
 	m, _ := strconv.ParseUint(fl.f[1], 10, 64)
 	lines := uint64(fl.later)
 	if n < 2 || m < lines/2 || m > 2*lines {

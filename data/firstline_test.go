@@ -30,6 +30,8 @@ func TestFirstLine(t *testing.T) {
 		{"words that are no column names are an edge", "alice bob\nbob carol\n", "", 3, 2, ""},
 		{"count line: lines that follow", snap, "", 4, 5, `first line 4 5 read as counts (5 = the data lines after it, 4 ≥ their 4 nodes)`},
 		{"count line: nodes, each edge listed in both orientations", "3 2\n0 1\n1 0\n1 2\n2 1\n", "", 3, 4, "first line 3 2 read as counts (3 = the distinct nodes after it)"},
+		{"count line of one number: the nodes", "4\n0 1\n0 2\n1 2\n2 3\n1 3\n", "", 4, 5, "first line 4 read as counts (4 = the distinct nodes after it)"},
+		{"count line of one number: the lines", "5\n0 1\n0 2\n1 2\n2 3\n1 3\n", "", 4, 5, "first line 5 read as counts (5 = the data lines after it)"},
 		{"--header no keeps counts an edge", snap, HeaderNo, 6, 6, ""},
 		{"--header yes skips it", snap, HeaderYes, 4, 5, "header line 4,5 skipped"},
 		{"an edge whose second id equals the lines after it, nodes outnumber its first", "2 3\n0 1\n1 3\n3 4\n", "", 5, 4, ""},

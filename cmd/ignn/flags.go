@@ -30,7 +30,7 @@ func runFlags() []cli.Flag {
 		&cli.StringFlag{Name: "labels", Usage: "user graphs: \"node label\" file (needed by --task pair)"},
 		&cli.StringFlag{Name: "features", Usage: "user and generated graphs: identity (default: a one-hot input per node, as a PyG user gives x = I), constant (input 1 for every node), or (user graphs) a \"node v1 … vF\" file"},
 		&cli.StringFlag{Name: "graph-index", Usage: "user graphs: \"node graph\" file splitting the nodes into several graphs"},
-		&cli.StringFlag{Name: "header", Value: data.HeaderAuto, Usage: "user edge lists: a header line — auto (a first line with no number is one when the file bears it out: integer node columns on the next line, a column of numbers under a word, or column names that name no node; a first line of two integers is a count line when they match the file's counts), yes or no"},
+		&cli.StringFlag{Name: "header", Value: data.HeaderAuto, Usage: "user edge lists: a header line — auto (a first line with no number is one when the file bears it out: integer node columns on the next line, a column of numbers under a word, or column names that name no node; a first line of one or two integers is a count line when they match the file's counts (nodes, edges)), yes or no"},
 		&cli.StringFlag{Name: "columns", Usage: "user edge lists: the source and target columns, by header name (src,dst) or 0-based position (0,1); default the first two"},
 		dataDirFlag(),
 		&cli.StringFlag{Name: "task", Value: string(d.Task), Usage: "link (link prediction) or pair (pairwise node classification)"},
