@@ -54,7 +54,6 @@ type Evaluator struct {
 	tau   TauScratch
 	hTau  TauScratch // the held-out pairs' (computed beside tau's)
 	start []int      // pairCosines: each row's first pair
-	width int        // the embeddings' width (GraphMetrics)
 	dist  []uint16
 	cos   []float64
 	hDist []uint16
@@ -66,12 +65,11 @@ type Evaluator struct {
 // GraphMetrics is the package function with e's buffers.
 func (e *Evaluator) GraphMetrics(z []float64, d int, splits []*data.Split, u *data.Union) (Scores, []string) {
 	dot := rowDot(z, d)
-	e.width = d
 	var val, test, tau, held mean
 	var rk rankMeans
 	var warns []string
 	for g, s := range splits {
-		lo, hi := e.pairCosines(dot, s, u, g)
+		lo, hi := e.pairCosines(dot, d, s, u, g)
 		if len(e.dist) >= 2 && hi-lo <= CollapseSpread {
 			warns = append(warns, fmt.Sprintf("graph %s: embeddings collapsed (cosine spread %.2g ≤ 1e-6); AUC and Kendall τ undefined for it", s.Graph.Name, hi-lo))
 			continue
@@ -169,13 +167,13 @@ const cosineChunks = 4
 // stays on one goroutine (a variable: tests lower it).
 var minParallelCosines = 1 << 20
 
-// pairCosines fills e.dist with graph g's hop distances over its pairs i < j
-// at finite distance, in row order, and e.cos with their negated cosines
-// (ascending distance ~ descending cosine), concurrently in cosineChunks
-// ranges of pairs when there are many; with Exclude, e.hDist and e.hCos
-// with the pairs that have no excluded end. It returns the least and
-// greatest cosine.
-func (e *Evaluator) pairCosines(dot func(i, j int) float64, s *data.Split, u *data.Union, g int) (lo, hi float64) {
+// pairCosines fills e.dist with graph g's hop distances over its pairs
+// i < j at finite distance, in row order, and e.cos with their negated
+// cosines (dot of rows of width d; ascending distance ~ descending
+// cosine), concurrently in cosineChunks ranges of pairs when there are
+// many; with Exclude, e.hDist and e.hCos with the pairs that have no
+// excluded end. It returns the least and greatest cosine.
+func (e *Evaluator) pairCosines(dot func(i, j int) float64, d int, s *data.Split, u *data.Union, g int) (lo, hi float64) {
 	n := s.Graph.N
 	e.dist, e.hDist, e.hCos = e.dist[:0], e.hDist[:0], e.hCos[:0]
 	e.start = append(e.start[:0], make([]int, n+1)...)
@@ -206,7 +204,7 @@ func (e *Evaluator) pairCosines(dot func(i, j int) float64, s *data.Split, u *da
 		}
 		return lo, hi
 	}
-	if p < 2*cosineChunks || p*max(1, e.width) < minParallelCosines {
+	if p < 2*cosineChunks || p*max(1, d) < minParallelCosines {
 		lo, hi = fill(0, n)
 	} else {
 		var b [cosineChunks + 1]int // row bounds of about equal pair counts
