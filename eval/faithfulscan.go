@@ -3,7 +3,6 @@ package eval
 import (
 	"math"
 	"sort"
-	"sync"
 
 	"github.com/ignn/ignn/data"
 	"github.com/ignn/ignn/engine"
@@ -15,10 +14,6 @@ import (
 
 // faithBlock is how many rows FaithfulnessRows reads at a time.
 const faithBlock = 4096
-
-// faithChunks is the fixed number of query ranges a block's scans split
-// into.
-const faithChunks = 4
 
 // minParallelFaith is the queries × rows × width below which a block's
 // scans stay on one goroutine (a variable: tests change it).
@@ -74,7 +69,7 @@ func faithfulnessBlocks[T engine.Float](rows func(lo, hi int, buf []T) []T, bloc
 	for _, q := range queries {
 		spilled = spilled || q.spill != nil
 	}
-	var hopBufs [faithChunks][]uint16
+	var hopBufs [evalChunks][]uint16
 	for lo := 0; lo < u.N; lo += block {
 		hi := min(lo+block, u.N)
 		var z []T
@@ -139,20 +134,16 @@ func faithfulnessBlocks[T engine.Float](rows func(lo, hi int, buf []T) []T, bloc
 			}
 			continue
 		}
-		var wg sync.WaitGroup
-		for c := range faithChunks {
+		for c := range hopBufs {
 			if hopBufs[c] == nil {
 				hopBufs[c] = make([]uint16, block)
 			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for x := len(queries) * c / faithChunks; x < len(queries)*(c+1)/faithChunks; x++ {
-					scan(x, hopBufs[c])
-				}
-			}()
 		}
-		wg.Wait()
+		inChunks(func(c int) {
+			for x := len(queries) * c / evalChunks; x < len(queries)*(c+1)/evalChunks; x++ {
+				scan(x, hopBufs[c])
+			}
+		})
 	}
 	for x, q := range queries {
 		sc := scans[x]

@@ -158,10 +158,25 @@ func (m mean) value() float64 {
 // rowDot returns ⟨z_i, z_j⟩ for rows of width d.
 func rowDot[T engine.Float](z []T, d int) func(i, j int) float64 { return engine.RowDot(z, d) }
 
-// cosineChunks is the fixed number of pair ranges pairCosines splits a
-// graph's cosines into: each pair's cosine is computed alone, by the same
-// dot, so which goroutine computes it changes nothing.
-const cosineChunks = 4
+// evalChunks is the fixed number of ranges the scorers' concurrent paths
+// (pairCosines, PartsOf, the faithfulness scan) split their work into:
+// each pair's cosine, or each query's tallies, is computed alone by the
+// same loop, so which goroutine computes it changes nothing.
+const evalChunks = 4
+
+// inChunks runs f(0), …, f(evalChunks−1) each on its own goroutine and
+// returns when all are done.
+func inChunks(f func(c int)) {
+	var wg sync.WaitGroup
+	for c := range evalChunks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(c)
+		}()
+	}
+	wg.Wait()
+}
 
 // minParallelCosines is the pair count × width below which pairCosines
 // stays on one goroutine (a variable: tests lower it).
@@ -170,7 +185,7 @@ var minParallelCosines = 1 << 20
 // pairCosines fills e.dist with graph g's hop distances over its pairs
 // i < j at finite distance, in row order, and e.cos with their negated
 // cosines (dot of rows of width d; ascending distance ~ descending
-// cosine), concurrently in cosineChunks ranges of pairs when there are
+// cosine), concurrently in evalChunks ranges of pairs when there are
 // many; with Exclude, e.hDist and e.hCos with the pairs that have no
 // excluded end. It returns the least and greatest cosine.
 func (e *Evaluator) pairCosines(dot func(i, j int) float64, d int, s *data.Split, u *data.Union, g int) (lo, hi float64) {
@@ -204,26 +219,18 @@ func (e *Evaluator) pairCosines(dot func(i, j int) float64, d int, s *data.Split
 		}
 		return lo, hi
 	}
-	if p < 2*cosineChunks || p*max(1, d) < minParallelCosines {
+	if p < 2*evalChunks || p*max(1, d) < minParallelCosines {
 		lo, hi = fill(0, n)
 	} else {
-		var b [cosineChunks + 1]int // row bounds of about equal pair counts
-		for c := 1; c < cosineChunks; c++ {
-			b[c] = max(b[c-1], sort.SearchInts(e.start[:n+1], p*c/cosineChunks))
+		var b [evalChunks + 1]int // row bounds of about equal pair counts
+		for c := 1; c < evalChunks; c++ {
+			b[c] = max(b[c-1], sort.SearchInts(e.start[:n+1], p*c/evalChunks))
 		}
-		b[cosineChunks] = n
-		var los, his [cosineChunks]float64
-		var wg sync.WaitGroup
-		for c := range cosineChunks {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				los[c], his[c] = fill(b[c], b[c+1])
-			}()
-		}
-		wg.Wait()
+		b[evalChunks] = n
+		var los, his [evalChunks]float64
+		inChunks(func(c int) { los[c], his[c] = fill(b[c], b[c+1]) })
 		lo, hi = math.Inf(1), math.Inf(-1)
-		for c := range cosineChunks {
+		for c := range evalChunks {
 			lo, hi = math.Min(lo, los[c]), math.Max(hi, his[c])
 		}
 	}

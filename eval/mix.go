@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"sync"
 
 	"github.com/ignn/ignn/engine"
 )
@@ -89,7 +88,7 @@ type MixParts struct {
 }
 
 // PartsOf computes pairs (I[k], J[k])'s parts. O(len(I)·d), in
-// cosineChunks ranges of pairs on as many goroutines when there are many
+// evalChunks ranges of pairs on as many goroutines when there are many
 // (each pair's parts are computed alone: the same numbers).
 func PartsOf[T engine.Float, X int | int32](x *Mixed[T], I, J []X) MixParts {
 	p := MixParts{ca: make([]float64, len(I)), cs: make([]float64, len(I)), zi: make([]bool, len(I)), zj: make([]bool, len(I))}
@@ -104,15 +103,7 @@ func PartsOf[T engine.Float, X int | int32](x *Mixed[T], I, J []X) MixParts {
 		fill(0, len(I))
 		return p
 	}
-	var wg sync.WaitGroup
-	for c := range cosineChunks {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fill(len(I)*c/cosineChunks, len(I)*(c+1)/cosineChunks)
-		}()
-	}
-	wg.Wait()
+	inChunks(func(c int) { fill(len(I)*c/evalChunks, len(I)*(c+1)/evalChunks) })
 	return p
 }
 
