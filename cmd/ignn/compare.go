@@ -201,8 +201,9 @@ func compareConfigFrom(c *cli.Context, sweep bool) (grid.CompareConfig, string, 
 	if cc.Capacity && !c.IsSet("capacity") {
 		if n, err := graphNodes(); err == nil && n > run.CapacityFullNodes {
 			cc.Capacity = false
-			fmt.Fprintf(c.App.ErrWriter, "note: no (capacity) row on a graph of %d nodes (above %d): a free table trained for %d steps is far from its capacity there "+
-				"(grid:1000x1000: τ 0.430 against the GCN recipe's 0.929, in 12 minutes); --capacity forces it\n", n, run.CapacityFullNodes, grid.CapacityEpochs)
+			fmt.Fprintf(c.App.ErrWriter, "note: no (capacity) row on a graph of %d nodes (above %d): a free table trained for %d steps of at most %d ranking triples is far from its capacity there "+
+				"(%.2f triples a node a step, where %d nodes get %.1f); --capacity forces it\n", n, run.CapacityFullNodes, grid.CapacityEpochs, grid.CapacityTriples,
+				float64(grid.CapacityTriples)/float64(n), run.CapacityFullNodes, float64(grid.CapacityTriples)/run.CapacityFullNodes)
 		}
 	}
 	cc.Base.Select = "" // applied to the cells' histories, not part of a cell

@@ -40,11 +40,19 @@ const (
 // 0.991 / 0.670 (recipe 0.991 / 0.681); Wiki-Vote 512 0.913 / 0.562, 4,096
 // 0.930 / 0.657, 16,384 0.933 / 0.687 (recipe 0.927 / 0.681), at 51.8 and
 // 59.7 ms a step. lr 0.01 with 4,096 is worse on Wiki-Vote (0.920 / 0.623).
+// The cap was 16,384 until the twelfth session: at 10⁵ nodes that is 0.16
+// a node, and each row's share of the ranking term's kicks, ten times the
+// link term's weight, scattered the link term's clusters as fast as it
+// formed them (caveman:5000x20: the table on BCE alone reaches AUC 0.992
+// in 100 steps; switched to the runs' objective after them it falls to
+// 0.686 in the next 100). At 131,072 (with the pool of sources,
+// run.capacityThinning) it ends at 0.985 / 0.456 against the recipe's
+// 0.990 / 0.437 (docs/frontier-notes.md, "Twelfth session").
 // A graph of a few hundred nodes draws CapacityMinTriples, not two per
 // node: 65,536 triples a step once made the reference 95% of a compare on
 // a 77-node graph.
 const (
-	CapacityTriples        = 1 << 14
+	CapacityTriples        = 1 << 17
 	CapacityTriplesPerNode = 2
 )
 

@@ -3,27 +3,42 @@ package run
 import (
 	"fmt"
 	"testing"
+
+	"github.com/ignn/ignn/objective"
 )
 
-// TestCapacityThinning: the capacity reference's BFS draws are thinned
-// only above CapacityFullNodes, and then keep to the budget of
-// MSESources BFS over CapacityFullNodes nodes per epoch.
+// TestCapacityThinning: the capacity reference's ranking sources are a
+// pool of capacityPoolSources BFS rows (fewer where they would pass
+// capacityPoolBytes, never fewer than capacityMinSources), redrawn every
+// few epochs within capacityPoolPerNode BFS and capacityPoolVisits node
+// visits an epoch; the memory
+// plan counts the pool; other runs are not thinned.
 func TestCapacityThinning(t *testing.T) {
 	cfg := Default()
 	cfg.CapacitySampled = true // as grid.CapacityConfig sets it
+	cfg.DistanceLoss = objective.DistanceRank
 	for _, c := range []struct{ n, sources, every int }{
-		{CapacityFullNodes, 0, 0}, {2 * CapacityFullNodes, 32, 1}, {1_000_000, 8, 2}, {10_000_000, 8, 13},
+		{1000, 1024, 64}, {20_000, 1024, 64}, {CapacityFullNodes, 1024, 64}, {2 * CapacityFullNodes, 671, 84}, {1_000_000, 134, 84}, {10_000_000, 13, 82}, {100_000_000, 8, 500},
 	} {
 		s, e := capacityThinning(cfg, c.n)
 		if s != c.sources || e != c.every {
 			t.Errorf("%d nodes: %d sources every %d epochs, want %d every %d", c.n, s, e, c.sources, c.every)
 		}
-		if e > 0 && int64(s)*int64(c.n) > int64(e)*int64(cfg.MSESources)*CapacityFullNodes {
+		if int64(s)*int64(c.n) > int64(e)*min(capacityPoolVisits, capacityPoolPerNode*int64(c.n)) {
 			t.Errorf("%d nodes: over the BFS budget", c.n)
+		}
+		if s > capacityMinSources && 2*int64(s)*int64(c.n) > capacityPoolBytes {
+			t.Errorf("%d nodes: a pool of %d rows passes %d bytes", c.n, s, capacityPoolBytes)
+		}
+		if got := rankSources(cfg, c.n); got != s {
+			t.Errorf("%d nodes: the plan counts %d sources' rows, the pool holds %d", c.n, got, s)
 		}
 	}
 	if s, e := capacityThinning(Default(), 10_000_000); s != 0 || e != 0 {
 		t.Error("a run that is not the capacity reference was thinned")
+	}
+	if got := rankSources(Default(), 10_000_000); got != Default().MSESources {
+		t.Errorf("a run's ranking rows: %d sources, want --mse-sources %d", got, Default().MSESources)
 	}
 }
 

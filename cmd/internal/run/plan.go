@@ -118,7 +118,7 @@ func shapeOf(cfg Config, ds *data.Dataset) memplan.Shape {
 		Nodes: int64(n), Edges: int64(ds.NumEdges()), Attributes: ds.FeatureDim(), Identity: ds.Identity,
 		Float64: cfg.DType == Float64, Model: cfg.Model, ModelConfig: cfg.ModelConfig,
 		BatchSize: cfg.BatchSize, MSE: cfg.Variant.MSE(), Rank: cfg.DistanceLoss == objective.DistanceRank,
-		RankTriples: cfg.RankTriples, MSEPairs: cfg.MSEPairs, MSESources: cfg.MSESources, Exact: cfg.Distances == DistExact,
+		RankTriples: cfg.RankTriples, MSEPairs: cfg.MSEPairs, MSESources: rankSources(cfg, n), Exact: cfg.Distances == DistExact,
 		TauPairs: cfg.TauPairs, TauSources: cfg.TauSources,
 		ChunkedInfer: chunked(cfg, n), ViewInputs: viewInputs(cfg, n), Float32Emb: float32Embeddings(cfg, n),
 		Spill: cfg.spillDir() != "",
