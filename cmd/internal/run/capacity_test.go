@@ -10,7 +10,7 @@ import (
 // TestCapacityThinning: the capacity reference's ranking sources are a
 // pool of capacityPoolSources BFS rows (fewer where they would pass
 // capacityPoolBytes, never fewer than capacityMinSources), redrawn every
-// few epochs within capacityPoolPerNode BFS and capacityPoolVisits node
+// few epochs within capacityPoolBFS BFS and capacityPoolVisits node
 // visits an epoch; the memory
 // plan counts the pool; other runs are not thinned.
 func TestCapacityThinning(t *testing.T) {
@@ -24,7 +24,7 @@ func TestCapacityThinning(t *testing.T) {
 		if s != c.sources || e != c.every {
 			t.Errorf("%d nodes: %d sources every %d epochs, want %d every %d", c.n, s, e, c.sources, c.every)
 		}
-		if int64(s)*int64(c.n) > int64(e)*min(capacityPoolVisits, capacityPoolPerNode*int64(c.n)) {
+		if int64(s)*int64(c.n) > int64(e)*min(capacityPoolVisits, capacityPoolBFS*int64(c.n)) {
 			t.Errorf("%d nodes: over the BFS budget", c.n)
 		}
 		if s > capacityMinSources && 2*int64(s)*int64(c.n) > capacityPoolBytes {

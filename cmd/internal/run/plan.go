@@ -163,3 +163,52 @@ func planSlotsWidest(cfg Config, ds *data.Dataset) (slots, widest int64) {
 	}
 	return memplan.ProbeSlots(ds.Graphs, cfg.ModelConfig.Layers, 4*cfg.BatchSize+triples+mse, cfg.BatchNodes, engine.Stream(cfg.Seed, "plan-probe"))
 }
+
+// CapacityFullNodes is the graph size up to which compare adds the capacity
+// reference by default (cmd/ignn): above it 1000 steps are too few for a
+// free table's rows.
+const CapacityFullNodes = 100_000
+
+// The capacity reference's ranking sources on the sampled path are a pool
+// (Build thins its sampler with capacityThinning; the plan above counts its
+// rows with rankSources): capacityPoolSources BFS rows (fewer where the
+// pool would pass capacityPoolBytes, at least capacityMinSources), each
+// step's pair triples anchored across all of them, the pool drawn afresh
+// every few epochs so that its BFS work is capacityPoolBFS BFS an epoch on
+// average (a quarter of a run's 64 fresh sources), at most
+// capacityPoolVisits node visits (those BFS over 10⁵ nodes). Against 64 fresh
+// sources every step (table, 131,072 triples a step, caveman:5000x20, seed
+// 1, two cells at once): final test AUC / τ 0.985 / 0.456 in 445 s, where 64
+// fresh sources and 16,384 triples gave 0.556 / 0.246 in 650 s and the pool
+// with 16,384 triples 0.564 / 0.238 in 238 s (docs/frontier-notes.md,
+// "Twelfth session").
+const (
+	capacityPoolSources = 1024
+	capacityPoolBytes   = 256 << 20
+	capacityPoolBFS     = 16
+	capacityPoolVisits  = capacityPoolBFS * CapacityFullNodes
+	capacityMinSources  = 8
+)
+
+// capacityThinning is the pool of a capacity run's ranking sources (Config.
+// CapacitySampled) on n nodes: its sources and the epochs each draw is
+// kept; 0, 0 on other runs. (A run on exact distances has no sources: the
+// sampler ignores it.)
+func capacityThinning(cfg Config, n int) (sources, every int) {
+	if !cfg.CapacitySampled || n < 1 {
+		return 0, 0
+	}
+	sources = min(capacityPoolSources, max(capacityMinSources, int(capacityPoolBytes/(2*int64(n)))))
+	visits := min(capacityPoolVisits, capacityPoolBFS*int64(n))
+	every = max(1, int((int64(sources)*int64(n)+visits-1)/visits))
+	return sources, every
+}
+
+// rankSources is how many BFS sources' rows cfg's ranking term holds at
+// once on n nodes: the capacity reference's pool, or MSESources.
+func rankSources(cfg Config, n int) int {
+	if s, _ := capacityThinning(cfg, n); s > 0 && cfg.DistanceLoss == objective.DistanceRank {
+		return s
+	}
+	return cfg.MSESources
+}
