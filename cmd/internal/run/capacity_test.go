@@ -11,8 +11,8 @@ import (
 // pool of capacityPoolSources BFS rows (fewer where they would pass
 // capacityPoolBytes, never fewer than capacityMinSources), redrawn every
 // few epochs within capacityPoolBFS BFS and capacityPoolVisits node
-// visits an epoch; the memory
-// plan counts the pool; other runs are not thinned.
+// visits an epoch; the memory plan counts the pool; other runs are not
+// thinned.
 func TestCapacityThinning(t *testing.T) {
 	cfg := Default()
 	cfg.CapacitySampled = true // as grid.CapacityConfig sets it

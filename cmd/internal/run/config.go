@@ -68,9 +68,10 @@ type Config struct {
 	// its BFS sources (and their rows) once for the run instead of every
 	// epoch (objective.TripleSampler.FixSources).
 	RankFixedSources bool `json:"rank_fixed_sources,omitempty"`
-	// CapacitySampled marks the capacity reference (CapacityConfig): above
-	// CapacityFullNodes nodes its ranking term's BFS draws are thinned
-	// (capacityThinning). Such a run cannot be checkpointed.
+	// CapacitySampled marks the capacity reference (CapacityConfig): on
+	// sampled distances its ranking term draws from a pool of BFS sources
+	// kept for several epochs (capacityThinning). Such a run cannot be
+	// checkpointed.
 	CapacitySampled bool `json:"capacity_sampled,omitempty"`
 	// BCESample, with whole-graph steps: the training positives of each
 	// graph the link term reads a step, a uniform draw with as many fresh
@@ -270,7 +271,7 @@ func (c Config) validate() error {
 	case c.MSEPairs < 1:
 		return fmt.Errorf("--mse-pairs must be ≥ 1, got %d", c.MSEPairs)
 	case c.CapacitySampled && c.Save != "":
-		return fmt.Errorf("the capacity reference is not checkpointed (--save): above %d nodes its ranking term keeps BFS draws a checkpoint does not hold", CapacityFullNodes)
+		return fmt.Errorf("the capacity reference is not checkpointed (--save): on sampled distances its ranking term keeps a pool of BFS rows a checkpoint does not hold")
 	case c.BCESample < 0:
 		return fmt.Errorf("the link term's sample of training positives must be ≥ 0 (0: all), got %d", c.BCESample)
 	case c.BCESample > 0 && c.BatchSize > 0:

@@ -16,15 +16,15 @@
 //	datasets.go    LoadDataset: a built-in, generated or user graph; UseFeatures
 //	plan.go        the decisions of scale taken once (chunked inference, input
 //	               views, float32 embeddings, the spill) and the run's
-//	               memplan.Shape; PlanMemory, --spill auto
+//	               memplan.Shape; PlanMemory, --spill auto; the capacity
+//	               reference's pool of ranking sources
 //	prepare.go     Prepare: union, splits, data.Hops, input features, the τ
 //	               sample
 //	encode.go      the positional encoding, hop-count views of large graphs'
 //	               input rows, --skip-polar auto; the BFS stage parts
 //	               (stages.WritePart / Read) of ignn prepare and --prepared
 //	build.go       Build: model + objective graphs, trainer, samplers, the
-//	               batcher (batch.New) or inferer (infer.New); Feed; the
-//	               capacity reference's thinned BFS draws above 10⁵ nodes
+//	               batcher (batch.New) or inferer (infer.New); Feed
 //	stepbatch.go   a mini-batch step: its draws, staged ahead, then bound
 //	evaluate.go    Embeddings, Evaluate with the validation yardsticks,
 //	               Faithfulness; the final embeddings kept
