@@ -201,9 +201,8 @@ func compareConfigFrom(c *cli.Context, sweep bool) (grid.CompareConfig, string, 
 	if cc.Capacity && !c.IsSet("capacity") {
 		if n, err := graphNodes(); err == nil && n > run.CapacityFullNodes {
 			cc.Capacity = false
-			fmt.Fprintf(c.App.ErrWriter, "note: no (capacity) row on a graph of %d nodes (above %d): a free table trained for %d steps of at most %d ranking triples is far from its capacity there "+
-				"(%.2f triples a node a step, where %d nodes get %.1f); --capacity forces it\n", n, run.CapacityFullNodes, grid.CapacityEpochs, grid.CapacityTriples,
-				float64(grid.CapacityTriples)/float64(n), run.CapacityFullNodes, float64(grid.CapacityTriples)/run.CapacityFullNodes)
+			t, f := grid.CapacityTriples, run.CapacityFullNodes
+			fmt.Fprintf(c.App.ErrWriter, "note: no (capacity) row on a graph of %d nodes (above %d): a free table trained for %d steps of at most %d ranking triples is far from its capacity there (%.2f triples a node a step, where %d nodes get %.1f); --capacity forces it\n", n, f, grid.CapacityEpochs, t, float64(t)/float64(n), f, float64(t)/float64(f))
 		}
 	}
 	cc.Base.Select = "" // applied to the cells' histories, not part of a cell

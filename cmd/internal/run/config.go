@@ -68,10 +68,8 @@ type Config struct {
 	// its BFS sources (and their rows) once for the run instead of every
 	// epoch (objective.TripleSampler.FixSources).
 	RankFixedSources bool `json:"rank_fixed_sources,omitempty"`
-	// CapacitySampled marks the capacity reference (CapacityConfig): on
-	// sampled distances its ranking term draws from a pool of BFS sources
-	// kept for several epochs (capacityThinning). Such a run cannot be
-	// checkpointed.
+	// CapacitySampled marks the capacity reference (CapacityConfig): on sampled
+	// distances its ranking sources are a pool (capacityThinning), so no checkpoint.
 	CapacitySampled bool `json:"capacity_sampled,omitempty"`
 	// BCESample, with whole-graph steps: the training positives of each
 	// graph the link term reads a step, a uniform draw with as many fresh
