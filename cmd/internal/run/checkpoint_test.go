@@ -28,8 +28,8 @@ func shortRun(model string) Config {
 	return cfg
 }
 
-// miniBatchRecipe makes c, with the large defaults on a graph below
-// LargeGraphNodes, take the mini-batch recipe (as --batch-steps 50 does)
+// miniBatchRecipe makes c, with the large defaults on a graph of at most
+// WholeGraphNodes, take the mini-batch recipe (as --batch-steps 50 does)
 // instead of the whole-graph one: tests of the mini-batch machinery on
 // small graphs.
 func miniBatchRecipe(c *Config) {

@@ -114,8 +114,8 @@ var largeDefaults = []struct {
 			c.RankTriples = WholeGraphTriples
 		}
 	}, func(c Config) string { return fmt.Sprintf("--rank-triples %d", c.WithDefaults().RankTriples) }, whyDistance},
-	// One message-passing layer for the whole-graph recipe below
-	// LargeGraphNodes (wholeGraphRecipe); other runs keep the model's depth.
+	// One message-passing layer for the whole-graph recipe up to
+	// WholeGraphNodes (wholeGraphRecipe); other runs keep the model's depth.
 	{"layers", func(c *Config, g graphSize) {
 		if wholeGraphRecipe(c, g) {
 			c.ModelConfig.Layers = 1
@@ -125,7 +125,7 @@ var largeDefaults = []struct {
 	}, whyBatch},
 	// 512 positives a step, or every training positive when the graph has
 	// fewer (a larger batch would repeat positives within a step); the
-	// whole graph a step for the recipe below LargeGraphNodes.
+	// whole graph a step for the recipe up to WholeGraphNodes.
 	{"batch-size", func(c *Config, g graphSize) {
 		if entryOf(c).Batches && !wholeGraphRecipe(c, g) {
 			c.BatchSize = 512

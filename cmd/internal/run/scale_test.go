@@ -14,8 +14,8 @@ func graphOfN(n int) *data.Dataset {
 	return &data.Dataset{Name: "g", Graphs: []*data.Graph{{Name: "g", N: n}}}
 }
 
-// TestScaleDefaults: a command-line configuration of a graph of
-// LargeGraphNodes nodes gets the large defaults except where the user gave
+// TestScaleDefaults: a command-line configuration of a graph of more than
+// WholeGraphNodes nodes gets the large defaults except where the user gave
 // the flag, says so, and resolves to itself; a smaller graph, --scale
 // paper, and a stored configuration (no Explicit) keep the paper's.
 func TestScaleDefaults(t *testing.T) {
@@ -29,9 +29,17 @@ func TestScaleDefaults(t *testing.T) {
 	if small.Scale != "" || small.BatchSize != 0 || !small.Position.IsHash() || small.DistanceLoss != "" || small.ScaleNote != "" {
 		t.Fatalf("small graph: %+v", small)
 	}
-	large, err := cli.Resolve(graphOfN(LargeGraphNodes))
+	large, err := cli.Resolve(graphOfN(WholeGraphNodes + 1))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// From LargeGraphNodes to WholeGraphNodes the link recipe trains one
+	// layer on the whole graph, with the large graphs' input (64
+	// landmarks, no sketch).
+	whole, err := cli.Resolve(graphOfN(LargeGraphNodes))
+	if err != nil || whole.BatchSize != 0 || whole.ModelConfig.Layers != 1 || whole.RankTriples != WholeGraphTriples || whole.Position.String() != "landmark:64" || whole.ModelConfig.Sketch != 0 ||
+		!strings.Contains(whole.ScaleNote, "up to 100000 nodes the recipe trains one layer on the whole graph at once") {
+		t.Fatalf("a graph of %d nodes: %v %+v", LargeGraphNodes, err, whole)
 	}
 	if large.Scale != ScaleLarge || large.BatchSize != 512 || large.BatchSteps != 50 || large.Position.String() != "landmark:64" ||
 		!large.PositionSkip || !large.ModelConfig.SkipGate || !large.SkipStandardise || large.SkipPolar != features.SkipPolarAuto || large.DistanceLoss != objective.DistanceRank || large.RankTriples != 512 || large.Epochs != 30 || large.EvalEvery != 2 {
@@ -55,7 +63,7 @@ func TestScaleDefaults(t *testing.T) {
 	if !strings.Contains(large.ScaleNote, "--batch-size 512") || strings.Contains(large.ScaleNote, "--epochs") {
 		t.Fatalf("note %q", large.ScaleNote)
 	}
-	again, err := large.Resolve(graphOfN(LargeGraphNodes))
+	again, err := large.Resolve(graphOfN(WholeGraphNodes + 1))
 	if err != nil || !reflect.DeepEqual(again, large) {
 		t.Fatalf("resolving twice changed the configuration: %v\n%+v\n%+v", err, again, large)
 	}

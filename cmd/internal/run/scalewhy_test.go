@@ -40,7 +40,7 @@ func TestDefaultsExplained(t *testing.T) {
 		"--skip-polar auto (a skip path carries the landmark distances to the embedding)",
 		"--sketch 1024 (the embedding ends with each node's neighbourhood sketch",
 		"--rank-pairs=true, --rank-triples 16384 (the ranking term orders pairs by hop distance",
-		"--layers 1, --batch-size 0, --batch-steps 0, --epochs 300, --eval-every 50 (below 50000 nodes the recipe trains one layer on the whole graph at once, 300 steps",
+		"--layers 1, --batch-size 0, --batch-steps 0, --epochs 300, --eval-every 50 (up to 100000 nodes the recipe trains one layer on the whole graph at once, 300 steps",
 	} {
 		if !strings.Contains(r.ScaleNote, why) {
 			t.Errorf("note lacks %q:\n%s", why, r.ScaleNote)

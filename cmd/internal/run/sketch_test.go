@@ -171,7 +171,7 @@ func scoresAsFinal(t *testing.T, built *Built, res *Result) {
 // miniBatches is the Explicit of a test run under the large defaults that
 // keeps its own --sketch, mini-batch size and steps, epochs and evaluation
 // period: short, and in mini-batches, so that its inference can go by
-// chunks (the recipe below LargeGraphNodes trains on the whole graph, 300
+// chunks (the recipe up to WholeGraphNodes trains on the whole graph, 300
 // steps).
 func miniBatches() map[string]bool {
 	return map[string]bool{"sketch": true, "batch-size": true, "batch-steps": true, "epochs": true, "eval-every": true}
