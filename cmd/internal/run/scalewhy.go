@@ -54,11 +54,13 @@ const SmallGraphLandmarks = 256
 // seeds, GCN (SAGE and GIN within 0.002), final test AUC / τ against the
 // mini-batch recipe: caveman:5000x20 0.991 / 0.451 against 0.991 / 0.432,
 // grid:316x316 0.983 / 0.942 against 0.984 / 0.925, ba:100000:4 0.591 /
-// 0.561 against 0.590 / 0.547, in 160–440 s a cell (two at once on two
-// cores; the mini-batch cells took 190–710 s beside other work), peak RSS
-// 1.4–1.6 GB for the two (docs/frontier-notes.md, thirteenth session).
-// Larger graphs keep mini-batches: a whole-graph step grows with the
-// edges (1.2 s at 950,000 on caveman:5000x20) and its memory with N.
+// 0.561 against 0.590 / 0.547. It costs time: GCN, seed 1, alone on two
+// cores, 67 → 233 s on caveman:5000x20 (half of it the ranking term's 64
+// BFS a step over a graph of diameter in the thousands), 59 → 92 s on
+// grid:316x316, 70 → 102 s on ba:100000:4, at 0.54–0.83 GB peak RSS
+// (docs/frontier-notes.md, thirteenth session). Larger graphs keep
+// mini-batches: a whole-graph step grows with the edges and its memory
+// with N.
 const WholeGraphNodes = 100_000
 
 // WholeGraphSteps is the epochs (each one optimiser step) of the
