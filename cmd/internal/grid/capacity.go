@@ -71,20 +71,31 @@ const CapacityMinTriples = 512
 
 // With the ranking term, a capacity step's link term reads as many
 // training positives as the step draws triples (capacityTriples; with as
-// many fresh negatives: run.Config.BCESample), not every one: the BCE over
-// all training pairs was 45% of a step at 10⁵ nodes (ba:100000:4, CPU
-// profile). Table, seed 1, final test AUC / τ and seconds, every positive
+// many fresh negatives: run.Config.BCESample), at most CapacityBCESample,
+// not every one: the BCE over all training pairs was 45% of a step at 10⁵
+// nodes (ba:100000:4, CPU profile). Table, seed 1, final test AUC / τ and seconds, every positive
 // against the sample (on a machine shared with a compare): Email 0.907 /
 // 0.708 both, 13.6 → 7.2 s; Wiki-Vote 0.933 / 0.685 both, 77.3 → 45.4 s;
 // caveman:500x20 0.991 / 0.670 both, 155.8 → 104.8 s; plc:20000:4:0.5
 // 0.618 / 0.558 → 0.619 / 0.558, 118.9 → 57.2 s; ba:100000:4 0.563 / 0.437
 // both, 359.8 s (a frontier compare's cell) → 203.3 s.
+//
+// CapacityBCESample caps that sample: a 10⁵-node step drew 131,072
+// positives and as many negatives, a quarter of its time, for a term the
+// table learns in its first 100 steps on its own. With 32,768 (seed 1, two
+// cells at once, final test AUC / τ and ms a step, 131,072 against 32,768)
+// ba:100000:4 reads 0.559 / 0.498 and 0.558 / 0.498 (283 → 209 ms),
+// grid:316x316 0.974 / 0.884 both (301 → 211 ms), caveman:5000x20 0.985 /
+// 0.456 both (370 → 282 ms); every evaluation of the learning curve agrees
+// to 0.001 (docs/frontier-notes.md, "Fourteenth session"). Graphs of up to
+// 16,384 nodes draw fewer triples than that and are unchanged.
+const CapacityBCESample = 1 << 15
 
 // CapacityConfig is c's capacity reference (compare's (capacity) row): the
 // free embedding table of c's output width trained on the objective o (the
 // run's own, ObjectiveOf: its BCE on the split's pairs plus its distance
 // term at its weights, capacityTriples ranking triples and as many
-// training positives a step) for
+// training positives a step, at most CapacityBCESample) for
 // CapacityEpochs whole-graph steps at CapacityLR, evaluated at the end. So
 // its AUC and τ are what a free table of that width reaches on the runs'
 // objective: a point of the joint frontier, not only its distance end.
@@ -97,7 +108,7 @@ func CapacityConfig(c run.Config, o run.Objective) run.Config {
 	c.DistanceLoss, c.RankTemp, c.RankTriples, c.RankPairs = o.DistanceLoss, o.RankTemp, 0, o.RankPairs
 	if o.DistanceLoss == objective.DistanceRank { // the paper's MSE keeps every positive: its rows as they were
 		c.RankTriples = capacityTriples(o)
-		c.BCESample = c.RankTriples
+		c.BCESample = min(c.RankTriples, CapacityBCESample)
 	}
 	c.Epochs, c.EvalEvery, c.Patience, c.LR = CapacityEpochs, CapacityEpochs, 0, CapacityLR
 	c.Scale, c.ScaleNote, c.Explicit = run.ScalePaper, "", nil

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ignn/ignn/cmd/internal/run"
+	"github.com/ignn/ignn/objective"
 )
 
 // TestCapacityReference: the capacity reference (a free table trained on
@@ -54,7 +55,7 @@ func TestCapacityReference(t *testing.T) {
 		}
 		o := run.ObjectiveOf(large, ds)
 		if r.Model != CapacityModel || r.Config.LambdaBCE != o.LambdaBCE || r.Config.LambdaMSE != o.LambdaMSE || r.Config.DistanceLoss != o.DistanceLoss ||
-			r.Config.RankTriples != capacityTriples(o) || r.Config.BCESample != r.Config.RankTriples || r.Config.BatchSize != 0 {
+			r.Config.RankTriples != capacityTriples(o) || r.Config.BCESample != min(r.Config.RankTriples, CapacityBCESample) || r.Config.BatchSize != 0 {
 			t.Fatalf("capacity run: model %s, config %+v; objective %+v", r.Model, r.Config, o)
 		}
 		taus = append(taus, float64(r.Final.TestKendallTau))
@@ -84,5 +85,26 @@ func TestCapacityTriples(t *testing.T) {
 		if got := capacityTriples(run.Objective{RankTriples: c.runs, Nodes: c.nodes}); got != c.want {
 			t.Errorf("%d triples a run's step, %d nodes: %d, want %d", c.runs, c.nodes, got, c.want)
 		}
+	}
+}
+
+// TestCapacityBCESample: a capacity step's link term reads as many training
+// positives as the step draws triples, at most CapacityBCESample: a graph
+// of 10⁵ nodes draws CapacityTriples triples and CapacityBCESample
+// positives, one of 7,115 (Wiki-Vote) as many positives as triples; the
+// paper's MSE keeps every positive (0).
+func TestCapacityBCESample(t *testing.T) {
+	for _, c := range []struct{ nodes, triples, bce int }{
+		{100_000, CapacityTriples, CapacityBCESample}, {7115, 14230, 14230}, {CapacityBCESample / 2, CapacityBCESample, CapacityBCESample}, {CapacityBCESample/2 + 1, CapacityBCESample + 2, CapacityBCESample},
+	} {
+		o := run.Objective{DistanceLoss: objective.DistanceRank, RankTriples: 512, Nodes: c.nodes, LambdaBCE: 1, LambdaMSE: 10}
+		cfg := CapacityConfig(run.Default(), o)
+		if cfg.RankTriples != c.triples || cfg.BCESample != c.bce {
+			t.Errorf("%d nodes: %d triples and %d positives a step, want %d and %d", c.nodes, cfg.RankTriples, cfg.BCESample, c.triples, c.bce)
+		}
+	}
+	o := run.Objective{DistanceLoss: objective.DistanceMSE, Nodes: 100_000, LambdaBCE: 1, LambdaMSE: 1}
+	if cfg := CapacityConfig(run.Default(), o); cfg.BCESample != 0 {
+		t.Errorf("the paper's MSE: a sample of %d positives, want every one", cfg.BCESample)
 	}
 }

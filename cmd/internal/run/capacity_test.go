@@ -18,7 +18,7 @@ func TestCapacityThinning(t *testing.T) {
 	cfg.CapacitySampled = true // as grid.CapacityConfig sets it
 	cfg.DistanceLoss = objective.DistanceRank
 	for _, c := range []struct{ n, sources, every int }{
-		{1000, 1024, 64}, {20_000, 1024, 64}, {CapacityFullNodes, 1024, 64}, {2 * CapacityFullNodes, 671, 84}, {1_000_000, 134, 84}, {10_000_000, 13, 82}, {100_000_000, 8, 500},
+		{1000, 256, 16}, {20_000, 256, 16}, {CapacityFullNodes, 256, 16}, {2 * CapacityFullNodes, 256, 32}, {1_000_000, 134, 84}, {10_000_000, 13, 82}, {100_000_000, 8, 500},
 	} {
 		s, e := capacityThinning(cfg, c.n)
 		if s != c.sources || e != c.every {
