@@ -47,7 +47,8 @@ const (
 // in 100 steps; switched to the runs' objective after them it falls to
 // 0.686 in the next 100). At 131,072 (with the pool of sources,
 // run.capacityThinning) it ends at 0.985 / 0.456 against the recipe's
-// 0.990 / 0.437 (docs/frontier-notes.md, "Twelfth session").
+// 0.990 / 0.437 (docs/frontier-notes.md, "Twelfth session"; 0.984 / 0.455
+// with the fourteenth session's pool). 65,536 with that pool: 0.878 / 0.402.
 // A graph of a few hundred nodes draws CapacityMinTriples, not two per
 // node: 65,536 triples a step once made the reference 95% of a compare on
 // a 77-node graph.
